@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"agentdesk/backend/store"
+)
+
+// Check is one line of the doctor's report.
+type Check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
+}
+
+// DoctorReport is `agentdesk doctor --json`.
+type DoctorReport struct {
+	OK          bool                    `json:"ok"`
+	Version     string                  `json:"version"`
+	DataDir     string                  `json:"data_dir"`
+	Checks      []Check                 `json:"checks"`
+	Schema      SchemaReport            `json:"schema"`
+	Maintenance store.MaintenanceReport `json:"maintenance"`
+}
+
+// SchemaReport tells the database's schema version and what this build supports.
+type SchemaReport struct {
+	Version   int    `json:"version"`
+	Supported int    `json:"supported"`
+	Backup    string `json:"backup,omitempty"`
+}
+
+func runDoctor(c *Context, args []string) int {
+	fs := c.flags("doctor")
+	asJSON := fs.Bool("json", false, c.T("cli.flag.json"))
+	if code, ok := c.parse(fs, args); !ok {
+		return code
+	}
+	rep := c.diagnose()
+	if *asJSON {
+		enc := json.NewEncoder(c.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(rep)
+	} else {
+		c.printDoctor(rep)
+	}
+	if !rep.OK {
+		return ExitFailure
+	}
+	return ExitOK
+}
+
+func (c *Context) diagnose() DoctorReport {
+	rep := DoctorReport{Version: Version, DataDir: c.DataDir, Schema: SchemaReport{Supported: store.SupportedSchema()},
+		Maintenance: store.MaintenanceReport{Changes: []store.Change{}, Repairs: []string{}}}
+	rep.Checks = append(rep.Checks, c.checkLibraries(), c.checkDataDir())
+	rep.Checks = append(rep.Checks, c.checkDatabase(&rep))
+	rep.OK = true
+	for _, ch := range rep.Checks {
+		rep.OK = rep.OK && ch.OK
+	}
+	return rep
+}
+
+// desktopLibraries are the shared libraries the Linux window needs, each with alternatives.
+var desktopLibraries = [][]string{
+	{"libgtk-3.so.0"},
+	{"libwebkit2gtk-4.0.so.37", "libwebkit2gtk-4.1.so.0"},
+}
+
+func (c *Context) checkLibraries() Check {
+	if runtime.GOOS != "linux" {
+		return Check{Name: "libraries", OK: true, Detail: c.T("cli.doctor.librariesNotNeeded")}
+	}
+	var found, missing []string
+	for _, alts := range desktopLibraries {
+		if path := findLibrary(alts); path != "" {
+			found = append(found, path)
+		} else {
+			missing = append(missing, strings.Join(alts, " | "))
+		}
+	}
+	if len(missing) > 0 {
+		return Check{Name: "libraries", Detail: c.T("cli.doctor.librariesMissing", "Missing", strings.Join(missing, ", "))}
+	}
+	return Check{Name: "libraries", OK: true, Detail: strings.Join(found, ", ")}
+}
+
+func findLibrary(names []string) string {
+	for _, name := range names {
+		for _, dir := range []string{"/usr/lib/*", "/usr/lib", "/usr/lib64", "/lib/*", "/lib64", "/usr/local/lib"} {
+			if hits, _ := filepath.Glob(filepath.Join(dir, name)); len(hits) > 0 {
+				return hits[0]
+			}
+		}
+	}
+	return ""
+}
+
+func (c *Context) checkDataDir() Check {
+	if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
+		return Check{Name: "data_dir", Detail: err.Error()}
+	}
+	probe, err := os.CreateTemp(c.DataDir, ".doctor-*")
+	if err != nil {
+		return Check{Name: "data_dir", Detail: c.T("cli.doctor.notWritable", "Path", c.DataDir)}
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return Check{Name: "data_dir", OK: true, Detail: c.DataDir}
+}
+
+func (c *Context) checkDatabase(rep *DoctorReport) Check {
+	st, err := store.Open(c.DataDir)
+	if err != nil {
+		return Check{Name: "database", Detail: c.msgs.Error(c.lang, err)}
+	}
+	defer st.Close()
+	rep.Maintenance = st.Maintenance
+	rep.Schema.Backup = st.Migrated.Backup
+	if rep.Schema.Version, err = st.SchemaVersion(); err != nil {
+		return Check{Name: "database", Detail: c.msgs.Error(c.lang, err)}
+	}
+	return Check{Name: "database", OK: true, Detail: c.T("cli.doctor.schema", "Path", st.Path(),
+		"Version", rep.Schema.Version, "Supported", rep.Schema.Supported)}
+}
+
+func (c *Context) printDoctor(rep DoctorReport) {
+	for _, ch := range rep.Checks {
+		mark := "✓"
+		if !ch.OK {
+			mark = "✗"
+		}
+		fmt.Fprintf(c.Stdout, "%s %-10s %s\n", mark, c.T("cli.doctor.check."+ch.Name), ch.Detail)
+	}
+	fmt.Fprintln(c.Stdout, c.T("cli.doctor.maintenance", "Changed", rep.Maintenance.Changed))
+}

@@ -1,0 +1,30 @@
+package cli
+
+import (
+	"agentdesk/app"
+	"agentdesk/backend/store"
+)
+
+// openServices opens the store in the data folder and wires the facades over it.
+func (c *Context) openServices() (*app.Services, func(), error) {
+	st, err := store.Open(c.DataDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	svc, err := app.NewServices(st, c.msgs, app.Info{Version: Version, DataDir: c.DataDir}, c.lang)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return svc, func() { st.Close() }, nil
+}
+
+// OpenDesktop opens the store and the window; main passes it as Env.Desktop.
+func OpenDesktop(c *Context) error {
+	svc, closeStore, err := c.openServices()
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	return app.RunWindow(svc, c.Assets)
+}

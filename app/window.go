@@ -1,0 +1,38 @@
+package app
+
+import (
+	"context"
+	"io/fs"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"agentdesk/backend/bus"
+)
+
+// RunWindow opens the desktop window and blocks until it closes. Domain events reach the page
+// as Wails events of the same name.
+func RunWindow(s *Services, assets fs.FS) error {
+	s.Info.Transport = "desktop"
+	var stop func()
+	return wails.Run(&options.App{
+		Title:            "AgentDesk",
+		Width:            1200,
+		Height:           800,
+		MinWidth:         720,
+		MinHeight:        480,
+		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 250, A: 255},
+		AssetServer:      &assetserver.Options{Assets: assets},
+		OnStartup: func(ctx context.Context) {
+			stop = s.Bus.Subscribe(func(e bus.Event) { runtime.EventsEmit(ctx, e.Name, e.Data) })
+		},
+		OnShutdown: func(context.Context) {
+			if stop != nil {
+				stop()
+			}
+		},
+		Bind: s.Facades(),
+	})
+}

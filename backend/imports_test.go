@@ -1,0 +1,118 @@
+// Package backend_test holds the rule that keeps the domain free of transports: imports point
+// down, main -> app -> backend, and never back up.
+package backend_test
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+type rule struct {
+	why     string
+	applies func(pkg string, isTest bool) bool
+	forbids func(imp string) bool
+}
+
+var rules = []rule{
+	{"the domain never imports Wails", always, prefix("github.com/wailsapp/wails")},
+	{"the domain never imports app/", always, prefix("agentdesk/app")},
+	{"only serve, provider and acp speak HTTP", func(pkg string, isTest bool) bool {
+		return !isTest && !inAny(pkg, "serve", "provider", "acp")
+	}, func(imp string) bool { return imp == "net/http" }},
+	{"errs uses the standard library only", only("errs"), notStdlib()},
+	{"policy uses the standard library, errs and the shell parser only", only("policy"),
+		notStdlib("agentdesk/backend/errs", "mvdan.cc/sh/v3/syntax")},
+}
+
+func always(string, bool) bool { return true }
+
+func prefix(p string) func(string) bool {
+	return func(imp string) bool { return imp == p || strings.HasPrefix(imp, p+"/") }
+}
+
+func inAny(pkg string, names ...string) bool {
+	for _, n := range names {
+		if pkg == n || strings.HasPrefix(pkg, n+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func only(name string) func(string, bool) bool {
+	return func(pkg string, isTest bool) bool { return !isTest && inAny(pkg, name) }
+}
+
+// notStdlib forbids any import whose first path element has a dot (a module), except allowed.
+func notStdlib(allowed ...string) func(string) bool {
+	return func(imp string) bool {
+		for _, a := range allowed {
+			if imp == a {
+				return false
+			}
+		}
+		first := strings.SplitN(imp, "/", 2)[0]
+		return strings.Contains(first, ".") || first == "agentdesk"
+	}
+}
+
+// violations lists every import under root that breaks a rule.
+func violations(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		pkg, _ := filepath.Rel(root, filepath.Dir(path))
+		isTest := strings.HasSuffix(path, "_test.go")
+		for _, spec := range f.Imports {
+			imp, _ := strconv.Unquote(spec.Path.Value)
+			for _, r := range rules {
+				if r.applies(filepath.ToSlash(pkg), isTest) && r.forbids(imp) {
+					out = append(out, path+" imports "+imp+": "+r.why)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestBackendImportDirection(t *testing.T) {
+	for _, v := range violations(t, ".") {
+		t.Error(v)
+	}
+}
+
+func TestImportRulesCatchViolations(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, src string) {
+		p := filepath.Join(root, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(src), 0o644)
+	}
+	write("store/bad.go", `package store; import _ "github.com/wailsapp/wails/v2/pkg/runtime"`)
+	write("session/bad.go", `package session; import _ "agentdesk/app"`)
+	write("agent/bad.go", `package agent; import _ "net/http"`)
+	write("policy/bad.go", `package policy; import _ "gorm.io/gorm"`)
+	write("serve/ok.go", `package serve; import _ "net/http"`)
+	write("agent/ok_test.go", `package agent; import _ "net/http"`)
+	got := violations(t, root)
+	if len(got) != 4 {
+		t.Fatalf("want 4 violations, got %d: %v", len(got), got)
+	}
+}

@@ -1,0 +1,137 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"io/fs"
+	"net/http"
+	"path"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"agentdesk/backend/bus"
+	"agentdesk/backend/errs"
+)
+
+const (
+	maxRequestBytes = 8 << 20
+	clientQueue     = 1024
+)
+
+func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("method")
+	method, ok := s.opts.Methods[name]
+	if !ok {
+		writeError(w, http.StatusNotFound, s.opts.Describe(errs.New(errs.UnknownMethod, "Method", name)))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRequestBytes))
+	if err != nil {
+		writeError(w, http.StatusRequestEntityTooLarge, s.opts.Describe(errs.Wrap(errs.InvalidInput, err, "Field", "body")))
+		return
+	}
+	result, err := method(r.Context(), body)
+	if err != nil {
+		writeError(w, statusOf(err), s.opts.Describe(err))
+		return
+	}
+	writeJSON(w, http.StatusOK, result)
+}
+
+func statusOf(err error) int {
+	switch errs.KindOf(err) {
+	case errs.InvalidInput, errs.InvalidValue:
+		return http.StatusBadRequest
+	case errs.NotFound, errs.UnknownMethod:
+		return http.StatusNotFound
+	case errs.SchemaTooNew:
+		return http.StatusConflict
+	}
+	return http.StatusInternalServerError
+}
+
+// handleEvents streams broadcast events. A client too slow to keep up is disconnected rather
+// than silently skipped: it reconnects and reloads state, so no event is lost unnoticed.
+func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: originPatterns(s.guard)})
+	if err != nil {
+		return
+	}
+	defer conn.CloseNow()
+	queue := make(chan bus.Event, clientQueue)
+	overflow := make(chan struct{})
+	stop := s.opts.Subscribe(func(e bus.Event) {
+		select {
+		case queue <- e:
+		default:
+			select {
+			case <-overflow:
+			default:
+				close(overflow)
+			}
+		}
+	})
+	defer stop()
+	ctx := conn.CloseRead(r.Context())
+	for {
+		select {
+		case e := <-queue:
+			if err := writeEvent(ctx, conn, e); err != nil {
+				return
+			}
+		case <-overflow:
+			conn.Close(websocket.StatusTryAgainLater, "event queue overflow")
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func writeEvent(ctx context.Context, conn *websocket.Conn, e bus.Event) error {
+	payload, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return conn.Write(ctx, websocket.MessageText, payload)
+}
+
+func originPatterns(g guard) []string {
+	out := make([]string, 0, len(g.hosts))
+	for h := range g.hosts {
+		out = append(out, h)
+	}
+	return out
+}
+
+// assetHandler serves the built frontend; unknown paths get index.html so client-side routes
+// survive a reload.
+func assetHandler(assets fs.FS) http.Handler {
+	files := http.FileServerFS(assets)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := path.Clean(r.URL.Path)[1:]
+		if name != "" {
+			if _, err := fs.Stat(assets, name); err == nil {
+				files.ServeHTTP(w, r)
+				return
+			}
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		http.ServeFileFS(w, r, assets, "index.html")
+	})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, body ErrorBody) {
+	writeJSON(w, status, map[string]ErrorBody{"error": body})
+}

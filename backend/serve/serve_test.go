@@ -1,0 +1,194 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"agentdesk/backend/bus"
+	"agentdesk/backend/errs"
+)
+
+type fixture struct {
+	srv  *Server
+	base string
+	bus  *bus.Bus
+}
+
+func start(t *testing.T) fixture {
+	t.Helper()
+	b := bus.New()
+	srv, err := Listen(Options{
+		Addr: "127.0.0.1:0",
+		Methods: map[string]Method{
+			"Echo.Say": func(_ context.Context, body json.RawMessage) (any, error) {
+				var req struct{ Text string }
+				json.Unmarshal(body, &req)
+				if req.Text == "" {
+					return nil, errs.New(errs.InvalidInput, "Field", "text")
+				}
+				b.Publish("echo.said", req.Text)
+				return map[string]string{"said": req.Text}, nil
+			},
+		},
+		Assets:    fstest.MapFS{"index.html": {Data: []byte("<title>AgentDesk</title>")}, "app.js": {Data: []byte("1")}},
+		Subscribe: b.Subscribe,
+		Describe:  func(err error) ErrorBody { return ErrorBody{Kind: string(errs.KindOf(err)), Message: err.Error()} },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go srv.Serve(ctx)
+	return fixture{srv: srv, base: strings.SplitN(srv.URL(), "/?", 2)[0], bus: b}
+}
+
+func noRedirect() *http.Client {
+	return &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+func (f fixture) do(t *testing.T, method, path, body string, header map[string]string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(method, f.base+path, strings.NewReader(body))
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := noRedirect().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+func errorKind(t *testing.T, resp *http.Response) string {
+	var body struct{ Error ErrorBody }
+	json.NewDecoder(resp.Body).Decode(&body)
+	return body.Error.Kind
+}
+
+func TestRefusesNonLoopbackAddresses(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", ":0", "192.168.1.2:80", "example.com:80", "nonsense"} {
+		if _, err := Listen(Options{Addr: addr}); errs.KindOf(err) != errs.InvalidValue {
+			t.Errorf("%q: want INVALID_VALUE, got %v", addr, err)
+		}
+	}
+}
+
+func TestRequestWithoutTokenGets401(t *testing.T) {
+	f := start(t)
+	for _, path := range []string{"/", "/app.js", "/ws"} {
+		resp := f.do(t, "GET", path, "", nil)
+		if resp.StatusCode != http.StatusUnauthorized || errorKind(t, resp) != "UNAUTHORIZED" {
+			t.Errorf("GET %s without token: %d", path, resp.StatusCode)
+		}
+	}
+	resp := f.do(t, "POST", "/api/Echo.Say", `{"text":"hi"}`, map[string]string{"Authorization": "Bearer wrong"})
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("wrong token: %d", resp.StatusCode)
+	}
+}
+
+func TestForeignOriginGets403EvenWithToken(t *testing.T) {
+	f := start(t)
+	auth := "Bearer " + f.srv.Token()
+	resp := f.do(t, "POST", "/api/Echo.Say", `{"text":"hi"}`, map[string]string{"Authorization": auth, "Origin": "https://evil.example"})
+	if resp.StatusCode != http.StatusForbidden || errorKind(t, resp) != "FORBIDDEN_ORIGIN" {
+		t.Fatalf("foreign origin: %d", resp.StatusCode)
+	}
+	resp = f.do(t, "POST", "/api/Echo.Say", `{"text":"hi"}`, map[string]string{"Authorization": auth, "Origin": f.base})
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("own origin: %d", resp.StatusCode)
+	}
+}
+
+func TestForeignHostGets403(t *testing.T) {
+	f := start(t)
+	req, _ := http.NewRequest("GET", f.base+"/", nil)
+	req.Host = "attacker.example"
+	req.Header.Set("Authorization", "Bearer "+f.srv.Token())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("rebinding host: %d", resp.StatusCode)
+	}
+}
+
+func TestTokenInAddressBecomesCookieAndIsRemoved(t *testing.T) {
+	f := start(t)
+	resp := f.do(t, "GET", "/?token="+f.srv.Token(), "", nil)
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
+		t.Fatalf("redirect: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	var cookie *http.Cookie
+	for _, c := range resp.Cookies() {
+		if c.Name == cookieName {
+			cookie = c
+		}
+	}
+	if cookie == nil || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode {
+		t.Fatalf("cookie: %+v", cookie)
+	}
+	page := f.do(t, "GET", "/sessions/123", "", map[string]string{"Cookie": cookieName + "=" + cookie.Value})
+	if page.StatusCode != http.StatusOK {
+		t.Fatalf("page with cookie: %d", page.StatusCode)
+	}
+}
+
+func TestCallsReturnResultsAndTypedErrors(t *testing.T) {
+	f := start(t)
+	auth := map[string]string{"Authorization": "Bearer " + f.srv.Token()}
+	ok := f.do(t, "POST", "/api/Echo.Say", `{"text":"hi"}`, auth)
+	var got map[string]string
+	json.NewDecoder(ok.Body).Decode(&got)
+	if ok.StatusCode != 200 || got["said"] != "hi" {
+		t.Fatalf("ok: %d %v", ok.StatusCode, got)
+	}
+	bad := f.do(t, "POST", "/api/Echo.Say", `{}`, auth)
+	if bad.StatusCode != 400 || errorKind(t, bad) != "INVALID_INPUT" {
+		t.Fatalf("bad input: %d", bad.StatusCode)
+	}
+	missing := f.do(t, "POST", "/api/Nope.Run", `{}`, auth)
+	if missing.StatusCode != 404 || errorKind(t, missing) != "UNKNOWN_METHOD" {
+		t.Fatalf("unknown method: %d", missing.StatusCode)
+	}
+}
+
+func TestBroadcastReachesWebSocket(t *testing.T) {
+	f := start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	header := http.Header{"Authorization": {"Bearer " + f.srv.Token()}}
+	if _, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(f.base, "http")+"/ws",
+		&websocket.DialOptions{HTTPHeader: http.Header{"Origin": {"https://evil.example"}, "Authorization": header["Authorization"]}}); err == nil {
+		t.Fatal("a WebSocket from a foreign origin was accepted")
+	}
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(f.base, "http")+"/ws", &websocket.DialOptions{HTTPHeader: header})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	for i := 0; i < 50 && f.bus.Subscribers() == 0; i++ { // wait until the socket has subscribed
+		time.Sleep(10 * time.Millisecond)
+	}
+	f.do(t, "POST", "/api/Echo.Say", `{"text":"broadcast"}`, map[string]string{"Authorization": "Bearer " + f.srv.Token()})
+	_, msg, err := conn.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev bus.Event
+	json.Unmarshal(msg, &ev)
+	if ev.Name != "echo.said" || ev.Data != "broadcast" {
+		t.Fatalf("event: %s", msg)
+	}
+}

@@ -1,0 +1,35 @@
+package store
+
+import (
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// Setting is one persisted preference.
+type Setting struct {
+	Key       string `gorm:"primaryKey"`
+	Value     string
+	UpdatedAt time.Time
+}
+
+// GetSetting returns a setting's value and whether it was set.
+func (s *Store) GetSetting(key string) (string, bool, error) {
+	var row Setting
+	err := s.db.Where("key = ?", key).Take(&row).Error
+	if err == gorm.ErrRecordNotFound {
+		return "", false, nil
+	}
+	return row.Value, err == nil, storeErr(err)
+}
+
+// SetSetting writes a setting, replacing any earlier value.
+func (s *Store) SetSetting(key, value string) error {
+	row := Setting{Key: key, Value: value, UpdatedAt: time.Now().UTC()}
+	err := s.db.Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "key"}},
+		DoUpdates: clause.AssignmentColumns([]string{"value", "updated_at"}),
+	}).Create(&row).Error
+	return storeErr(err)
+}

@@ -1,0 +1,26 @@
+// Command agentdesk is the AgentDesk desktop app and its command line.
+package main
+
+import (
+	"embed"
+	"io/fs"
+	"os"
+
+	"agentdesk/app/cli"
+)
+
+//go:embed all:frontend/dist
+var dist embed.FS
+
+func main() {
+	assets, err := fs.Sub(dist, "frontend/dist")
+	if err != nil {
+		panic(err)
+	}
+	os.Exit(cli.Main(os.Args[1:], cli.Env{
+		Stdout:  os.Stdout,
+		Stderr:  os.Stderr,
+		Assets:  assets,
+		Desktop: cli.OpenDesktop,
+	}))
+}
