@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs every benchmark in one process run and prints each against its budget, side by side.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+declare -A budget=(
+  [BenchmarkEvaluate]=1000            # a gate decision: 1 µs
+  [BenchmarkFold100k]=20000000        # the mode fold over 100,000 events: 20 ms
+)
+out=$(go test -run='^$' -bench=. -benchmem -count=1 ./backend/... | tee /dev/stderr | grep '^Benchmark' || true)
+printf '\n%-40s %14s %14s %8s\n' benchmark ns/op budget ratio
+while read -r name _ ns _; do
+  base=${name%-*}
+  b=${budget[$base]:-}
+  if [ -n "$b" ]; then
+    printf '%-40s %14s %14s %8s\n' "$base" "$ns" "$b" "$(awk -v n="$ns" -v b="$b" 'BEGIN{printf "%.3f", n/b}')"
+  else
+    printf '%-40s %14s %14s %8s\n' "$base" "$ns" "-" "-"
+  fi
+done <<<"$out"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Starts the real desktop binary under Xvfb, waits for the window titled AgentDesk to map,
+# waits until it has painted the shell (not a blank background), and saves a screenshot.
+# Usage: desktop-smoke.sh BINARY OUT.png
+set -euo pipefail
+bin=$(realpath "$1")
+out=$(realpath -m "$2")
+mkdir -p "$(dirname "$out")"
+data=$(mktemp -d)
+trap 'rm -rf "$data"' EXIT
+
+export bin out data
+xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
+  set -euo pipefail
+  LANG=en_US.UTF-8 "$bin" --data-dir "$data" >"$data/app.log" 2>&1 &
+  pid=$!
+  trap "kill $pid 2>/dev/null || true" EXIT
+  if ! wid=$(timeout 30 xdotool search --sync --onlyvisible --name "^AgentDesk$" | head -n1); then
+    echo "desktop-smoke: no window titled AgentDesk appeared"; cat "$data/app.log"; exit 1
+  fi
+  # A blank window has a handful of colours; the painted shell (text, icons, borders) has many.
+  for _ in $(seq 1 60); do
+    import -window "$wid" "$out"
+    colours=$(identify -format %k "$out")
+    [ "$colours" -ge 64 ] && break
+    sleep 0.5
+  done
+  geometry=$(xdotool getwindowgeometry "$wid" | tr -s " " | tr "\n" " ")
+  echo "desktop-smoke: window $wid mapped ($geometry), $colours colours painted"
+  [ "$colours" -ge 64 ] || { echo "desktop-smoke: the window stayed blank"; cat "$data/app.log"; exit 1; }
+  import -window "$wid" "$out"
+'
+echo "desktop-smoke: screenshot saved to $out"

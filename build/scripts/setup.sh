@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian/Ubuntu machine lacks to build, run and test AgentDesk:
+# system packages (with sudo when not root) and the frontend's locked npm packages.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+packages=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev xvfb xauth xdotool imagemagick curl chromium)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+command -v go >/dev/null || { echo "setup: Go 1.26 or later is required (https://go.dev/dl)"; exit 1; }
+command -v npm >/dev/null || { echo "setup: Node.js 20 and npm are required"; exit 1; }
+
+# npm ci only when the lock file changed since the last install.
+if [ ! -f frontend/node_modules/.package-lock.json ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
+  echo "setup: npm ci"
+  (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
+fi
