@@ -1,0 +1,237 @@
+// Browser end-to-end: real Chromium (Debian's) against `agentdesk serve` on a fresh data folder.
+// Run with AGENTDESK_BIN=/path/to/agentdesk npm run e2e. Screenshots go to <repo>/build/screenshots/.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const shotsDir = resolve(here, '../../build/screenshots');
+const bin = process.env.AGENTDESK_BIN;
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+let server; // child process
+let serverOutput = '';
+let base; // http://127.0.0.1:PORT
+let token;
+let context;
+let page;
+const temps = [];
+const pageErrors = [];
+
+function tempDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+
+/** Starts `agentdesk serve` and resolves with the address line it prints. */
+function startServer() {
+  const env = { ...process.env, LANG: 'en_US.UTF-8' };
+  for (const k of ['LC_ALL', 'LC_MESSAGES', 'LANGUAGE', 'AGENTDESK_DATA_DIR']) delete env[k];
+  server = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--data-dir', tempDir('agentdesk-e2e-data-')], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve printed no address in 20 s:\n${serverOutput}`)), 20_000);
+    const onData = (chunk) => {
+      serverOutput += chunk.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=([A-Za-z0-9_-]+)/.exec(serverOutput);
+      if (m) {
+        clearTimeout(timer);
+        resolvePromise({ base: m[1], token: m[2] });
+      }
+    };
+    server.stdout.on('data', onData);
+    server.stderr.on('data', (chunk) => (serverOutput += chunk.toString()));
+    server.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    server.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}:\n${serverOutput}`));
+    });
+  });
+}
+
+/** Calls the app API over HTTP as another client would, with the bearer token. */
+async function api(method, req = {}) {
+  const res = await fetch(`${base}/api/${method}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(req),
+  });
+  const body = await res.json();
+  assert.equal(res.status, 200, `${method}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+const shot = (name) => page.screenshot({ path: join(shotsDir, `${name}.png`) });
+const sessionItems = () => page.getByTestId('session-item');
+const itemTitled = (title) => sessionItems().filter({ has: page.getByTestId('session-title').getByText(title, { exact: true }) });
+
+before(async () => {
+  assert.ok(bin, 'set AGENTDESK_BIN to the agentdesk binary (go build -o /tmp/agentdesk . in the repo root)');
+  assert.ok(existsSync(bin), `AGENTDESK_BIN=${bin} does not exist`);
+  assert.ok(existsSync(chromiumPath), `${chromiumPath} not found: apt-get install chromium`);
+  mkdirSync(shotsDir, { recursive: true });
+  ({ base, token } = await startServer());
+  context = await chromium.launchPersistentContext(tempDir('agentdesk-e2e-browser-'), {
+    executablePath: chromiumPath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 800 },
+    locale: 'en-US',
+  });
+  context.setDefaultTimeout(10_000);
+  page = context.pages()[0] ?? (await context.newPage());
+});
+
+after(async () => {
+  await context?.close().catch(() => {});
+  if (server && server.exitCode === null) {
+    server.removeAllListeners('exit');
+    const exited = new Promise((r) => server.once('exit', r));
+    server.kill('SIGTERM');
+    const killer = setTimeout(() => server.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(killer);
+  }
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+test('without the token the server answers 401 and does not serve the app', async () => {
+  const res = await fetch(`${base}/`);
+  assert.equal(res.status, 401);
+  const body = await res.text();
+  assert.ok(!body.includes('id="root"'), 'the 401 body must not be the app page');
+
+  const apiRes = await fetch(`${base}/api/Sessions.List`, { method: 'POST', body: '{}' });
+  assert.equal(apiRes.status, 401);
+  assert.equal((await apiRes.json()).error.kind, 'UNAUTHORIZED');
+
+  const response = await page.goto(`${base}/`);
+  assert.equal(response?.status(), 401);
+  assert.equal(await page.getByTestId('app-shell').count(), 0);
+  assert.equal(await page.locator('#root').count(), 0);
+  await shot('00-no-token-401');
+});
+
+test('create a session, rename it, and find it again after a reload', async () => {
+  page.on('pageerror', (err) => pageErrors.push(String(err)));
+  page.on('console', (msg) => msg.type() === 'error' && pageErrors.push(msg.text()));
+
+  await page.goto(`${base}/?token=${token}`);
+  assert.ok(!page.url().includes('token='), `the token must leave the address bar: ${page.url()}`);
+  await page.getByTestId('no-sessions').waitFor();
+  await shot('01-empty-state');
+
+  await page.getByTestId('new-session').click();
+  await sessionItems().first().waitFor();
+  assert.equal(await sessionItems().count(), 1);
+  // Focus moves to the new session.
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'session-select');
+  await page.getByTestId('session-heading').waitFor();
+
+  await sessionItems().first().getByTestId('rename-session').click();
+  const input = page.getByTestId('rename-input');
+  await input.fill('Refactor the parser');
+  await input.press('Enter');
+  await itemTitled('Refactor the parser').waitFor();
+  await page.getByTestId('session-heading').getByText('Refactor the parser').waitFor();
+  await shot('02-session-renamed');
+
+  await page.reload();
+  await itemTitled('Refactor the parser').waitFor();
+  assert.equal(await sessionItems().count(), 1);
+  assert.equal(await page.getByTestId('session-heading').textContent(), 'Refactor the parser');
+  const stored = await api('Sessions.List');
+  assert.deepEqual(
+    stored.map((s) => s.title),
+    ['Refactor the parser'],
+  );
+  await shot('03-after-reload');
+});
+
+test('switching to 简体中文 changes the shell at once and persists', async () => {
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('settings-page').waitFor();
+  assert.equal(await page.getByTestId('nav-settings').textContent(), 'Settings');
+
+  await page.getByTestId('language-select').selectOption('zh-CN');
+  await page.getByTestId('nav-settings').getByText('设置', { exact: true }).waitFor();
+  assert.equal(await page.getByTestId('new-session').textContent(), '新建会话');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  assert.equal((await api('Settings.Get')).language, 'zh-CN');
+  await shot('04-settings-zh-CN');
+
+  await page.reload();
+  await page.getByTestId('nav-settings').getByText('设置', { exact: true }).waitFor();
+  assert.equal(await page.getByTestId('language-select').inputValue(), 'zh-CN');
+  await shot('05-zh-CN-after-reload');
+
+  // Another client changes it back: settings.changed reaches this page.
+  await api('Settings.SetLanguage', { language: 'en' });
+  await page.getByTestId('nav-settings').getByText('Settings', { exact: true }).waitFor();
+  assert.equal(await page.getByTestId('language-select').inputValue(), 'en');
+});
+
+test('a session created by another client appears without a reload', async () => {
+  await itemTitled('Refactor the parser').getByTestId('session-select').click();
+  await page.getByTestId('session-view').waitFor();
+  await page.evaluate(() => {
+    window.__sameDocument = true;
+  });
+
+  const created = await api('Sessions.Create', { title: 'Made over HTTP' });
+  assert.equal(created.title, 'Made over HTTP');
+  await itemTitled('Made over HTTP').waitFor();
+  assert.equal(await page.evaluate(() => window.__sameDocument), true, 'the page must not have reloaded');
+  assert.equal(await sessionItems().count(), 2);
+  // The newest session is listed first.
+  assert.equal(await sessionItems().first().getByTestId('session-title').textContent(), 'Made over HTTP');
+  await shot('06-broadcast-session');
+});
+
+test('the theme follows the OS: light and dark', async () => {
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.emulateMedia({ colorScheme: 'light' });
+  const light = await background();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const dark = await background();
+  assert.notEqual(light, dark);
+  await shot('08-dark-theme');
+  await page.emulateMedia({ colorScheme: 'light' });
+});
+
+test('deleting asks inline first, then removes the session everywhere', async () => {
+  const item = itemTitled('Made over HTTP');
+  await item.getByTestId('session-select').click();
+  await item.getByTestId('delete-session').click();
+  await page.getByTestId('confirm-delete').waitFor();
+  await shot('07-delete-confirm');
+  await page.getByTestId('confirm-delete').click();
+  await itemTitled('Made over HTTP').waitFor({ state: 'detached' });
+  assert.equal(await sessionItems().count(), 1);
+  assert.deepEqual(
+    (await api('Sessions.List')).map((s) => s.title),
+    ['Refactor the parser'],
+  );
+  assert.deepEqual(pageErrors, [], 'the page logged errors');
+});

@@ -1,0 +1,156 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { createApi } from '../bridge';
+import { BridgeError } from '../bridge/errors';
+import { FakeTransport, session } from '../test/fakeTransport';
+import { App } from './App';
+
+function renderApp(fake: FakeTransport) {
+  const api = createApi(() => fake);
+  return render(<App api={api} />);
+}
+
+const items = () => screen.queryAllByTestId('session-item');
+const titles = () => items().map((li) => within(li).getByTestId('session-title').textContent);
+
+describe('App shell', () => {
+  it('shows the empty state when there are no sessions, and creates one from it', async () => {
+    const fake = new FakeTransport();
+    renderApp(fake);
+    expect(await screen.findByTestId('no-sessions')).toHaveProperty('textContent', expect.stringContaining('Start your first session'));
+    expect(screen.getByTestId('no-sessions').textContent).toContain('/home/ada/project');
+
+    await userEvent.click(screen.getByTestId('empty-new-session'));
+    await waitFor(() => expect(titles()).toEqual(['New session']));
+    expect(screen.getByTestId('session-heading').textContent).toBe('New session');
+    // Focus moves to the new session.
+    await waitFor(() => expect(document.activeElement).toBe(within(items()[0]!).getByTestId('session-select')));
+  });
+
+  it('lists sessions newest first and shows the selected one', async () => {
+    const fake = new FakeTransport({
+      sessions: [session('a', 'Older', '2025-01-01T08:00:00Z'), session('b', 'Newer', '2025-01-01T09:00:00Z')],
+    });
+    renderApp(fake);
+    await waitFor(() => expect(titles()).toEqual(['Newer', 'Older']));
+    expect(screen.getByTestId('session-heading').textContent).toBe('Newer');
+    expect(screen.getByTestId('session-workspace').textContent).toBe('/work/b');
+
+    await userEvent.click(within(items()[1]!).getByTestId('session-select'));
+    expect(screen.getByTestId('session-heading').textContent).toBe('Older');
+    expect(window.location.hash).toBe('#/session/a');
+  });
+
+  it('renames inline: Enter saves, Escape cancels', async () => {
+    const fake = new FakeTransport({ sessions: [session('a', 'Draft', '2025-01-01T08:00:00Z')] });
+    renderApp(fake);
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('rename-session'));
+    const input = screen.getByTestId('rename-input');
+    expect(document.activeElement).toBe(input);
+    await user.clear(input);
+    await user.type(input, 'Fix the login bug{Enter}');
+    await waitFor(() => expect(titles()).toEqual(['Fix the login bug']));
+    expect(fake.calls.filter((c) => c.method === 'Sessions.Rename')).toEqual([
+      { method: 'Sessions.Rename', req: { id: 'a', title: 'Fix the login bug' } },
+    ]);
+
+    await user.click(screen.getByTestId('rename-session'));
+    await user.type(screen.getByTestId('rename-input'), ' and more{Escape}');
+    expect(screen.queryByTestId('rename-input')).toBeNull();
+    expect(titles()).toEqual(['Fix the login bug']);
+    expect(fake.calls.filter((c) => c.method === 'Sessions.Rename')).toHaveLength(1);
+  });
+
+  it('supports the keyboard: arrows move between sessions, F2 renames, Delete asks', async () => {
+    const fake = new FakeTransport({
+      sessions: [session('a', 'First', '2025-01-01T09:00:00Z'), session('b', 'Second', '2025-01-01T08:00:00Z')],
+    });
+    renderApp(fake);
+    const user = userEvent.setup();
+    await waitFor(() => expect(titles()).toEqual(['First', 'Second']));
+    const [first, second] = items().map((li) => within(li).getByTestId('session-select'));
+    first!.focus();
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(second);
+    await user.keyboard('{ArrowUp}');
+    expect(document.activeElement).toBe(first);
+
+    await user.keyboard('{F2}');
+    expect(document.activeElement).toBe(screen.getByTestId('rename-input'));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(document.activeElement).toBe(within(items()[0]!).getByTestId('session-select')));
+
+    await user.keyboard('{Delete}');
+    expect(document.activeElement).toBe(screen.getByTestId('cancel-delete'));
+  });
+
+  it('deletes only after the inline confirmation', async () => {
+    const fake = new FakeTransport({
+      sessions: [session('a', 'Keep', '2025-01-01T08:00:00Z'), session('b', 'Remove', '2025-01-01T09:00:00Z')],
+    });
+    renderApp(fake);
+    const user = userEvent.setup();
+    await waitFor(() => expect(titles()).toEqual(['Remove', 'Keep']));
+
+    await user.click(within(items()[0]!).getByTestId('delete-session'));
+    expect(document.activeElement).toBe(screen.getByTestId('cancel-delete'));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByTestId('confirm-delete')).toBeNull();
+    expect(titles()).toEqual(['Remove', 'Keep']);
+
+    await user.click(within(items()[0]!).getByTestId('delete-session'));
+    await user.click(screen.getByTestId('confirm-delete'));
+    await waitFor(() => expect(titles()).toEqual(['Keep']));
+    expect(screen.getByTestId('session-heading').textContent).toBe('Keep');
+  });
+
+  it('shows the server message when an action fails', async () => {
+    const fake = new FakeTransport();
+    fake.failNext['Sessions.Create'] = new BridgeError('STORE_FAILURE', 'The database could not be read or written.');
+    renderApp(fake);
+    await userEvent.click(await screen.findByTestId('new-session'));
+    expect((await screen.findByTestId('action-error')).textContent).toContain('The database could not be read or written.');
+  });
+
+  it('shows a load error with a retry', async () => {
+    const fake = new FakeTransport({ sessions: [session('a', 'Back again', '2025-01-01T08:00:00Z')] });
+    fake.failNext['Sessions.List'] = new BridgeError('TRANSPORT', 'Failed to fetch');
+    renderApp(fake);
+    const error = await screen.findByTestId('sessions-error');
+    expect(error.textContent).toContain('AgentDesk could not be reached.');
+    await userEvent.click(within(error).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(titles()).toEqual(['Back again']));
+  });
+
+  it('follows sessions.changed from another client', async () => {
+    const fake = new FakeTransport();
+    renderApp(fake);
+    await screen.findByTestId('no-sessions');
+    act(() => fake.emit('sessions.changed', [session('x', 'From elsewhere', '2025-01-02T00:00:00Z')]));
+    expect(titles()).toEqual(['From elsewhere']);
+  });
+
+  it('switches language from Settings and follows settings.changed', async () => {
+    const fake = new FakeTransport();
+    renderApp(fake);
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('nav-settings'));
+    const select = screen.getByTestId('language-select');
+    await user.selectOptions(select, 'zh-CN');
+    await waitFor(() => expect(screen.getByTestId('nav-settings').textContent).toBe('设置'));
+    expect(fake.language).toBe('zh-CN');
+    expect(document.documentElement.lang).toBe('zh-CN');
+    expect(screen.getByTestId('new-session').textContent).toBe('新建会话');
+
+    act(() => fake.emit('settings.changed', { language: 'en' }));
+    expect(screen.getByTestId('nav-settings').textContent).toBe('Settings');
+    expect((screen.getByTestId('language-select') as HTMLSelectElement).value).toBe('en');
+  });
+
+  it('starts in the stored language', async () => {
+    renderApp(new FakeTransport({ language: 'zh-CN' }));
+    expect((await screen.findByTestId('no-sessions')).textContent).toContain('开始你的第一个会话');
+  });
+});

@@ -1,0 +1,167 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Api } from '../bridge';
+import { NoSessions } from '../features/sessions/NoSessions';
+import { SessionSidebar } from '../features/sessions/SessionSidebar';
+import type { SessionsStore } from '../features/sessions/sessionsStore';
+import { SessionView } from '../features/sessions/SessionView';
+import { SettingsPage } from '../features/settings/SettingsPage';
+import type { SettingsStore } from '../features/settings/settingsStore';
+import { useT } from '../i18n/I18nProvider';
+import { ErrorNotice } from '../ui/ErrorNotice';
+import { GearIcon, LogoMark } from '../ui/icons';
+import { Spinner } from '../ui/Spinner';
+import { useStore } from '../ui/store';
+import { useRoute } from './route';
+import { useSystemInfo } from './useSystemInfo';
+
+export function Shell({ api, sessions, settings }: { api: Api; sessions: SessionsStore; settings: SettingsStore }) {
+  const t = useT();
+  const state = useStore(sessions);
+  const { language } = useStore(settings);
+  const [route, navigate] = useRoute();
+  const [info, reloadInfo] = useSystemInfo(api);
+  const [creating, setCreating] = useState(false);
+  const [actionError, setActionError] = useState<unknown>(null);
+  const [focusId, setFocusId] = useState<string | null>(null);
+  const newButtonRef = useRef<HTMLButtonElement>(null);
+
+  const list = state.sessions;
+  const routed = route.page === 'session' ? list.find((s) => s.id === route.id) : undefined;
+  // The home route, or a session that no longer exists, shows the newest session.
+  const current = route.page === 'settings' ? undefined : (routed ?? list[0]);
+
+  useEffect(() => {
+    if (state.status !== 'ready' || route.page === 'settings') return;
+    if (current && !(route.page === 'session' && route.id === current.id)) {
+      navigate({ page: 'session', id: current.id }, { replace: true });
+    }
+  }, [state.status, route, current, navigate]);
+
+  const create = useCallback(async () => {
+    setCreating(true);
+    setActionError(null);
+    try {
+      const s = await sessions.create();
+      navigate({ page: 'session', id: s.id });
+      setFocusId(s.id);
+    } catch (err) {
+      setActionError(err);
+    } finally {
+      setCreating(false);
+    }
+  }, [sessions, navigate]);
+
+  const rename = useCallback(
+    async (id: string, title: string) => {
+      setActionError(null);
+      try {
+        await sessions.rename(id, title);
+        return true;
+      } catch (err) {
+        setActionError(err);
+        return false;
+      }
+    },
+    [sessions],
+  );
+
+  const remove = useCallback(
+    async (id: string) => {
+      setActionError(null);
+      const before = sessions.get().sessions;
+      const index = before.findIndex((s) => s.id === id);
+      try {
+        await sessions.remove(id);
+      } catch (err) {
+        setActionError(err);
+        return false;
+      }
+      const after = sessions.get().sessions;
+      const next = after[Math.min(Math.max(index, 0), after.length - 1)];
+      if (next) {
+        if (route.page !== 'settings' && current?.id === id) navigate({ page: 'session', id: next.id }, { replace: true });
+        setFocusId(next.id);
+      } else {
+        newButtonRef.current?.focus();
+      }
+      return true;
+    },
+    [sessions, route.page, current?.id, navigate],
+  );
+
+  const select = useCallback((id: string) => navigate({ page: 'session', id }), [navigate]);
+  const clearFocus = useCallback(() => setFocusId(null), []);
+  const onSettings = route.page === 'settings';
+
+  return (
+    <div className="shell" data-testid="app-shell">
+      <a className="skip-link" href="#main">
+        {t('shell.a11y.skipToContent')}
+      </a>
+      <nav className="sidebar" aria-label={t('shell.a11y.sidebar')}>
+        <div className="sidebar__brand">
+          <LogoMark size={18} className="sidebar__logo" />
+          <span className="sidebar__name">{t('shell.app.name')}</span>
+        </div>
+        <SessionSidebar
+          ref={newButtonRef}
+          state={state}
+          creating={creating}
+          onCreate={() => void create()}
+          onRetry={() => void sessions.load()}
+          selectedId={onSettings ? null : (current?.id ?? null)}
+          focusId={focusId}
+          onFocused={clearFocus}
+          onSelect={select}
+          onRename={rename}
+          onDelete={remove}
+        />
+        <div className="sidebar__footer">
+          <button
+            type="button"
+            className={`nav-item${onSettings ? ' is-active' : ''}`}
+            data-testid="nav-settings"
+            aria-current={onSettings ? 'page' : undefined}
+            onClick={() => navigate({ page: 'settings' })}
+          >
+            <GearIcon size={15} />
+            <span>{t('shell.nav.settings')}</span>
+          </button>
+        </div>
+      </nav>
+      <main id="main" className="main" tabIndex={-1}>
+        {actionError !== null && (
+          <div className="main__toast">
+            <ErrorNotice error={actionError} onDismiss={() => setActionError(null)} testId="action-error" />
+          </div>
+        )}
+        {onSettings ? (
+          <SettingsPage
+            language={language}
+            onLanguageChange={(l) => settings.setLanguage(l)}
+            info={info}
+            onRetryInfo={reloadInfo}
+          />
+        ) : state.status === 'loading' ? (
+          <div className="main__center">
+            <Spinner label={t('shell.state.loading')} size={22} />
+          </div>
+        ) : state.status === 'error' ? (
+          <div className="main__center">
+            <ErrorNotice error={state.error} title={t('shell.sessions.loadFailed')} onRetry={() => void sessions.load()} />
+          </div>
+        ) : current ? (
+          <SessionView session={current} />
+        ) : (
+          <div className="main__center">
+            <NoSessions
+              defaultWorkspace={info.status === 'ready' ? info.info.defaultWorkspace : null}
+              creating={creating}
+              onCreate={() => void create()}
+            />
+          </div>
+        )}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it, vi } from 'vitest';
+import { BridgeError } from './errors';
+import { createWailsTransport, type WailsGlobals } from './wails';
+
+function rejecting(reason: unknown): WailsGlobals {
+  return { go: { app: { Sessions: { Rename: vi.fn().mockRejectedValue(reason) } } } };
+}
+
+async function failure(win: WailsGlobals): Promise<BridgeError> {
+  const err = await createWailsTransport(win).call('Sessions.Rename', { id: 'a', title: '' }).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(BridgeError);
+  return err as BridgeError;
+}
+
+describe('Wails transport', () => {
+  it('calls window.go.app[Struct][Method] with the request', async () => {
+    const Rename = vi.fn().mockResolvedValue({ id: 'a', title: 'B' });
+    const t = createWailsTransport({ go: { app: { Sessions: { Rename } } } });
+    await expect(t.call('Sessions.Rename', { id: 'a', title: 'B' })).resolves.toEqual({ id: 'a', title: 'B' });
+    expect(Rename).toHaveBeenCalledWith({ id: 'a', title: 'B' });
+  });
+
+  it('maps a JSON rejection string to a typed error', async () => {
+    const err = await failure(
+      rejecting(JSON.stringify({ kind: 'INVALID_INPUT', message: 'The title must not be empty.', args: { Field: 'title' } })),
+    );
+    expect(err.kind).toBe('INVALID_INPUT');
+    expect(err.message).toBe('The title must not be empty.');
+    expect(err.args).toEqual({ Field: 'title' });
+  });
+
+  it('maps a plain string rejection to INTERNAL with that message', async () => {
+    const err = await failure(rejecting('database is locked'));
+    expect(err.kind).toBe('INTERNAL');
+    expect(err.message).toBe('database is locked');
+    expect(err.args).toEqual({});
+  });
+
+  it('maps JSON without a kind to INTERNAL with the raw text', async () => {
+    const err = await failure(rejecting('{"oops":true}'));
+    expect(err.kind).toBe('INTERNAL');
+    expect(err.message).toBe('{"oops":true}');
+  });
+
+  it('maps an Error rejection to INTERNAL', async () => {
+    const err = await failure(rejecting(new Error('boom')));
+    expect(err.kind).toBe('INTERNAL');
+    expect(err.message).toBe('boom');
+  });
+
+  it('reports a missing binding as a typed error', async () => {
+    const err = await createWailsTransport({ go: { app: {} } }).call('Nope.Nothing').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BridgeError);
+    expect((err as BridgeError).kind).toBe('INTERNAL');
+  });
+
+  it('subscribes through runtime.EventsOn and unsubscribes with what it returns', () => {
+    const off = vi.fn();
+    let handler: ((...data: unknown[]) => void) | undefined;
+    const EventsOn = vi.fn((_name: string, cb: (...data: unknown[]) => void) => {
+      handler = cb;
+      return off;
+    });
+    const t = createWailsTransport({ go: { app: {} }, runtime: { EventsOn } });
+    const seen: unknown[] = [];
+    const unsubscribe = t.onEvent('sessions.changed', (d) => seen.push(d));
+    expect(EventsOn).toHaveBeenCalledWith('sessions.changed', expect.any(Function));
+    handler?.([{ id: 'a' }]);
+    expect(seen).toEqual([[{ id: 'a' }]]);
+    unsubscribe();
+    expect(off).toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,134 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { Session } from '../../bridge';
+import { useI18n } from '../../i18n/I18nProvider';
+import { PencilIcon, TrashIcon } from '../../ui/icons';
+import { DeleteConfirm } from './DeleteConfirm';
+import { fullDateTime, relativeTime } from './formatTime';
+import { RenameInput } from './RenameInput';
+
+type Mode = 'idle' | 'renaming' | 'saving' | 'confirming' | 'deleting';
+
+export interface SessionItemProps {
+  session: Session;
+  selected: boolean;
+  now: number;
+  /** When true the item takes keyboard focus once (after create, delete, or rename). */
+  focusRequested: boolean;
+  onFocused: () => void;
+  onSelect: (id: string) => void;
+  /** Resolves true when the rename was saved (failures are reported by the caller). */
+  onRename: (id: string, title: string) => Promise<boolean>;
+  /** Resolves true when the session was deleted (failures are reported by the caller). */
+  onDelete: (id: string) => Promise<boolean>;
+  onArrow: (from: HTMLElement, dir: 1 | -1) => void;
+}
+
+export function SessionItem(props: SessionItemProps) {
+  const { session, selected, now, focusRequested, onFocused, onSelect, onRename, onDelete, onArrow } = props;
+  const { t, lang } = useI18n();
+  const [mode, setMode] = useState<Mode>('idle');
+  const mainRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (focusRequested && mode === 'idle') {
+      mainRef.current?.focus();
+      onFocused();
+    }
+  }, [focusRequested, mode, onFocused]);
+
+  const backToIdle = () => {
+    setMode('idle');
+    requestAnimationFrame(() => mainRef.current?.focus());
+  };
+
+  const save = async (title: string) => {
+    setMode('saving');
+    await onRename(session.id, title);
+    backToIdle();
+  };
+
+  const remove = async () => {
+    setMode('deleting');
+    // On success this item unmounts and the list moves focus on; on failure it stays here.
+    if (!(await onDelete(session.id))) backToIdle();
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLButtonElement>) => {
+    if (e.key === 'F2') {
+      e.preventDefault();
+      setMode('renaming');
+    } else if (e.key === 'Delete') {
+      e.preventDefault();
+      setMode('confirming');
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      onArrow(e.currentTarget, e.key === 'ArrowDown' ? 1 : -1);
+    }
+  };
+
+  const className = ['session-item', selected && 'is-selected', mode !== 'idle' && `is-${mode}`]
+    .filter(Boolean)
+    .join(' ');
+
+  return (
+    <li className={className} data-testid="session-item" data-session-id={session.id}>
+      {mode === 'renaming' ? (
+        <RenameInput initial={session.title} onSave={(title) => void save(title)} onCancel={backToIdle} />
+      ) : (
+        <>
+          <button
+            ref={mainRef}
+            type="button"
+            className="session-item__main"
+            data-testid="session-select"
+            aria-current={selected ? 'page' : undefined}
+            title={session.title}
+            disabled={mode === 'saving' || mode === 'deleting'}
+            onClick={() => onSelect(session.id)}
+            onDoubleClick={() => setMode('renaming')}
+            onKeyDown={onKeyDown}
+          >
+            <span className="session-item__title" data-testid="session-title">
+              {session.title}
+            </span>
+            <time className="session-item__time" dateTime={session.updatedAt} title={fullDateTime(session.updatedAt, lang)}>
+              {relativeTime(session.updatedAt, lang, now)}
+            </time>
+          </button>
+          {mode === 'idle' && (
+            <div className="session-item__actions">
+              <button
+                type="button"
+                className="icon-btn"
+                data-testid="rename-session"
+                aria-label={t('shell.sessions.renameNamed', { Title: session.title })}
+                title={t('shell.sessions.rename')}
+                onClick={() => setMode('renaming')}
+              >
+                <PencilIcon size={14} />
+              </button>
+              <button
+                type="button"
+                className="icon-btn icon-btn--danger"
+                data-testid="delete-session"
+                aria-label={t('shell.sessions.deleteNamed', { Title: session.title })}
+                title={t('shell.sessions.delete')}
+                onClick={() => setMode('confirming')}
+              >
+                <TrashIcon size={14} />
+              </button>
+            </div>
+          )}
+        </>
+      )}
+      {(mode === 'confirming' || mode === 'deleting') && (
+        <DeleteConfirm
+          title={session.title}
+          busy={mode === 'deleting'}
+          onConfirm={() => void remove()}
+          onCancel={backToIdle}
+        />
+      )}
+    </li>
+  );
+}

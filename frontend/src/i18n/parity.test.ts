@@ -1,0 +1,63 @@
+// @vitest-environment node
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../bridge';
+import { buildCatalog, parityProblems, parseLocalePath, type LocaleFile } from './catalog';
+import { localeFiles } from './locales';
+
+const srcDir = fileURLToPath(new URL('..', import.meta.url));
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return sourceFiles(p);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [p] : [];
+  });
+}
+
+describe('locales', () => {
+  it('are found by the glob, in both languages', () => {
+    expect(localeFiles.length).toBeGreaterThanOrEqual(2);
+    const shell = localeFiles.filter((f) => f.area === 'shell').map((f) => f.lang).sort();
+    expect(shell).toEqual(['en', 'zh-CN']);
+  });
+
+  it('have every key in every language', () => {
+    expect(parityProblems(localeFiles, LANGUAGES)).toEqual([]);
+  });
+
+  it('parity check fails on a missing key, a missing file and different placeholders', () => {
+    const files: LocaleFile[] = [
+      { area: 'a', lang: 'en', messages: { one: 'One', two: 'Two {{.N}}', three: 'x' } },
+      { area: 'a', lang: 'zh-CN', messages: { one: '一', two: '二', three: '三' } },
+      { area: 'b', lang: 'en', messages: { k: 'K' } },
+      { area: 'c', lang: 'zh-CN', messages: { k: 'K' } },
+      { area: 'c', lang: 'en', messages: {} },
+    ];
+    const problems = parityProblems(files, LANGUAGES);
+    expect(problems).toContain('a: "two" has different placeholders across languages');
+    expect(problems).toContain('b.zh-CN.json is missing');
+    expect(problems).toContain('c.en.json lacks "k"');
+    expect(problems).toHaveLength(3);
+  });
+
+  it('parse <area>.<lang>.json names', () => {
+    expect(parseLocalePath('../../../locales/shell.zh-CN.json')).toEqual({ area: 'shell', lang: 'zh-CN' });
+    expect(parseLocalePath('/x/errors.en.json')).toEqual({ area: 'errors', lang: 'en' });
+    expect(parseLocalePath('/x/notes.json')).toBeNull();
+  });
+
+  it('cover every key the frontend source uses', () => {
+    const en = buildCatalog(localeFiles).en ?? {};
+    const used = new Set<string>();
+    for (const file of sourceFiles(srcDir)) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/['"`]((?:shell|error)\.[A-Za-z0-9_.-]+)['"`]/g)) if (m[1]) used.add(m[1]);
+    }
+    expect(used.size).toBeGreaterThan(20);
+    const missing = [...used].filter((k) => !(k in en) && !k.endsWith('.'));
+    expect(missing).toEqual([]);
+  });
+});

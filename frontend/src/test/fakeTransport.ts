@@ -1,0 +1,104 @@
+import { BridgeError } from '../bridge/errors';
+import type { EventCallback, Transport } from '../bridge/transport';
+import type { Session } from '../bridge/types';
+
+/**
+ * An in-memory stand-in for the Go app API, with the same method names, shapes, errors and
+ * broadcasts; `emit` plays an event from "another client".
+ */
+export class FakeTransport implements Transport {
+  readonly name = 'http' as const;
+  sessions: Session[] = [];
+  language = 'en';
+  calls: { method: string; req: unknown }[] = [];
+  failNext: Record<string, BridgeError> = {};
+  private listeners = new Map<string, Set<EventCallback>>();
+  private seq = 0;
+  private clock = Date.parse('2025-01-01T10:00:00Z');
+
+  constructor(init?: { sessions?: Session[]; language?: string }) {
+    this.sessions = init?.sessions ?? [];
+    this.language = init?.language ?? 'en';
+  }
+
+  private tick(): string {
+    this.clock += 60_000;
+    return new Date(this.clock).toISOString();
+  }
+
+  private sorted() {
+    return [...this.sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  }
+
+  emit(name: string, data: unknown) {
+    for (const cb of [...(this.listeners.get(name) ?? [])]) cb(data);
+  }
+
+  async call(method: string, req?: object): Promise<unknown> {
+    this.calls.push({ method, req });
+    const fail = this.failNext[method];
+    if (fail) {
+      delete this.failNext[method];
+      throw fail;
+    }
+    const r = (req ?? {}) as Record<string, string>;
+    switch (method) {
+      case 'Sessions.List':
+        return this.sorted();
+      case 'Sessions.Create': {
+        const now = this.tick();
+        const s: Session = {
+          id: `s${++this.seq}`,
+          title: r.title || 'New session',
+          workspace: r.workspace || '/home/ada/project',
+          createdAt: now,
+          updatedAt: now,
+        };
+        this.sessions.push(s);
+        this.emit('sessions.changed', this.sorted());
+        return s;
+      }
+      case 'Sessions.Rename': {
+        if (!r.title?.trim()) throw new BridgeError('INVALID_INPUT', 'The title must not be empty.', { Field: 'title' });
+        const s = this.sessions.find((x) => x.id === r.id);
+        if (!s) throw new BridgeError('NOT_FOUND', `Nothing with the id “${r.id}” was found.`, { ID: r.id ?? '' });
+        s.title = r.title;
+        s.updatedAt = this.tick();
+        this.emit('sessions.changed', this.sorted());
+        return { ...s };
+      }
+      case 'Sessions.Delete':
+        this.sessions = this.sessions.filter((x) => x.id !== r.id);
+        this.emit('sessions.changed', this.sorted());
+        return null;
+      case 'Settings.Get':
+        return { language: this.language };
+      case 'Settings.SetLanguage':
+        if (r.language !== 'en' && r.language !== 'zh-CN') {
+          throw new BridgeError('INVALID_VALUE', `“${r.language}” is not a valid language.`);
+        }
+        this.language = r.language;
+        this.emit('settings.changed', { language: this.language });
+        return { language: this.language };
+      case 'System.Info':
+        return { version: '0.1.0-test', dataDir: '/tmp/agentdesk', defaultWorkspace: '/home/ada/project', transport: 'browser' };
+      default:
+        throw new BridgeError('UNKNOWN_METHOD', `The app has no action named “${method}”.`, { Method: method });
+    }
+  }
+
+  onEvent(name: string, cb: EventCallback) {
+    let set = this.listeners.get(name);
+    if (!set) this.listeners.set(name, (set = new Set()));
+    set.add(cb);
+    return () => set.delete(cb);
+  }
+
+  onReconnect() {
+    return () => {};
+  }
+}
+
+export function session(id: string, title: string, updatedAt: string): Session {
+  return { id, title, workspace: `/work/${id}`, createdAt: updatedAt, updatedAt };
+}
