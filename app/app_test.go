@@ -37,8 +37,8 @@ func TestBridgeExposesEveryBoundMethod(t *testing.T) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	want := []string{"Sessions.Create", "Sessions.Delete", "Sessions.List", "Sessions.Rename",
-		"Settings.Get", "Settings.SetLanguage", "System.Info"}
+	want := []string{"Sessions.Configure", "Sessions.Create", "Sessions.Delete", "Sessions.Fork", "Sessions.List",
+		"Sessions.Rename", "Sessions.SetPermission", "Settings.Get", "Settings.SetDefaultPermission", "Settings.SetLanguage", "System.Info"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("methods %v, want %v", names, want)
 	}

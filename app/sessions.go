@@ -1,33 +1,54 @@
 package app
 
 import (
-	"os"
 	"strings"
 	"time"
 
-	"agentdesk/backend/errs"
-	"agentdesk/backend/store"
+	"agentdesk/backend/mode"
+	"agentdesk/backend/session"
 )
 
-// Session is a session as the frontend sees it.
+// Session is a session as the frontend sees it, with its effective mode and permission.
 type Session struct {
-	ID        string    `json:"id"`
-	Title     string    `json:"title"`
-	Workspace string    `json:"workspace"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	ID                string    `json:"id"`
+	Title             string    `json:"title"`
+	Workspace         string    `json:"workspace"`
+	InteractionMode   string    `json:"interactionMode"`
+	ExecutionOverride string    `json:"executionOverride"`
+	PermissionMode    string    `json:"permissionMode"`
+	UnrecognizedMode  string    `json:"unrecognizedMode,omitempty"`
+	CreatedAt         time.Time `json:"createdAt"`
+	UpdatedAt         time.Time `json:"updatedAt"`
 }
 
-// CreateSessionRequest asks for a new session; empty fields take the defaults.
+// CreateSessionRequest asks for a new session. Empty title and workspace take the defaults;
+// omitted modes mean plain Smart; an omitted permission means the Settings default, applied
+// by the backend at create time (R-AUTH-2).
 type CreateSessionRequest struct {
-	Title     string `json:"title"`
-	Workspace string `json:"workspace"`
+	Title             string  `json:"title"`
+	Workspace         string  `json:"workspace"`
+	InteractionMode   *string `json:"interactionMode,omitempty"`
+	ExecutionOverride *string `json:"executionOverride,omitempty"`
+	PermissionMode    *string `json:"permissionMode,omitempty"`
 }
 
 // RenameSessionRequest retitles a session.
 type RenameSessionRequest struct {
 	ID    string `json:"id"`
 	Title string `json:"title"`
+}
+
+// ConfigureSessionRequest changes the interaction preference for the next message.
+type ConfigureSessionRequest struct {
+	ID                string  `json:"id"`
+	InteractionMode   *string `json:"interactionMode,omitempty"`
+	ExecutionOverride *string `json:"executionOverride,omitempty"`
+}
+
+// SetSessionPermissionRequest changes one session's permission mode.
+type SetSessionPermissionRequest struct {
+	ID             string `json:"id"`
+	PermissionMode string `json:"permissionMode"`
 }
 
 // SessionRef names one session.
@@ -38,48 +59,59 @@ type SessionRef struct {
 // Sessions is the session list's facade.
 type Sessions struct{ s *Services }
 
+func (f *Sessions) svc() *session.Service { return &session.Service{Store: f.s.Store} }
+
 // List returns every session, most recently updated first.
 func (f *Sessions) List() ([]Session, error) {
-	rows, err := f.s.Store.ListSessions()
+	views, err := f.svc().List()
 	if err != nil {
 		return nil, f.s.fail(err)
 	}
-	out := make([]Session, len(rows))
-	for i, r := range rows {
-		out[i] = sessionDTO(r)
+	out := make([]Session, len(views))
+	for i, v := range views {
+		out[i] = sessionDTO(v)
 	}
 	return out, nil
 }
 
 // Create makes a session over an existing folder.
 func (f *Sessions) Create(req CreateSessionRequest) (Session, error) {
-	workspace := strings.TrimSpace(req.Workspace)
-	if workspace == "" {
-		workspace = f.s.Info.DefaultWorkspace
+	in := session.CreateInput{Title: strings.TrimSpace(req.Title), Workspace: strings.TrimSpace(req.Workspace),
+		Mode: mode.FollowUpInput{InteractionMode: req.InteractionMode, ExecutionOverride: req.ExecutionOverride}, Permission: req.PermissionMode}
+	if in.Workspace == "" {
+		in.Workspace = f.s.Info.DefaultWorkspace
 	}
-	if st, err := os.Stat(workspace); err != nil || !st.IsDir() {
-		return Session{}, f.s.fail(errs.New(errs.NoWorkspace, "Path", workspace))
+	if in.Title == "" {
+		in.Title = f.s.T("session.defaultTitle", nil)
 	}
-	title := strings.TrimSpace(req.Title)
-	if title == "" {
-		title = f.s.T("session.defaultTitle", nil)
-	}
-	row, err := f.s.Store.CreateSession(store.NewSession{Title: title, Workspace: workspace})
-	if err != nil {
-		return Session{}, f.s.fail(err)
-	}
-	f.s.publishSessions()
-	return sessionDTO(row), nil
+	return f.changed(f.svc().Create(in))
 }
 
 // Rename retitles a session.
 func (f *Sessions) Rename(req RenameSessionRequest) (Session, error) {
-	row, err := f.s.Store.RenameSession(req.ID, req.Title)
+	if _, err := f.s.Store.RenameSession(req.ID, req.Title); err != nil {
+		return Session{}, f.s.fail(err)
+	}
+	return f.changed(f.svc().View(req.ID))
+}
+
+// Configure sets the session's interaction preference for its next message.
+func (f *Sessions) Configure(req ConfigureSessionRequest) (Session, error) {
+	return f.changed(f.svc().Configure(req.ID, mode.FollowUpInput{InteractionMode: req.InteractionMode, ExecutionOverride: req.ExecutionOverride}))
+}
+
+// SetPermission changes this session's permission mode only; the default stays (R-AUTH-3).
+func (f *Sessions) SetPermission(req SetSessionPermissionRequest) (Session, error) {
+	return f.changed(f.svc().SetPermission(req.ID, req.PermissionMode))
+}
+
+// Fork copies a session with its history; the copy is in the same mode.
+func (f *Sessions) Fork(req SessionRef) (Session, error) {
+	row, err := f.s.Store.ForkSession(req.ID, "")
 	if err != nil {
 		return Session{}, f.s.fail(err)
 	}
-	f.s.publishSessions()
-	return sessionDTO(row), nil
+	return f.changed(f.svc().View(row.ID))
 }
 
 // Delete removes a session and its history.
@@ -91,6 +123,15 @@ func (f *Sessions) Delete(req SessionRef) error {
 	return nil
 }
 
+// changed localizes a failure, or broadcasts the new list and returns the session.
+func (f *Sessions) changed(v session.View, err error) (Session, error) {
+	if err != nil {
+		return Session{}, f.s.fail(err)
+	}
+	f.s.publishSessions()
+	return sessionDTO(v), nil
+}
+
 // publishSessions broadcasts the whole list, so every window and tab shows the same sessions.
 func (s *Services) publishSessions() {
 	list, err := (&Sessions{s}).List()
@@ -99,6 +140,8 @@ func (s *Services) publishSessions() {
 	}
 }
 
-func sessionDTO(r store.Session) Session {
-	return Session{ID: r.ID, Title: r.Title, Workspace: r.Workspace, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+func sessionDTO(v session.View) Session {
+	return Session{ID: v.ID, Title: v.Title, Workspace: v.Workspace, InteractionMode: v.InteractionMode,
+		ExecutionOverride: v.ExecutionOverride, PermissionMode: v.PermissionMode, UnrecognizedMode: v.UnrecognizedMode,
+		CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt}
 }

@@ -3,12 +3,19 @@ package app
 import (
 	"agentdesk/backend/errs"
 	"agentdesk/backend/i18n"
+	"agentdesk/backend/policy"
 	"agentdesk/locales"
 )
 
 // SettingsView is every setting the Settings page shows.
 type SettingsView struct {
-	Language string `json:"language"`
+	Language          string `json:"language"`
+	DefaultPermission string `json:"defaultPermission"`
+}
+
+// SetDefaultPermissionRequest changes the default permission mode for new sessions.
+type SetDefaultPermissionRequest struct {
+	PermissionMode string `json:"permissionMode"`
 }
 
 // SetLanguageRequest picks the UI language.
@@ -21,7 +28,31 @@ type Settings struct{ s *Services }
 
 // Get returns the current settings.
 func (f *Settings) Get() (SettingsView, error) {
-	return SettingsView{Language: f.s.Language()}, nil
+	def, err := f.s.Store.GetDefaultPermission()
+	if err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	return SettingsView{Language: f.s.Language(), DefaultPermission: string(def.Mode)}, nil
+}
+
+// SetDefaultPermission is the only writer of the default permission mode (R-AUTH-1).
+func (f *Settings) SetDefaultPermission(req SetDefaultPermissionRequest) (SettingsView, error) {
+	p, err := policy.ParsePermission(req.PermissionMode)
+	if err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	if err := f.s.Store.SetDefaultPermission(p); err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	return f.publish()
+}
+
+func (f *Settings) publish() (SettingsView, error) {
+	view, err := f.Get()
+	if err == nil {
+		f.s.Bus.Publish("settings.changed", view)
+	}
+	return view, err
 }
 
 // SetLanguage persists the UI language and tells every window.
@@ -33,7 +64,5 @@ func (f *Settings) SetLanguage(req SetLanguageRequest) (SettingsView, error) {
 		return SettingsView{}, f.s.fail(err)
 	}
 	f.s.setLanguage(req.Language)
-	view := SettingsView{Language: req.Language}
-	f.s.Bus.Publish("settings.changed", view)
-	return view, nil
+	return f.publish()
 }

@@ -26,8 +26,11 @@ var rules = []rule{
 		return !isTest && !inAny(pkg, "serve", "provider", "acp")
 	}, func(imp string) bool { return imp == "net/http" }},
 	{"errs uses the standard library only", only("errs"), notStdlib()},
-	{"policy uses the standard library, errs and the shell parser only", only("policy"),
-		notStdlib("agentdesk/backend/errs", "mvdan.cc/sh/v3/syntax")},
+	// The gate must parse shell to auto-allow read-only commands (mvdan.cc/sh is a pure parser),
+	// and it reads the mode profiles; nothing else.
+	{"policy uses the standard library, errs, mode and the shell parser only", only("policy"),
+		notStdlib("agentdesk/backend/errs", "agentdesk/backend/mode", "mvdan.cc/sh/v3/syntax")},
+	{"mode uses the standard library and errs only", only("mode"), notStdlib("agentdesk/backend/errs")},
 }
 
 func always(string, bool) bool { return true }

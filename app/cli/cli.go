@@ -15,6 +15,7 @@ import (
 
 	"agentdesk/backend/errs"
 	"agentdesk/backend/i18n"
+	"agentdesk/backend/mode"
 )
 
 // Version is stamped at build time with -ldflags "-X agentdesk/app/cli.Version=…".
@@ -53,6 +54,9 @@ func commands() []command {
 		{"serve", runServe},
 		{"doctor", runDoctor},
 		{"version", runVersion},
+		{"sessions", runSessions},
+		{"settings", runSettings},
+		{"route", runRoute},
 	}
 }
 
@@ -126,7 +130,7 @@ func (c *Context) errorf(err error) {
 func (c *Context) exitFor(err error) int {
 	c.errorf(err)
 	switch errs.KindOf(err) {
-	case errs.InvalidValue, errs.InvalidInput, errs.Usage, errs.NoWorkspace:
+	case errs.InvalidValue, errs.InvalidInput, errs.Usage, errs.NoWorkspace, errs.MissingArgument, errs.AlreadyExists, errs.NotFound, mode.ChatWithOverride:
 		return ExitUsage
 	}
 	return ExitFailure
@@ -151,31 +155,55 @@ func (c *Context) flags(name string) *flag.FlagSet {
 	return fs
 }
 
-// parse parses args; it prints help (exit 0) or a usage error (exit 2) when it returns false.
+// parse parses a command that takes no positional arguments.
 func (c *Context) parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		c.printFlags(c.Stdout, fs)
-		return ExitOK, false
+	_, code, ok = c.parseArgs(fs, args, nil)
+	return code, ok
+}
+
+// parseArgs parses flags wherever they stand among the positional arguments, whose names are
+// given (for help and for the "missing argument" error). It prints help (exit 0) or a usage
+// error (exit 2) when it returns false.
+func (c *Context) parseArgs(fs *flag.FlagSet, args, names []string) (positional []string, code int, ok bool) {
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			c.printFlags(c.Stdout, fs, names)
+			return nil, ExitOK, false
+		}
+		if err != nil {
+			return nil, c.usageError(fs, names, errs.New(errs.Usage, "Detail", err.Error())), false
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
 	}
-	if err != nil {
-		c.errorf(errs.New(errs.Usage, "Detail", err.Error()))
-		c.printFlags(c.Stderr, fs)
-		return ExitUsage, false
+	if len(positional) > len(names) {
+		return nil, c.usageError(fs, names, errs.Invalid("argument", positional[len(names)], []string{strings.Join(names, " ")})), false
 	}
-	if fs.NArg() > 0 {
-		c.errorf(errs.Invalid("argument", fs.Arg(0), []string{"(none)"}))
-		c.printFlags(c.Stderr, fs)
-		return ExitUsage, false
+	if len(positional) < len(names) {
+		return nil, c.usageError(fs, names, errs.New(errs.MissingArgument, "Name", names[len(positional)])), false
 	}
 	if c.DataDir == "" {
 		c.DataDir = DefaultDataDir(c.Getenv)
 	}
-	return ExitOK, true
+	return positional, ExitOK, true
 }
 
-func (c *Context) printFlags(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "%s: %s [%s]\n", c.T("cli.usage.usage"), fs.Name(), c.T("cli.usage.flags"))
+func (c *Context) usageError(fs *flag.FlagSet, names []string, err error) int {
+	c.errorf(err)
+	c.printFlags(c.Stderr, fs, names)
+	return ExitUsage
+}
+
+func (c *Context) printFlags(w io.Writer, fs *flag.FlagSet, names []string) {
+	line := fs.Name()
+	for _, n := range names {
+		line += " " + n
+	}
+	fmt.Fprintf(w, "%s: %s [%s]\n", c.T("cli.usage.usage"), line, c.T("cli.usage.flags"))
 	fs.VisitAll(func(f *flag.Flag) {
 		fmt.Fprintf(w, "  --%-12s %s\n", f.Name, f.Usage)
 	})
@@ -199,4 +227,10 @@ func runDesktop(c *Context, args []string) int {
 		return c.exitFor(err)
 	}
 	return ExitOK
+}
+
+func sortedCopy(in []string) []string {
+	out := append([]string(nil), in...)
+	sort.Strings(out)
+	return out
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"agentdesk/app"
 	"agentdesk/backend/store"
+	"path/filepath"
 )
 
 // openServices opens the store in the data folder and wires the facades over it.
@@ -27,4 +28,13 @@ func OpenDesktop(c *Context) error {
 	}
 	defer closeStore()
 	return app.RunWindow(svc, c.Assets)
+}
+
+// absPath makes a path absolute against the working directory, so a session never depends on
+// where the command was run.
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }

@@ -33,9 +33,6 @@ type MaintenanceReport struct {
 	Repairs []string `json:"repairs"`
 }
 
-// repairs is the boot-maintenance list; the mode and permission core adds its folds here.
-var repairs []Repair
-
 type maintenanceRow struct {
 	ID         int64 `gorm:"primaryKey"`
 	Repair     string

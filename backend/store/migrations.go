@@ -5,6 +5,8 @@ import "gorm.io/gorm"
 // migrations is the ordered, append-only list of schema steps; index i builds version i+1.
 var migrations = []migration{
 	{name: "sessions, events, settings, maintenance log", up: createFoundation},
+	{name: "session modes and permission, turns", up: addModesAndTurns},
+	{name: "decisions, rules and session grants", up: addDecisions},
 }
 
 func createFoundation(tx *gorm.DB) error {
@@ -50,4 +52,65 @@ func execAll(tx *gorm.DB, stmts ...string) error {
 		}
 	}
 	return nil
+}
+
+// addModesAndTurns gives sessions their interaction preference and permission mode. Rows that
+// predate it get plain Smart and ask: the narrowest permission, never a guess that widens.
+func addModesAndTurns(tx *gorm.DB) error {
+	return execAll(tx,
+		`ALTER TABLE sessions ADD COLUMN interaction_mode TEXT NOT NULL DEFAULT 'smart'`,
+		`ALTER TABLE sessions ADD COLUMN execution_override TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE sessions ADD COLUMN permission_mode TEXT NOT NULL DEFAULT 'ask'`,
+		`ALTER TABLE sessions ADD COLUMN mode_queue TEXT NOT NULL DEFAULT '{"items":[]}'`,
+		`CREATE TABLE turns (
+			id TEXT PRIMARY KEY,
+			session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+			seq INTEGER NOT NULL,
+			prompt TEXT NOT NULL,
+			interaction_mode TEXT NOT NULL,
+			execution_override TEXT NOT NULL,
+			temporary INTEGER NOT NULL DEFAULT 0,
+			execution_mode TEXT NOT NULL,
+			reason_key TEXT NOT NULL,
+			reason_args TEXT NOT NULL DEFAULT '{}',
+			status TEXT NOT NULL,
+			error TEXT NOT NULL DEFAULT '',
+			created_at DATETIME NOT NULL,
+			ended_at DATETIME,
+			UNIQUE(session_id, seq))`,
+	)
+}
+
+// addDecisions persists pending decisions (R-DEC-6), "always allow" and deny rules, and the
+// grants of "allow for this session". Decisions keep their FIFO order by rowid.
+func addDecisions(tx *gorm.DB) error {
+	return execAll(tx,
+		`CREATE TABLE decisions (
+			id TEXT PRIMARY KEY,
+			session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+			turn_id TEXT NOT NULL DEFAULT '',
+			kind TEXT NOT NULL,
+			payload TEXT NOT NULL DEFAULT '{}',
+			status TEXT NOT NULL,
+			answer TEXT NOT NULL DEFAULT '{}',
+			created_at DATETIME NOT NULL,
+			deadline DATETIME NOT NULL,
+			resolved_at DATETIME)`,
+		`CREATE INDEX idx_decisions_session_status ON decisions(session_id, status)`,
+		`CREATE TABLE rules (
+			id TEXT PRIMARY KEY,
+			effect TEXT NOT NULL,
+			kind TEXT NOT NULL DEFAULT '',
+			path TEXT NOT NULL DEFAULT '',
+			command TEXT NOT NULL DEFAULT '',
+			source TEXT NOT NULL DEFAULT '',
+			created_at DATETIME NOT NULL)`,
+		`CREATE TABLE grants (
+			id INTEGER PRIMARY KEY AUTOINCREMENT,
+			session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+			kind TEXT NOT NULL DEFAULT '',
+			path TEXT NOT NULL DEFAULT '',
+			command TEXT NOT NULL DEFAULT '',
+			created_at DATETIME NOT NULL)`,
+	)
 }

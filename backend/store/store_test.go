@@ -107,7 +107,7 @@ func TestEventsAreAppendOnlyAndGoWithTheirSession(t *testing.T) {
 		}
 	}
 	evs, _ := s.Events(a.ID)
-	if len(evs) != 3 || evs[2].Seq != 3 || evs[0].Payload != "0" {
+	if len(evs) != 4 || evs[0].Type != "mode.set" || evs[3].Seq != 4 || evs[1].Payload != "0" {
 		t.Fatalf("events: %+v", evs)
 	}
 	if err := s.db.Exec("UPDATE events SET type = 'x'").Error; err == nil {
@@ -177,29 +177,29 @@ func TestNewerSchemaIsRefusedAndLeftUntouched(t *testing.T) {
 
 func TestMigrationBacksUpFirstAndPreservesData(t *testing.T) {
 	dir := t.TempDir()
-	old, err := open(dir, migrations, nil)
+	old, err := open(dir, migrations[:1], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := old.CreateSession(NewSession{Title: "kept", Workspace: "/w"})
-	old.AppendEvent(a.ID, "note", "hello")
+	old.db.Exec(`INSERT INTO sessions (id, title, workspace, created_at, updated_at) VALUES ('s1', 'kept', '/w', '2025-01-01', '2025-01-01')`)
+	old.db.Exec(`INSERT INTO events (session_id, seq, type, payload, created_at) VALUES ('s1', 1, 'note', '"hello"', '2025-01-01')`)
 	old.Close()
 
-	next := append(append([]migration{}, migrations...), migration{name: "add pinned", up: func(tx *gorm.DB) error {
-		return tx.Exec("ALTER TABLE sessions ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0").Error
-	}})
-	s, err := open(dir, next, nil)
+	s, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if s.Migrated.From != len(migrations) || s.Migrated.To != len(next) || s.Migrated.Backup == "" {
+	if s.Migrated.From != 1 || s.Migrated.To != SupportedSchema() || s.Migrated.Backup == "" {
 		t.Fatalf("report: %+v", s.Migrated)
 	}
-	got, err := s.GetSession(a.ID)
-	evs, _ := s.Events(a.ID)
-	if err != nil || got.Title != "kept" || len(evs) != 1 {
-		t.Fatalf("data lost in migration: %+v %v %d", got, err, len(evs))
+	got, err := s.GetSession("s1")
+	evs, _ := s.Events("s1")
+	if err != nil || got.Title != "kept" || len(evs) != 1 || evs[0].Payload != `"hello"` {
+		t.Fatalf("data lost in migration: %+v %v %+v", got, err, evs)
+	}
+	if p, ok := got.Permission(); got.InteractionMode != "smart" || p != "ask" || !ok {
+		t.Fatalf("a migrated session must read as Smart with ask: %+v", got)
 	}
 	backup, err := sql.Open("sqlite", s.Migrated.Backup)
 	if err != nil {
@@ -209,13 +209,39 @@ func TestMigrationBacksUpFirstAndPreservesData(t *testing.T) {
 	var version, sessions int
 	backup.QueryRow("PRAGMA user_version").Scan(&version)
 	backup.QueryRow("SELECT count(*) FROM sessions").Scan(&sessions)
-	if version != len(migrations) || sessions != 1 {
+	if version != 1 || sessions != 1 {
 		t.Fatalf("backup holds version %d with %d sessions", version, sessions)
 	}
 	var applied int64
 	s.db.Raw("SELECT count(*) FROM schema_migrations").Scan(&applied)
-	if applied != int64(len(next)) {
-		t.Fatalf("schema_migrations has %d rows, want %d", applied, len(next))
+	if applied != int64(SupportedSchema()) {
+		t.Fatalf("schema_migrations has %d rows, want %d", applied, SupportedSchema())
+	}
+}
+
+func TestAFailedMigrationLeavesTheDatabaseAtItsVersion(t *testing.T) {
+	dir := t.TempDir()
+	old, _ := open(dir, migrations[:1], nil)
+	old.Close()
+	broken := append(append([]migration{}, migrations[:1]...), migration{name: "broken", up: func(tx *gorm.DB) error {
+		if err := tx.Exec("ALTER TABLE sessions ADD COLUMN half INTEGER").Error; err != nil {
+			return err
+		}
+		return tx.Exec("THIS IS NOT SQL").Error
+	}})
+	if _, err := open(dir, broken, nil); errs.KindOf(err) != errs.StoreFailure {
+		t.Fatalf("want STORE_FAILURE, got %v", err)
+	}
+	s, err := open(dir, migrations[:1], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if v, _ := s.SchemaVersion(); v != 1 {
+		t.Fatalf("version %d after a failed migration", v)
+	}
+	if err := s.db.Exec("SELECT half FROM sessions").Error; err == nil {
+		t.Fatal("a failed migration left a half-applied column")
 	}
 }
 

@@ -1,0 +1,276 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"text/tabwriter"
+
+	"agentdesk/backend/errs"
+	"agentdesk/backend/mode"
+	"agentdesk/backend/session"
+	"agentdesk/backend/store"
+)
+
+// subcommand is one verb of a command group such as `sessions list`.
+type subcommand struct {
+	name string
+	args []string
+	run  func(c *Context, fs *flag.FlagSet, args []string) int
+	// flags adds the verb's own flags and returns what run needs from them.
+	flags func(c *Context, fs *flag.FlagSet)
+}
+
+func runGroup(c *Context, group string, verbs []subcommand, args []string) int {
+	names := make([]string, len(verbs))
+	for i, v := range verbs {
+		names[i] = v.name
+	}
+	if len(args) == 0 || isHelp(args[0]) {
+		fmt.Fprintf(c.Stdout, "%s: agentdesk %s <%s>\n", c.T("cli.usage.usage"), group, joinNames(names))
+		return ExitOK
+	}
+	for _, v := range verbs {
+		if v.name != args[0] {
+			continue
+		}
+		fs := c.flags(group + " " + v.name)
+		if v.flags != nil {
+			v.flags(c, fs)
+		}
+		pos, code, ok := c.parseArgs(fs, args[1:], v.args)
+		if !ok {
+			return code
+		}
+		return v.run(c, fs, pos)
+	}
+	c.errorf(errs.Invalid(group, args[0], names))
+	return ExitUsage
+}
+
+func joinNames(names []string) string {
+	out := ""
+	for i, n := range names {
+		if i > 0 {
+			out += "|"
+		}
+		out += n
+	}
+	return out
+}
+
+// withSessions opens the store and hands the session service to fn.
+func (c *Context) withSessions(fn func(svc *session.Service) error) int {
+	st, err := store.Open(c.DataDir)
+	if err != nil {
+		return c.exitFor(err)
+	}
+	defer st.Close()
+	if err := fn(&session.Service{Store: st}); err != nil {
+		return c.exitFor(err)
+	}
+	return ExitOK
+}
+
+func (c *Context) printJSON(v any) {
+	enc := json.NewEncoder(c.Stdout)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+}
+
+func jsonFlag(c *Context, fs *flag.FlagSet) { fs.Bool("json", false, c.T("cli.flag.json")) }
+
+func wantsJSON(fs *flag.FlagSet) bool { return fs.Lookup("json").Value.String() == "true" }
+
+func runSessions(c *Context, args []string) int {
+	return runGroup(c, "sessions", []subcommand{
+		{name: "create", flags: createFlags, run: runCreate},
+		{name: "list", flags: jsonFlag, run: runList},
+		{name: "show", args: []string{"ID"}, flags: jsonFlag, run: runShow},
+		{name: "fork", args: []string{"ID"}, flags: jsonFlag, run: runFork},
+		{name: "delete", args: []string{"ID"}, flags: jsonFlag, run: runDelete},
+		{name: "export", args: []string{"ID"}, run: runExport},
+		{name: "import", args: []string{"FILE"}, flags: jsonFlag, run: runImport},
+	}, args)
+}
+
+func createFlags(c *Context, fs *flag.FlagSet) {
+	jsonFlag(c, fs)
+	fs.String("workspace", "", c.T("cli.flag.workspace"))
+	fs.String("title", "", c.T("cli.flag.title"))
+	fs.String("mode", "", c.T("cli.flag.mode"))
+	fs.String("override", "", c.T("cli.flag.override"))
+	fs.String("permission", "", c.T("cli.flag.permission"))
+}
+
+// flagValue returns a flag's value when it was given on the command line, nil otherwise, so an
+// omitted flag means "the session's preference" or "the default", never an empty value.
+func flagValue(fs *flag.FlagSet, name string) *string {
+	var out *string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			v := f.Value.String()
+			out = &v
+		}
+	})
+	return out
+}
+
+// modeInput turns --mode (which also takes the documented legacy aliases) and --override into
+// the input every caller validates with mode.ValidateFollowUp.
+func modeInput(fs *flag.FlagSet) (mode.FollowUpInput, error) {
+	var in mode.FollowUpInput
+	in.ExecutionOverride = flagValue(fs, "override")
+	raw := flagValue(fs, "mode")
+	if raw == nil {
+		return in, nil
+	}
+	p, err := mode.ParseExecutionAlias(*raw)
+	if err != nil {
+		return in, err
+	}
+	interaction := string(p.Interaction)
+	in.InteractionMode = &interaction
+	if p.Override.IsSet() {
+		implied := string(p.Override)
+		if in.ExecutionOverride != nil && *in.ExecutionOverride != implied {
+			return in, errs.Invalid("override", *in.ExecutionOverride, []string{implied})
+		}
+		in.ExecutionOverride = &implied
+	}
+	return in, nil
+}
+
+func runCreate(c *Context, fs *flag.FlagSet, _ []string) int {
+	in, err := modeInput(fs)
+	if err != nil {
+		return c.exitFor(err)
+	}
+	workspace := fs.Lookup("workspace").Value.String()
+	if workspace == "" {
+		return c.exitFor(errs.New(errs.MissingArgument, "Name", "--workspace"))
+	}
+	title := fs.Lookup("title").Value.String()
+	if title == "" {
+		title = c.T("session.defaultTitle")
+	}
+	return c.withSessions(func(svc *session.Service) error {
+		v, err := svc.Create(session.CreateInput{Title: title, Workspace: absPath(workspace), Mode: in, Permission: flagValue(fs, "permission")})
+		if err == nil {
+			c.printView(fs, v)
+		}
+		return err
+	})
+}
+
+func runList(c *Context, fs *flag.FlagSet, _ []string) int {
+	return c.withSessions(func(svc *session.Service) error {
+		list, err := svc.List()
+		if err != nil {
+			return err
+		}
+		if wantsJSON(fs) {
+			c.printJSON(list)
+			return nil
+		}
+		tw := tabwriter.NewWriter(c.Stdout, 2, 4, 2, ' ', 0)
+		for _, v := range list {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", v.ID, c.modeLabel(v), v.PermissionMode, v.Title, v.Workspace)
+		}
+		return tw.Flush()
+	})
+}
+
+func runShow(c *Context, fs *flag.FlagSet, args []string) int {
+	return c.withSessions(func(svc *session.Service) error {
+		v, err := svc.View(args[0])
+		if err == nil {
+			c.printView(fs, v)
+		}
+		return err
+	})
+}
+
+func runFork(c *Context, fs *flag.FlagSet, args []string) int {
+	return c.withSessions(func(svc *session.Service) error {
+		row, err := svc.Store.ForkSession(args[0], "")
+		if err != nil {
+			return err
+		}
+		v, err := svc.View(row.ID)
+		if err == nil {
+			c.printView(fs, v)
+		}
+		return err
+	})
+}
+
+func runDelete(c *Context, fs *flag.FlagSet, args []string) int {
+	return c.withSessions(func(svc *session.Service) error {
+		if err := svc.Store.DeleteSession(args[0]); err != nil {
+			return err
+		}
+		if wantsJSON(fs) {
+			c.printJSON(map[string]string{"deleted": args[0]})
+		} else {
+			fmt.Fprintln(c.Stdout, c.T("cli.sessions.deleted", "ID", args[0]))
+		}
+		return nil
+	})
+}
+
+func runExport(c *Context, _ *flag.FlagSet, args []string) int {
+	return c.withSessions(func(svc *session.Service) error {
+		exp, err := svc.Store.ExportSession(args[0])
+		if err == nil {
+			c.printJSON(exp)
+		}
+		return err
+	})
+}
+
+func runImport(c *Context, fs *flag.FlagSet, args []string) int {
+	data, err := os.ReadFile(args[0])
+	if err != nil {
+		return c.exitFor(errs.Wrap(errs.InvalidValue, err, "Field", "FILE", "Value", args[0], "Allowed", c.T("cli.sessions.exportFile")))
+	}
+	return c.withSessions(func(svc *session.Service) error {
+		row, err := svc.Store.ImportSession(data)
+		if err != nil {
+			return err
+		}
+		v, err := svc.View(row.ID)
+		if err == nil {
+			c.printView(fs, v)
+		}
+		return err
+	})
+}
+
+func (c *Context) modeLabel(v session.View) string {
+	return c.T(v.Preference().LabelKey())
+}
+
+func (c *Context) printView(fs *flag.FlagSet, v session.View) {
+	if wantsJSON(fs) {
+		c.printJSON(v)
+		return
+	}
+	tw := tabwriter.NewWriter(c.Stdout, 2, 4, 2, ' ', 0)
+	rows := [][2]string{
+		{"id", v.ID}, {"title", v.Title}, {"workspace", v.Workspace},
+		{"interaction_mode", v.InteractionMode}, {"execution_override", v.ExecutionOverride},
+		{"mode", c.modeLabel(v)}, {"permission_mode", v.PermissionMode},
+	}
+	if v.UnrecognizedMode != "" {
+		rows = append(rows, [2]string{"unrecognized_mode", fmt.Sprintf("%q", v.UnrecognizedMode)})
+	}
+	if v.UnrecognizedPermission != "" {
+		rows = append(rows, [2]string{"unrecognized_permission", fmt.Sprintf("%q", v.UnrecognizedPermission)})
+	}
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s:\t%s\n", r[0], r[1])
+	}
+	tw.Flush()
+}

@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+
+	"agentdesk/backend/errs"
+	"agentdesk/backend/policy"
+	"agentdesk/backend/store"
+)
+
+// setting is one key `agentdesk settings get|set` knows.
+type setting struct {
+	get func(st *store.Store) (string, error)
+	set func(st *store.Store, value string) error
+}
+
+func settingsTable() map[string]setting {
+	return map[string]setting{
+		"default-permission": {
+			get: func(st *store.Store) (string, error) {
+				d, err := st.GetDefaultPermission()
+				return string(d.Mode), err
+			},
+			set: func(st *store.Store, value string) error {
+				p, err := policy.ParsePermission(value)
+				if err != nil {
+					return err
+				}
+				return st.SetDefaultPermission(p)
+			},
+		},
+	}
+}
+
+func settingNames() []string {
+	var out []string
+	for k := range settingsTable() {
+		out = append(out, k)
+	}
+	return sortedCopy(out)
+}
+
+func runSettings(c *Context, args []string) int {
+	return runGroup(c, "settings", []subcommand{
+		{name: "get", args: []string{"KEY"}, run: runSettingGet},
+		{name: "set", args: []string{"KEY", "VALUE"}, run: runSettingSet},
+	}, args)
+}
+
+func lookupSetting(key string) (setting, error) {
+	s, ok := settingsTable()[key]
+	if !ok {
+		return setting{}, errs.Invalid("setting", key, settingNames())
+	}
+	return s, nil
+}
+
+func runSettingGet(c *Context, _ *flag.FlagSet, args []string) int {
+	s, err := lookupSetting(args[0])
+	if err != nil {
+		return c.exitFor(err)
+	}
+	return c.withStore(func(st *store.Store) error {
+		v, err := s.get(st)
+		if err == nil {
+			fmt.Fprintln(c.Stdout, v)
+		}
+		return err
+	})
+}
+
+func runSettingSet(c *Context, _ *flag.FlagSet, args []string) int {
+	s, err := lookupSetting(args[0])
+	if err != nil {
+		return c.exitFor(err)
+	}
+	return c.withStore(func(st *store.Store) error { return s.set(st, args[1]) })
+}
+
+func (c *Context) withStore(fn func(st *store.Store) error) int {
+	st, err := store.Open(c.DataDir)
+	if err != nil {
+		return c.exitFor(err)
+	}
+	defer st.Close()
+	if err := fn(st); err != nil {
+		return c.exitFor(err)
+	}
+	return ExitOK
+}

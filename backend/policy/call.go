@@ -1,0 +1,57 @@
+package policy
+
+import "agentdesk/backend/mode"
+
+// Kind is the kind of a tool call, which is what the gate decides on.
+type Kind string
+
+const (
+	KindRead     Kind = "read" // read, glob and grep
+	KindWrite    Kind = "write"
+	KindEdit     Kind = "edit"
+	KindBash     Kind = "bash"
+	KindAsk      Kind = "ask"       // ask_user
+	KindPlanExit Kind = "plan-exit" // exit_plan_mode
+)
+
+// Kinds lists every call kind.
+var Kinds = []Kind{KindRead, KindWrite, KindEdit, KindBash, KindAsk, KindPlanExit}
+
+// Call is one tool call as the gate sees it. Path is set for read, write and edit — for glob and
+// grep it is the directory searched, "." for the whole workspace; a call without a path cannot
+// be resolved and asks. Command is set for bash.
+type Call struct {
+	Kind    Kind
+	Path    string
+	Command string
+}
+
+// HasPath reports whether calls of kind k name a path the gate must resolve.
+func (k Kind) HasPath() bool { return k == KindRead || k == KindWrite || k == KindEdit }
+
+// Mutates reports whether calls of kind k can change something.
+func (k Kind) Mutates() bool { return k == KindWrite || k == KindEdit || k == KindBash }
+
+// KindOfTool maps a tool name to its call kind; ok is false for a tool the gate does not know.
+func KindOfTool(t mode.Tool) (k Kind, ok bool) {
+	for kind, tool := range kindTools {
+		if tool == t {
+			return kind, true
+		}
+	}
+	switch t {
+	case mode.ToolGlob, mode.ToolGrep:
+		return KindRead, true
+	}
+	return "", false
+}
+
+// kindTools is the tool in the profile table that stands for each kind in the hard layer.
+var kindTools = map[Kind]mode.Tool{
+	KindRead:     mode.ToolRead,
+	KindWrite:    mode.ToolWrite,
+	KindEdit:     mode.ToolEdit,
+	KindBash:     mode.ToolBash,
+	KindAsk:      mode.ToolAskUser,
+	KindPlanExit: mode.ToolExitPlanMode,
+}

@@ -1,0 +1,27 @@
+package policy
+
+import "agentdesk/backend/errs"
+
+// Gate error codes (R-GATE-2). They are stable strings: the UI translates "error." + code and
+// tests assert them. Never rename one.
+const (
+	ToolDisabledInChat      errs.Kind = "TOOL_DISABLED_IN_CHAT"
+	WriteDisabledInReadOnly errs.Kind = "WRITE_DISABLED_IN_READ_ONLY"
+	BashDisabledInReadOnly  errs.Kind = "BASH_DISABLED_IN_READ_ONLY"
+	PathOutsideWorkspace    errs.Kind = "PATH_OUTSIDE_WORKSPACE"
+	ProtectedPath           errs.Kind = "PROTECTED_PATH"
+	RejectedByUser          errs.Kind = "REJECTED_BY_USER"
+	DecisionTimedOut        errs.Kind = "DECISION_TIMED_OUT"
+
+	// ToolDisabledInMode covers the profile's hard deny for tools that neither write nor run a
+	// shell: ask_user outside plan and the mutating modes, exit_plan_mode outside plan.
+	ToolDisabledInMode errs.Kind = "TOOL_DISABLED_IN_MODE"
+	// DeniedByRule is a deny rule's verdict (layer 2).
+	DeniedByRule errs.Kind = "DENIED_BY_RULE"
+)
+
+// Codes lists every gate code, for tests that check each has a message in every locale.
+var Codes = []errs.Kind{
+	ToolDisabledInChat, WriteDisabledInReadOnly, BashDisabledInReadOnly, PathOutsideWorkspace,
+	ProtectedPath, RejectedByUser, DecisionTimedOut, ToolDisabledInMode, DeniedByRule,
+}

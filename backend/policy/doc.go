@@ -1,0 +1,15 @@
+// Package policy is the permission gate (R-GATE). It decides every tool call in two steps:
+//
+//   - Resolve is the only impure step. It turns a call's path into facts about the real file
+//     system (inside the workspace? protected?) and parses a shell command once.
+//   - Evaluate is a pure function of the execution mode, the permission mode, the rules, the
+//     session's grants and the resolved call. It applies R-GATE-1 in its fixed order and says
+//     which layer decided, so the UI can show "allowed by rule".
+//
+// The gate is negative: an unknown execution mode gets the read-only surface and an unknown
+// permission mode asks for everything that could change something. Nothing here returns
+// user-visible text; verdicts carry error kinds and locale keys.
+//
+// Besides the standard library, the package imports mvdan.cc/sh/v3/syntax, a pure shell parser:
+// deciding whether a command only reads cannot be done honestly with string matching.
+package policy

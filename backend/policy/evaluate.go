@@ -1,0 +1,148 @@
+package policy
+
+import "agentdesk/backend/mode"
+
+// Input is everything the gate decides on.
+type Input struct {
+	Mode       mode.ExecutionMode
+	Permission PermissionMode
+	Rules      []Rule
+	Grants     []Grant
+	Call       Resolved
+}
+
+// Evaluate decides one tool call (R-GATE-1). It is pure: all file-system facts come resolved in
+// in.Call. The layers run in a fixed order and the first that decides wins:
+//
+//  1. the execution mode's hard deny — outranks every permission mode, full included;
+//  2. deny rules and protected paths — a deny rule denies, a protected or unresolved path asks;
+//  3. session grants, then always-allow rules;
+//  4. the permission mode (R-GATE-3).
+//
+// Failing closed: an unknown execution mode has the read-only profile, and an unknown
+// permission mode skips layer 3 and asks for everything but reads inside the workspace, so an
+// unrecognized mode never yields allow for write, edit or bash.
+func Evaluate(in Input) Verdict {
+	c := in.Call
+	if code, denied := hardDeny(in.Mode, c.Call.Kind); denied {
+		v := deny(LayerProfile, code)
+		v.ReasonArgs = map[string]any{"Mode": string(in.Mode), "Tool": string(c.Call.Kind)}
+		return v
+	}
+	sh := c.Shell
+	if c.Call.Kind == KindBash && sh == nil {
+		analyzed := AnalyzeShell(c.Call.Command)
+		sh = &analyzed
+	}
+	if v, done := denyLayer(in.Rules, c, sh); done {
+		return v
+	}
+	if !in.Permission.Valid() {
+		return unknownPermission(c)
+	}
+	if v, done := allowLayer(in.Grants, in.Rules, c, sh); done {
+		return v
+	}
+	return permissionLayer(in.Permission, c, sh)
+}
+
+// denyLayer is layer 2.
+func denyLayer(rules []Rule, c Resolved, sh *Shell) (Verdict, bool) {
+	for _, r := range rules {
+		if r.Effect == Allow {
+			continue
+		}
+		switch r.match(c, sh) {
+		case matched:
+			v := deny(LayerRule, DeniedByRule)
+			v.RuleID = r.ID
+			v.ReasonArgs = map[string]any{"Rule": r.ID}
+			return v, true
+		case uncertain:
+			v := ask(LayerRule, DeniedByRule, "gate.reason.rule_uncertain")
+			v.RuleID = r.ID
+			return v, true
+		}
+	}
+	if !c.Call.Kind.HasPath() {
+		return Verdict{}, false
+	}
+	switch {
+	case !c.Target.Resolved:
+		return ask(LayerProtected, PathOutsideWorkspace, "gate.reason.unresolved_path"), true
+	case c.Target.Protected != NotProtected:
+		v := ask(LayerProtected, ProtectedPath, "gate.reason.protected."+string(c.Target.Protected))
+		v.ReasonArgs = map[string]any{"Path": c.Target.Path}
+		return v, true
+	}
+	return Verdict{}, false
+}
+
+// allowLayer is layer 3: grants first (they are the more specific, recent choice), then rules.
+func allowLayer(grants []Grant, rules []Rule, c Resolved, sh *Shell) (Verdict, bool) {
+	for _, g := range grants {
+		if g.rule().match(c, sh) == matched {
+			return allow(LayerGrant, "gate.reason.grant"), true
+		}
+	}
+	for _, r := range rules {
+		if r.Effect == Allow && r.match(c, sh) == matched {
+			v := allow(LayerRule, "gate.reason.rule_allow")
+			v.RuleID = r.ID
+			v.ReasonArgs = map[string]any{"Rule": r.ID}
+			return v, true
+		}
+	}
+	return Verdict{}, false
+}
+
+// permissionLayer is layer 4 (R-GATE-3).
+func permissionLayer(p PermissionMode, c Resolved, sh *Shell) Verdict {
+	switch c.Call.Kind {
+	case KindAsk, KindPlanExit:
+		return allow(LayerMode, "gate.reason.no_side_effects")
+	case KindRead:
+		return pathVerdict(p, c.Target, true)
+	case KindWrite, KindEdit:
+		return pathVerdict(p, c.Target, p.EditsInsideRun())
+	case KindBash:
+		return shellVerdict(p, sh)
+	}
+	return ask(LayerMode, "", "gate.reason.unknown_tool")
+}
+
+func pathVerdict(p PermissionMode, t Target, insideRuns bool) Verdict {
+	switch {
+	case p.OutsideRuns():
+		return allow(LayerMode, "gate.reason.full_access")
+	case !t.Inside:
+		return ask(LayerMode, PathOutsideWorkspace, "gate.reason.outside_workspace")
+	case insideRuns:
+		return allow(LayerMode, "gate.reason.inside_workspace")
+	}
+	return ask(LayerMode, "", "gate.reason.ask_mode")
+}
+
+func shellVerdict(p PermissionMode, sh *Shell) Verdict {
+	switch {
+	case p.AnyShellRuns():
+		return allow(LayerMode, "gate.reason.full_access")
+	case p.ReadOnlyShellRuns() && sh.ReadOnly:
+		return allow(LayerMode, "gate.reason.read_only_shell")
+	case p.ReadOnlyShellRuns():
+		return ask(LayerMode, "", "gate.reason.shell_not_read_only")
+	}
+	return ask(LayerMode, "", "gate.reason.ask_mode")
+}
+
+// unknownPermission is layer 4 for a permission mode we cannot read: reads inside the workspace
+// still run (the read-only surface), everything else asks. Grants and allow rules are skipped.
+func unknownPermission(c Resolved) Verdict {
+	switch {
+	case c.Call.Kind == KindAsk || c.Call.Kind == KindPlanExit:
+		return allow(LayerMode, "gate.reason.no_side_effects")
+	case c.Call.Kind == KindRead && c.Target.Inside:
+		return allow(LayerMode, "gate.reason.inside_workspace")
+	}
+	return ask(LayerMode, "", "gate.reason.unknown_permission")
+}

@@ -1,0 +1,314 @@
+package policy
+
+import (
+	"fmt"
+	"testing"
+
+	"agentdesk/backend/errs"
+	"agentdesk/backend/mode"
+)
+
+// Expected verdicts, spelled out so the table reads like the spec.
+const (
+	allowed   = "allow"
+	asks      = "ask"
+	chatDeny  = "deny TOOL_DISABLED_IN_CHAT"
+	writeDeny = "deny WRITE_DISABLED_IN_READ_ONLY"
+	bashDeny  = "deny BASH_DISABLED_IN_READ_ONLY"
+	modeDeny  = "deny TOOL_DISABLED_IN_MODE"
+)
+
+// gateKinds is the column order of gateTable.
+var gateKinds = []Kind{KindRead, KindWrite, KindEdit, KindBash, KindAsk, KindPlanExit}
+
+// gateTable pins every cell of execution mode × permission mode × tool kind (R-GATE-1), for a
+// call inside the workspace on an unprotected path and a shell command that is not read-only
+// ("go test ./..."). It is written out by hand: it must not be computed by the code it checks.
+var gateTable = []struct {
+	mode mode.ExecutionMode
+	perm PermissionMode
+	want [6]string // read, write, edit, bash, ask, plan-exit
+}{
+	{"chat", Ask, [6]string{chatDeny, chatDeny, chatDeny, chatDeny, chatDeny, chatDeny}},
+	{"chat", Auto, [6]string{chatDeny, chatDeny, chatDeny, chatDeny, chatDeny, chatDeny}},
+	{"chat", Full, [6]string{chatDeny, chatDeny, chatDeny, chatDeny, chatDeny, chatDeny}},
+
+	{"propose", Ask, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
+	{"propose", Auto, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
+	{"propose", Full, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
+
+	{"analyze", Ask, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
+	{"analyze", Auto, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
+	{"analyze", Full, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
+
+	{"plan", Ask, [6]string{allowed, writeDeny, writeDeny, bashDeny, allowed, allowed}},
+	{"plan", Auto, [6]string{allowed, writeDeny, writeDeny, bashDeny, allowed, allowed}},
+	{"plan", Full, [6]string{allowed, writeDeny, writeDeny, bashDeny, allowed, allowed}},
+
+	{"execute", Ask, [6]string{allowed, asks, asks, asks, allowed, modeDeny}},
+	{"execute", Auto, [6]string{allowed, allowed, allowed, asks, allowed, modeDeny}},
+	{"execute", Full, [6]string{allowed, allowed, allowed, allowed, allowed, modeDeny}},
+
+	{"debug", Ask, [6]string{allowed, asks, asks, asks, allowed, modeDeny}},
+	{"debug", Auto, [6]string{allowed, allowed, allowed, asks, allowed, modeDeny}},
+	{"debug", Full, [6]string{allowed, allowed, allowed, allowed, allowed, modeDeny}},
+
+	{"verified", Ask, [6]string{allowed, asks, asks, asks, allowed, modeDeny}},
+	{"verified", Auto, [6]string{allowed, allowed, allowed, asks, allowed, modeDeny}},
+	{"verified", Full, [6]string{allowed, allowed, allowed, allowed, allowed, modeDeny}},
+
+	// Unknown and legacy execution modes get the read-only surface (R-GATE-2).
+	{"agent", Ask, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
+	{"agent", Full, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
+	{"read-only", Full, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
+	{"", Full, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
+
+	// Unknown permission modes: reads inside run, every change asks, nothing is denied wider.
+	{"execute", "bypass", [6]string{allowed, asks, asks, asks, allowed, modeDeny}},
+	{"execute", "", [6]string{allowed, asks, asks, asks, allowed, modeDeny}},
+}
+
+var permissionNames = map[PermissionMode]string{Ask: "ask", Auto: "auto", Full: "full access"}
+
+func insideCall(k Kind) Resolved {
+	c := Resolved{Call: Call{Kind: k}}
+	switch {
+	case k.HasPath():
+		c.Call.Path = "main.go"
+		c.Target = Target{Resolved: true, Path: "/ws/main.go", Rel: "main.go", Inside: true}
+	case k == KindBash:
+		c.Call.Command = "go test ./..."
+	}
+	return c
+}
+
+func verdictString(v Verdict) string {
+	if v.Decision == DecideDeny {
+		return "deny " + string(v.Code)
+	}
+	return string(v.Decision)
+}
+
+// sentence names a cell, e.g. "hard deny in chat outranks full access: write is denied".
+func sentence(m mode.ExecutionMode, p PermissionMode, k Kind, want string) string {
+	perm, ok := permissionNames[p]
+	if !ok {
+		perm = fmt.Sprintf("unknown permission %q", p)
+	}
+	modeName := string(m)
+	if !m.Known() {
+		modeName = fmt.Sprintf("unknown mode %q", m)
+	}
+	switch want {
+	case allowed:
+		return fmt.Sprintf("in %s with %s, %s inside the workspace runs", modeName, perm, k)
+	case asks:
+		return fmt.Sprintf("in %s with %s, %s inside the workspace asks", modeName, perm, k)
+	}
+	return fmt.Sprintf("hard deny in %s outranks %s: %s is denied (%s)", modeName, perm, k, want[len("deny "):])
+}
+
+func TestGateTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, row := range gateTable {
+		for i, k := range gateKinds {
+			want := row.want[i]
+			name := sentence(row.mode, row.perm, k, want)
+			seen[string(row.mode)+"/"+string(row.perm)+"/"+string(k)] = true
+			t.Run(name, func(t *testing.T) {
+				v := Evaluate(Input{Mode: row.mode, Permission: row.perm, Call: insideCall(k)})
+				if got := verdictString(v); got != want {
+					t.Fatalf("got %s (layer %s, reason %s), want %s", got, v.Layer, v.ReasonKey, want)
+				}
+			})
+		}
+	}
+	for _, m := range mode.ExecutionModes {
+		for _, p := range PermissionModes {
+			for _, k := range Kinds {
+				if !seen[string(m)+"/"+string(p)+"/"+string(k)] {
+					t.Errorf("cell %s × %s × %s is not pinned", m, p, k)
+				}
+			}
+		}
+	}
+}
+
+func TestGateLayersAndPaths(t *testing.T) {
+	outside := Resolved{Call: Call{Kind: KindWrite, Path: "/etc/hosts"}, Target: Target{Resolved: true, Path: "/etc/hosts"}}
+	outsideRead := Resolved{Call: Call{Kind: KindRead, Path: "/etc/hosts"}, Target: Target{Resolved: true, Path: "/etc/hosts"}}
+	gitConfig := Resolved{Call: Call{Kind: KindEdit, Path: ".git/config"},
+		Target: Target{Resolved: true, Path: "/ws/.git/config", Rel: ".git/config", Inside: true, Protected: ProtectedGit}}
+	unresolved := Resolved{Call: Call{Kind: KindWrite, Path: "x"}}
+	envFile := Resolved{Call: Call{Kind: KindWrite, Path: ".env"}, Target: Target{Resolved: true, Path: "/ws/.env", Rel: ".env", Inside: true}}
+	readOnlyShell := Resolved{Call: Call{Kind: KindBash, Command: "git status && ls"}}
+	push := Resolved{Call: Call{Kind: KindBash, Command: "git push"}}
+	denyEnv := Rule{ID: "no-env", Effect: Deny, Path: "*.env"}
+	denyPush := Rule{ID: "no-push", Effect: Deny, Command: "git push"}
+	allowPush := Rule{ID: "push-ok", Effect: Allow, Command: "git push"}
+
+	cases := []struct {
+		name     string
+		in       Input
+		decision Decision
+		layer    Layer
+		code     errs.Kind
+	}{
+		{"a write outside the workspace asks in auto", Input{Mode: "execute", Permission: Auto, Call: outside}, DecideAsk, LayerMode, PathOutsideWorkspace},
+		{"a read outside the workspace asks in ask", Input{Mode: "analyze", Permission: Ask, Call: outsideRead}, DecideAsk, LayerMode, PathOutsideWorkspace},
+		{"a write outside the workspace runs with full access", Input{Mode: "execute", Permission: Full, Call: outside}, DecideAllow, LayerMode, ""},
+		{"a protected path asks even with full access", Input{Mode: "execute", Permission: Full, Call: gitConfig}, DecideAsk, LayerProtected, ProtectedPath},
+		{"a grant cannot open a protected path", Input{Mode: "execute", Permission: Full, Call: gitConfig, Grants: []Grant{{Kind: KindEdit}}}, DecideAsk, LayerProtected, ProtectedPath},
+		{"an unresolved path asks even with full access", Input{Mode: "execute", Permission: Full, Call: unresolved}, DecideAsk, LayerProtected, PathOutsideWorkspace},
+		{"a deny rule holds under full access", Input{Mode: "execute", Permission: Full, Call: envFile, Rules: []Rule{denyEnv}}, DecideDeny, LayerRule, DeniedByRule},
+		{"a deny rule outranks a grant", Input{Mode: "execute", Permission: Full, Call: envFile, Rules: []Rule{denyEnv}, Grants: []Grant{{Kind: KindWrite}}}, DecideDeny, LayerRule, DeniedByRule},
+		{"a hard deny outranks an allow rule", Input{Mode: "analyze", Permission: Full, Call: push, Rules: []Rule{allowPush}}, DecideDeny, LayerProfile, BashDisabledInReadOnly},
+		{"a command deny rule holds under full access", Input{Mode: "execute", Permission: Full, Call: push, Rules: []Rule{denyPush}}, DecideDeny, LayerRule, DeniedByRule},
+		{"an allow rule runs a command in ask", Input{Mode: "execute", Permission: Ask, Call: push, Rules: []Rule{allowPush}}, DecideAllow, LayerRule, ""},
+		{"a grant runs a write in ask", Input{Mode: "execute", Permission: Ask, Call: envFile, Grants: []Grant{{Kind: KindWrite, Path: ".env"}}}, DecideAllow, LayerGrant, ""},
+		{"a grant for another file does not apply", Input{Mode: "execute", Permission: Ask, Call: envFile, Grants: []Grant{{Kind: KindWrite, Path: "main.go"}}}, DecideAsk, LayerMode, ""},
+		{"a read-only command runs in auto", Input{Mode: "execute", Permission: Auto, Call: readOnlyShell}, DecideAllow, LayerMode, ""},
+		{"a read-only command asks in ask", Input{Mode: "execute", Permission: Ask, Call: readOnlyShell}, DecideAsk, LayerMode, ""},
+		{"an unknown permission mode ignores grants", Input{Mode: "execute", Permission: "bypass", Call: envFile, Grants: []Grant{{Kind: KindWrite}}}, DecideAsk, LayerMode, ""},
+		{"an unknown call kind is denied", Input{Mode: "execute", Permission: Full, Call: Resolved{Call: Call{Kind: "network"}}}, DecideDeny, LayerProfile, ToolDisabledInMode},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := Evaluate(c.in)
+			if v.Decision != c.decision || v.Layer != c.layer || v.Code != c.code {
+				t.Fatalf("got %s/%s/%s (%s), want %s/%s/%s", v.Decision, v.Layer, v.Code, v.ReasonKey, c.decision, c.layer, c.code)
+			}
+		})
+	}
+}
+
+func TestCommandRules(t *testing.T) {
+	allowStatus := Rule{ID: "status", Effect: Allow, Command: "git status"}
+	denyRm := Rule{ID: "rm", Effect: Deny, Command: "rm"}
+	cases := []struct {
+		name string
+		rule Rule
+		cmd  string
+		want Decision
+	}{
+		{"an allow prefix matches the command", allowStatus, "git status -s", DecideAllow},
+		{"an allow prefix matches whole words only", allowStatus, "git statusx", DecideAsk},
+		{"an allow prefix must match every command", allowStatus, "git status; rm -rf /", DecideAsk},
+		{"an allow prefix does not cover a redirection", allowStatus, "git status > f", DecideAsk},
+		{"an allow prefix does not cover a substitution", allowStatus, "git status $(rm x)", DecideAsk},
+		{"an allow prefix covers several matching commands", allowStatus, "git status && git status -s", DecideAllow},
+		{"a deny rule finds a nested command", denyRm, "echo $(rm -rf x)", DecideDeny},
+		{"a deny rule sees through sudo", denyRm, "sudo rm -rf /", DecideDeny},
+		{"a deny rule sees through bash -c", denyRm, "bash -c 'cd /; rm -rf x'", DecideDeny},
+		{"a deny rule sees a path to the program", denyRm, "/bin/rm x", DecideDeny},
+		{"a deny rule sees an escaped name", denyRm, `\rm x`, DecideDeny},
+		{"a deny rule that cannot be ruled out asks", denyRm, "$CMD x", DecideAsk},
+		{"a deny rule on unparsable input asks", denyRm, "echo 'oops", DecideAsk},
+		{"a deny rule leaves other commands alone", denyRm, "ls", DecideAllow},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := Evaluate(Input{Mode: "execute", Permission: Auto, Rules: []Rule{c.rule}, Call: Resolved{Call: Call{Kind: KindBash, Command: c.cmd}}})
+			if v.Decision != c.want {
+				t.Fatalf("%q: got %s (%s), want %s", c.cmd, v.Decision, v.ReasonKey, c.want)
+			}
+		})
+	}
+}
+
+func TestPathRules(t *testing.T) {
+	target := func(rel string) Resolved {
+		return Resolved{Call: Call{Kind: KindWrite, Path: rel}, Target: Target{Resolved: true, Path: "/ws/" + rel, Rel: rel, Inside: true}}
+	}
+	cases := []struct {
+		pattern, rel string
+		match        bool
+	}{
+		{"*.env", ".env", true},
+		{"*.env", "config/prod.env", true},
+		{"secrets", "secrets/a/b.txt", true},
+		{"secrets/**/*.pem", "secrets/a/b/key.pem", true},
+		{"secrets/*.pem", "secrets/a/key.pem", false},
+		{"docs/*.md", "docs/x.md", true},
+		{"docs/*.md", "src/docs/x.md", false},
+		{"/ws/**", "main.go", true},
+		{"[", "main.go", true}, // a broken deny pattern fails closed
+	}
+	for _, c := range cases {
+		v := Evaluate(Input{Mode: "execute", Permission: Full, Rules: []Rule{{Effect: Deny, Path: c.pattern}}, Call: target(c.rel)})
+		if (v.Decision == DecideDeny) != c.match {
+			t.Errorf("deny %q on %q: %s", c.pattern, c.rel, v.Decision)
+		}
+	}
+	if v := Evaluate(Input{Mode: "execute", Permission: Ask, Rules: []Rule{{Effect: Allow, Path: "["}}, Call: target("x")}); v.Decision != DecideAsk {
+		t.Errorf("a broken allow pattern must not allow: %s", v.Decision)
+	}
+	if v := Evaluate(Input{Mode: "execute", Permission: Ask, Rules: []Rule{{Effect: "alow", Path: "x"}}, Call: target("x")}); v.Decision != DecideDeny {
+		t.Errorf("a rule with a damaged effect must act as deny: %s", v.Decision)
+	}
+}
+
+func TestDenyVerdictError(t *testing.T) {
+	v := Evaluate(Input{Mode: "chat", Permission: Full, Call: insideCall(KindBash)})
+	if errs.KindOf(v.Err()) != ToolDisabledInChat {
+		t.Fatalf("Err() = %v", v.Err())
+	}
+	if Evaluate(Input{Mode: "execute", Permission: Full, Call: insideCall(KindBash)}).Err() != nil {
+		t.Fatal("an allow has no error")
+	}
+}
+
+func TestPermissionParsingAndDecoding(t *testing.T) {
+	for raw, want := range map[string]PermissionMode{
+		"ask": Ask, "auto": Auto, "full": Full,
+		"execute": Ask, "default": Ask,
+		"acceptEdits": Auto, "accept-edits": Auto, "accept_edits": Auto,
+		"bypass": Full, "bypassPermissions": Full, "bypass_permissions": Full,
+	} {
+		if got, ok := DecodePermission(raw); got != want || !ok {
+			t.Errorf("DecodePermission(%q) = %s, %v; want %s", raw, got, ok, want)
+		}
+	}
+	for _, raw := range []string{"", "yolo", "Full", "FULL", "bypass-permissions", "acceptedits"} {
+		if got, ok := DecodePermission(raw); got != Ask || ok {
+			t.Errorf("DecodePermission(%q) = %s, %v; want ask, unrecognized", raw, got, ok)
+		}
+	}
+	for _, raw := range []string{"execute", "default", "acceptEdits", "bypass", "", "Ask"} {
+		if _, err := ParsePermission(raw); errs.KindOf(err) != errs.InvalidValue {
+			t.Errorf("ParsePermission(%q) err = %v, want INVALID_VALUE", raw, err)
+		}
+	}
+	if e := errs.As(parsePermissionErr("bypass")); e.Args["Allowed"] != "ask, auto, full" || e.Args["Value"] != "bypass" {
+		t.Errorf("error should list the allowed values: %v", e)
+	}
+	for raw, want := range map[string]PermissionMode{"execute": Ask, "bypass_permissions": Full, "accept-edits": Auto} {
+		if got, ok := RetiredPermission(raw); got != want || !ok {
+			t.Errorf("RetiredPermission(%q) = %s, %v", raw, got, ok)
+		}
+	}
+	for _, raw := range []string{"ask", "full", "yolo", ""} {
+		if _, ok := RetiredPermission(raw); ok {
+			t.Errorf("RetiredPermission(%q) must leave it alone", raw)
+		}
+	}
+}
+
+func parsePermissionErr(s string) error {
+	_, err := ParsePermission(s)
+	return err
+}
+
+func TestKindOfTool(t *testing.T) {
+	for tool, want := range map[mode.Tool]Kind{
+		mode.ToolRead: KindRead, mode.ToolGlob: KindRead, mode.ToolGrep: KindRead, mode.ToolBash: KindBash,
+		mode.ToolEdit: KindEdit, mode.ToolWrite: KindWrite, mode.ToolAskUser: KindAsk, mode.ToolExitPlanMode: KindPlanExit,
+	} {
+		if got, ok := KindOfTool(tool); got != want || !ok {
+			t.Errorf("KindOfTool(%s) = %s", tool, got)
+		}
+	}
+	if _, ok := KindOfTool("fetch"); ok {
+		t.Error("an unknown tool has no kind")
+	}
+}

@@ -1,0 +1,141 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// fixture builds: <tmp>/real-ws (the workspace, with a .git dir and main.go), <tmp>/outside
+// (secret.txt), <tmp>/data (the app's data folder) and <tmp>/ws-link -> real-ws.
+type fixture struct {
+	tmp, ws, outside, data, wsLink string
+}
+
+func newFixture(t *testing.T) fixture {
+	t.Helper()
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := fixture{tmp: tmp, ws: filepath.Join(tmp, "real-ws"), outside: filepath.Join(tmp, "outside"),
+		data: filepath.Join(tmp, "data"), wsLink: filepath.Join(tmp, "ws-link")}
+	for _, d := range []string{f.ws, filepath.Join(f.ws, ".git"), filepath.Join(f.ws, "src"), f.outside, f.data} {
+		must(t, os.MkdirAll(d, 0o755))
+	}
+	for _, file := range []string{filepath.Join(f.ws, "main.go"), filepath.Join(f.ws, ".git", "config"), filepath.Join(f.outside, "secret.txt"), filepath.Join(f.data, "agentdesk.db")} {
+		must(t, os.WriteFile(file, []byte("x"), 0o644))
+	}
+	must(t, os.Symlink(f.ws, f.wsLink))
+	return f
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestResolvePathEscapes(t *testing.T) {
+	f := newFixture(t)
+	must(t, os.Symlink(f.outside, filepath.Join(f.ws, "out-link")))
+	must(t, os.Symlink(filepath.Join(f.outside, "new.txt"), filepath.Join(f.ws, "dangling")))
+	must(t, os.Symlink(filepath.Join(f.outside, "secret.txt"), filepath.Join(f.ws, "src", "secret-link")))
+	must(t, os.Symlink(f.data, filepath.Join(f.ws, "data-link")))
+	must(t, os.Symlink("../outside", filepath.Join(f.ws, "rel-link")))
+
+	cases := []struct {
+		name      string
+		root      string
+		path      string
+		inside    bool
+		protected Protection
+	}{
+		{"a plain relative path is inside", f.ws, "main.go", true, NotProtected},
+		{"a new file is inside", f.ws, "src/new/file.go", true, NotProtected},
+		{"dot-dot out of the workspace is outside", f.ws, "../outside/secret.txt", false, NotProtected},
+		{"dot-dot through a missing folder is outside", f.ws, "missing/../../outside/secret.txt", false, NotProtected},
+		{"dot-dot that stays inside is inside", f.ws, "src/../main.go", true, NotProtected},
+		{"a symlinked folder pointing out is outside", f.ws, "out-link/secret.txt", false, NotProtected},
+		{"a relative symlink pointing out is outside", f.ws, "rel-link/secret.txt", false, NotProtected},
+		{"a symlinked file pointing out is outside", f.ws, "src/secret-link", false, NotProtected},
+		{"a dangling symlink pointing out is outside", f.ws, "dangling", false, NotProtected},
+		{"dot-dot after a symlink follows the link's parent", f.ws, "out-link/../outside/secret.txt", false, NotProtected},
+		{"a missing folder then dot-dot then a link is outside", f.ws, "nope/../out-link/new.txt", false, NotProtected},
+		{"an absolute path outside is outside", f.ws, filepath.Join(f.outside, "secret.txt"), false, NotProtected},
+		{"an absolute path inside is inside", f.ws, filepath.Join(f.ws, "main.go"), true, NotProtected},
+		{"a symlinked workspace root still contains its files", f.wsLink, "main.go", true, NotProtected},
+		{"an absolute path through the real root is inside a symlinked workspace", f.wsLink, filepath.Join(f.ws, "main.go"), true, NotProtected},
+		{"an absolute path through the root link is inside", f.ws, filepath.Join(f.wsLink, "main.go"), true, NotProtected},
+		{"dot-dot out of a symlinked workspace is outside", f.wsLink, "../outside/secret.txt", false, NotProtected},
+		{".git/config is protected", f.ws, ".git/config", true, ProtectedGit},
+		{".git itself is protected", f.ws, ".git", true, ProtectedGit},
+		{"a nested .git is protected", f.ws, "src/vendor/.git/HEAD", true, ProtectedGit},
+		{"a differently cased .GIT is protected", f.ws, ".GIT/config", true, ProtectedGit},
+		{"dot-dot into .git is protected", f.ws, "src/../.git/config", true, ProtectedGit},
+		{"the data folder is protected", f.ws, filepath.Join(f.data, "agentdesk.db"), false, ProtectedData},
+		{"the data folder through a symlink is protected", f.ws, "data-link/agentdesk.db", false, ProtectedData},
+		{"a .gitignore is not protected", f.ws, ".gitignore", true, NotProtected},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := Resolve(Workspace{Root: c.root, DataDir: f.data}, Call{Kind: KindWrite, Path: c.path})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Target.Inside != c.inside || r.Target.Protected != c.protected || !r.Target.Resolved {
+				t.Fatalf("%s resolved to %+v, want inside=%v protected=%q", c.path, r.Target, c.inside, c.protected)
+			}
+		})
+	}
+}
+
+func TestResolvedEscapesAsk(t *testing.T) {
+	f := newFixture(t)
+	must(t, os.Symlink(f.outside, filepath.Join(f.ws, "out-link")))
+	for _, p := range []string{"../outside/secret.txt", "out-link/secret.txt", filepath.Join(f.outside, "secret.txt"), ".git/config"} {
+		r, err := Resolve(Workspace{Root: f.wsLink, DataDir: f.data}, Call{Kind: KindEdit, Path: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := Evaluate(Input{Mode: "execute", Permission: Auto, Call: r}); v.Decision != DecideAsk {
+			t.Errorf("edit of %s in auto: %s, want ask", p, v.Decision)
+		}
+	}
+}
+
+func TestResolveSymlinkLoopFailsAndAsks(t *testing.T) {
+	f := newFixture(t)
+	must(t, os.Symlink("loop-b", filepath.Join(f.ws, "loop-a")))
+	must(t, os.Symlink("loop-a", filepath.Join(f.ws, "loop-b")))
+	r, err := Resolve(Workspace{Root: f.ws}, Call{Kind: KindWrite, Path: "loop-a/x"})
+	if err == nil {
+		t.Fatalf("a symlink loop resolved to %+v", r.Target)
+	}
+	if v := Evaluate(Input{Mode: "execute", Permission: Full, Call: r}); v.Decision != DecideAsk {
+		t.Fatalf("an unresolved path must ask, got %s", v.Decision)
+	}
+}
+
+func TestResolveParsesBash(t *testing.T) {
+	r, err := Resolve(Workspace{Root: t.TempDir()}, Call{Kind: KindBash, Command: "ls"})
+	if err != nil || r.Shell == nil || !r.Shell.ReadOnly {
+		t.Fatalf("Resolve(bash) = %+v, %v", r, err)
+	}
+}
+
+func BenchmarkResolve(b *testing.B) {
+	tmp := b.TempDir()
+	ws := filepath.Join(tmp, "ws")
+	if err := os.MkdirAll(filepath.Join(ws, "src", "pkg"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	w := Workspace{Root: ws, DataDir: filepath.Join(tmp, "data")}
+	call := Call{Kind: KindEdit, Path: "src/pkg/file.go"}
+	for b.Loop() {
+		if _, err := Resolve(w, call); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package policy
+
+import "testing"
+
+// TestShellAllowlist pins which commands auto runs without asking.
+func TestShellAllowlist(t *testing.T) {
+	cases := []struct {
+		cmd      string
+		readOnly bool
+	}{
+		// Read-only: auto runs them.
+		{"ls", true},
+		{"ls -la src", true},
+		{"ls *.go", true},
+		{"cat README.md", true},
+		{"head -n 20 main.go", true},
+		{"tail -n 5 go.sum", true},
+		{"wc -l backend/mode/*.go", true},
+		{"pwd", true},
+		{"echo hello world", true},
+		{`grep -rn "func Evaluate" backend`, true},
+		{"rg -n TODO --glob '*.go'", true},
+		{"find . -name '*.go' -type f", true},
+		{"git status", true},
+		{"git status --short", true},
+		{"git diff HEAD~1 -- backend/policy", true},
+		{"git log --oneline -n 10", true},
+		{"git log main..feature", true},
+		{"git show HEAD:go.mod", true},
+		{"git branch", true},
+		{"git branch -a -v", true},
+		{"ls; pwd", true},
+		{"git status && git diff", true},
+		{"cat go.mod | grep require", true},
+		{"ls src || echo missing", true},
+		{"l\\s", true},
+		{"# just a comment\nls", true},
+
+		// Must ask.
+		{"ls; rm -rf x", false},
+		{"cat a > b", false},
+		{"cat a >> b", false},
+		{"echo hi &> out.txt", false},
+		{"echo $(rm x)", false},
+		{"echo `rm x`", false},
+		{"git status && git push", false},
+		{"git push", false},
+		{"git branch new-feature", false},
+		{"git branch -D main", false},
+		{"git -c core.pager=rm log", false},
+		{"git diff --output=patch.txt", false},
+		{"git diff --out=patch.txt", false},
+		{"git log --ext-diff", false},
+		{"find . -name '*.tmp' -delete", false},
+		{"find . -exec rm {} ;", false},
+		{"find . -fprint out.txt", false},
+		{"find . *", false},
+		{"rg --pre ./evil.sh foo", false},
+		{"rm -rf /", false},
+		{"(ls)", false},
+		{"{ ls; }", false},
+		{"ls &", false},
+		{"FOO=bar ls", false},
+		{"cat $HOME/.ssh/id_rsa", false},
+		{"cat /etc/passwd", false},
+		{"cat ../secrets.txt", false},
+		{"cat ~/.aws/credentials", false},
+		{"cat .git/config", false},
+		{"grep -f/etc/shadow x", false},
+		{"cat <(rm x)", false},
+		{"cat <<EOF > f\nhi\nEOF", false},
+		{"if true; then rm x; fi", false},
+		{"for f in *; do rm $f; done", false},
+		{"ls() { rm -rf x; }; ls", false},
+		{"/bin/ls", false},
+		{"sed -i s/a/b/ f", false},
+		{"xargs rm < list", false},
+		{"echo 'unterminated", false},
+		{"", false},
+		{"eval ls", false},
+		{"l* -la", false},
+		{"$CMD", false},
+	}
+	for _, c := range cases {
+		t.Run(c.cmd, func(t *testing.T) {
+			if got := AnalyzeShell(c.cmd).ReadOnly; got != c.readOnly {
+				t.Fatalf("ReadOnly(%q) = %v, want %v", c.cmd, got, c.readOnly)
+			}
+		})
+	}
+}
+
+func TestShellPlainCommands(t *testing.T) {
+	sh := AnalyzeShell(`npm test -- --watch=false && go "test" ./...`)
+	if !sh.Plain || len(sh.Commands) != 2 || sh.Commands[1][1] != "test" {
+		t.Fatalf("AnalyzeShell = %+v", sh)
+	}
+	if AnalyzeShell("npm test > log").Plain {
+		t.Fatal("a redirection is not plain")
+	}
+}

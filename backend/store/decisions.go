@@ -1,0 +1,141 @@
+package store
+
+import (
+	"errors"
+	"slices"
+	"time"
+
+	"gorm.io/gorm"
+
+	"agentdesk/backend/errs"
+)
+
+// Decision statuses. A row is pending until exactly one resolution moves it to one of the
+// others; the terminal ones mirror the outcomes of decision.resolved (R-DEC-3).
+const (
+	DecisionPending     = "pending"
+	DecisionAnswered    = "answered"
+	DecisionRejected    = "rejected"
+	DecisionTimedOut    = "timed_out"
+	DecisionCancelled   = "cancelled"
+	DecisionInterrupted = "interrupted"
+)
+
+// decisionEnds lists the statuses a pending decision may move to.
+var decisionEnds = []string{DecisionAnswered, DecisionRejected, DecisionTimedOut, DecisionCancelled, DecisionInterrupted}
+
+// DecisionRow is a persisted question, approval or plan review (R-DEC-6). Payload and Answer
+// hold JSON; FIFO order within a session is insertion order (rowid).
+type DecisionRow struct {
+	ID         string `gorm:"primaryKey"`
+	SessionID  string
+	TurnID     string
+	Kind       string
+	Payload    string
+	Status     string
+	Answer     string
+	CreatedAt  time.Time
+	Deadline   time.Time
+	ResolvedAt *time.Time
+}
+
+// TableName is the table created by migration 3.
+func (DecisionRow) TableName() string { return "decisions" }
+
+// CreateDecision inserts a pending decision. The caller supplies the id and the times, so the
+// row and what the registry announces agree to the nanosecond.
+func (s *Store) CreateDecision(row DecisionRow) error {
+	if row.ID == "" {
+		return errs.New(errs.InvalidInput, "Field", "id")
+	}
+	if row.CreatedAt.IsZero() {
+		row.CreatedAt = time.Now().UTC()
+	}
+	row.Status, row.ResolvedAt = DecisionPending, nil
+	row.Payload = orEmptyObject(row.Payload)
+	row.Answer = orEmptyObject(row.Answer)
+	err := s.db.Create(&row).Error
+	if errors.Is(err, gorm.ErrForeignKeyViolated) {
+		return errs.Wrap(errs.NotFound, err, "ID", row.SessionID)
+	}
+	return storeErr(err)
+}
+
+// ResolveDecision moves a pending decision to status with its answer. It reports false, and
+// changes nothing, when the row is no longer pending: the database keeps the first resolution
+// even if two resolvers race past the registry. A missing id is NOT_FOUND.
+func (s *Store) ResolveDecision(id, status, answerJSON string) (bool, error) {
+	if !slices.Contains(decisionEnds, status) {
+		return false, errs.Invalid("status", status, decisionEnds)
+	}
+	now := time.Now().UTC()
+	res := s.db.Model(&DecisionRow{}).Where("id = ? AND status = ?", id, DecisionPending).
+		Updates(map[string]any{"status": status, "answer": orEmptyObject(answerJSON), "resolved_at": now})
+	if res.Error != nil {
+		return false, storeErr(res.Error)
+	}
+	if res.RowsAffected == 1 {
+		return true, nil
+	}
+	if _, err := s.Decision(id); err != nil {
+		return false, err
+	}
+	return false, nil
+}
+
+// PendingDecisions lists a session's pending decisions, oldest first: the head is the one the
+// composer shows.
+func (s *Store) PendingDecisions(sessionID string) ([]DecisionRow, error) {
+	var out []DecisionRow
+	err := s.db.Where("session_id = ? AND status = ?", sessionID, DecisionPending).Order("rowid").Find(&out).Error
+	return out, storeErr(err)
+}
+
+// AllPending lists every pending decision of every session, oldest first.
+func (s *Store) AllPending() ([]DecisionRow, error) {
+	var out []DecisionRow
+	err := s.db.Where("status = ?", DecisionPending).Order("rowid").Find(&out).Error
+	return out, storeErr(err)
+}
+
+// Decision returns one decision or NOT_FOUND.
+func (s *Store) Decision(id string) (DecisionRow, error) {
+	var out DecisionRow
+	err := s.db.Where("id = ?", id).Take(&out).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return out, errs.New(errs.NotFound, "ID", id)
+	}
+	return out, storeErr(err)
+}
+
+// InterruptUnfinished runs once at app start, before anything asks or starts a turn: whatever
+// was running or pending when the app last stopped can no longer finish, so every running turn
+// and every pending decision becomes interrupted, together or not at all (R-DEC-6).
+func (s *Store) InterruptUnfinished() (turns, decisions int, err error) {
+	now := time.Now().UTC()
+	err = s.db.Transaction(func(tx *gorm.DB) error {
+		t := tx.Model(&Turn{}).Where("status = ?", TurnRunning).
+			Updates(map[string]any{"status": TurnInterrupted, "ended_at": now})
+		if t.Error != nil {
+			return t.Error
+		}
+		d := tx.Model(&DecisionRow{}).Where("status = ?", DecisionPending).
+			Updates(map[string]any{"status": DecisionInterrupted, "resolved_at": now})
+		if d.Error != nil {
+			return d.Error
+		}
+		turns, decisions = int(t.RowsAffected), int(d.RowsAffected)
+		return nil
+	})
+	if err != nil {
+		return 0, 0, storeErr(err)
+	}
+	return turns, decisions, nil
+}
+
+func orEmptyObject(js string) string {
+	if js == "" {
+		return "{}"
+	}
+	return js
+}
