@@ -1,0 +1,187 @@
+package tool
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"agentdesk/backend/errs"
+	"agentdesk/backend/mode"
+)
+
+const (
+	bashDefaultTimeout = 120 // seconds
+	bashMaxTimeout     = 600
+	bashOutputCap      = 64 << 10 // bytes kept for the model: half head, half tail
+	bashStreamCap      = 1 << 20  // bytes streamed live to env.Output
+	// bashDrainGrace bounds the wait for output after the process group is gone: a process
+	// that left the group (setsid) may still hold the pipe, and must not hang the call.
+	bashDrainGrace = 500 * time.Millisecond
+)
+
+var bashSpec = spec{tool: mode.ToolBash, params: []param{
+	{name: "command", typ: "string", title: "Command", required: true, nonBlank: true,
+		description: "The shell command to run with bash -c in the workspace folder."},
+	{name: "timeout_s", typ: "integer", title: "Timeout (seconds)", min: 1, max: bashMaxTimeout, def: bashDefaultTimeout,
+		description: "Seconds before the command and every process it started are killed."},
+}}
+
+const bashDescription = `Runs a shell command with "bash -c" in the workspace folder and returns its combined stdout and stderr followed by "[exit code: N]".
+A non-zero exit code marks the call as failed. Standard input is empty, so interactive commands fail instead of waiting.
+The command times out after timeout_s seconds (default 120, at most 600); then it and every process it started are killed. Processes left running in the background when the command exits are killed too, so do not start servers or watchers you expect to outlive the call.
+Output beyond 64 KiB keeps the first and last 32 KiB with a marker in between; prefer commands with concise output (e.g. pipe through head or grep).
+Use the read, glob, grep, edit and write tools for files instead of cat, find, sed or echo redirection.`
+
+type bashInput struct {
+	Command  string `json:"command"`
+	TimeoutS int    `json:"timeout_s"`
+}
+
+type bashTool struct{}
+
+var bashSchema = bashSpec.schema()
+
+func (bashTool) Name() mode.Tool         { return mode.ToolBash }
+func (bashTool) Description() string     { return bashDescription }
+func (bashTool) Schema() json.RawMessage { return bytes.Clone(bashSchema) }
+
+func (bashTool) decode(input json.RawMessage) (bashInput, error) {
+	var in bashInput
+	if err := bashSpec.decode(input, &in); err != nil {
+		return in, err
+	}
+	if in.TimeoutS == 0 {
+		in.TimeoutS = bashDefaultTimeout
+	}
+	return in, nil
+}
+
+// Describe puts the full command in the summary: the person approves exactly what will run.
+func (t bashTool) Describe(input json.RawMessage) (Call, error) {
+	in, err := t.decode(input)
+	if err != nil {
+		return Call{}, err
+	}
+	return Call{Gate: gateCall(mode.ToolBash, "", in.Command), Summary: in.Command}, nil
+}
+
+func (t bashTool) Run(ctx context.Context, env Env, input json.RawMessage) (Result, error) {
+	in, err := t.decode(input)
+	if err != nil {
+		return Result{}, err
+	}
+	if env.Workspace == "" {
+		return Result{}, noWorkspace(mode.ToolBash)
+	}
+	runCtx, cancel := context.WithTimeout(ctx, time.Duration(in.TimeoutS)*time.Second)
+	defer cancel()
+	out := newCapture(bashOutputCap, bashStreamCap, env.Output)
+	waitErr, killed, err := runShell(runCtx, env.Workspace, in.Command, out)
+	if err != nil {
+		return Result{}, errs.Wrap(ToolFailed, err, "Tool", string(mode.ToolBash), "Problem", err.Error())
+	}
+	out.flush()
+	res := Result{Output: out.String(), Truncated: out.omitted() > 0, IsError: true}
+	switch {
+	case killed && ctx.Err() != nil:
+		return res, errs.Wrap(ToolCancelled, ctx.Err(), "Tool", string(mode.ToolBash))
+	case killed:
+		res.Output = withStatus(res.Output, fmt.Sprintf(
+			"[timed out after %ds; the command and the processes it started were killed]", in.TimeoutS))
+	default:
+		res.IsError, res.Output = exitStatus(res.Output, waitErr)
+	}
+	return res, nil
+}
+
+// exitStatus appends the exit code; a command killed by a signal has none to report.
+func exitStatus(output string, waitErr error) (bool, string) {
+	var exit *exec.ExitError
+	switch {
+	case waitErr == nil:
+		return false, withStatus(output, "[exit code: 0]")
+	case errors.As(waitErr, &exit) && exit.ExitCode() >= 0:
+		return true, withStatus(output, fmt.Sprintf("[exit code: %d]", exit.ExitCode()))
+	case errors.As(waitErr, &exit):
+		return true, withStatus(output, fmt.Sprintf("[terminated: %s]", exit.ProcessState))
+	}
+	return true, withStatus(output, fmt.Sprintf("[failed: %v]", waitErr))
+}
+
+func withStatus(output, status string) string {
+	if output == "" {
+		return "(no output)\n" + status
+	}
+	if !strings.HasSuffix(output, "\n") {
+		output += "\n"
+	}
+	return output + status
+}
+
+// runShell runs command in its own process group with stdout and stderr merged into one pipe,
+// in the order the command wrote them. When ctx ends first, the whole group is killed at once
+// (killed is true), so children and grandchildren die with the shell and cancel is prompt.
+// waitErr is the shell's own exit; err means it could not start.
+func runShell(ctx context.Context, dir, command string, sink io.Writer) (waitErr error, killed bool, err error) {
+	name, args := shell(command)
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	newProcessGroup(cmd)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, false, err
+	}
+	defer pr.Close()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	err = cmd.Start()
+	pw.Close() // the child holds its own copy; ours would keep the pipe open forever
+	if err != nil {
+		return nil, false, err
+	}
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		_, _ = io.Copy(sink, pr)
+	}()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case waitErr = <-waited:
+	case <-ctx.Done():
+		killProcessGroup(cmd)
+		waitErr, killed = <-waited, true
+	}
+	// Whatever the shell left running in its group goes too: a call leaves no processes behind.
+	killProcessGroup(cmd)
+	drain(pr, copied)
+	return waitErr, killed, nil
+}
+
+// drain waits for the copy to reach the end of the pipe, or closes the pipe after a grace.
+func drain(pr *os.File, copied <-chan struct{}) {
+	timer := time.NewTimer(bashDrainGrace)
+	defer timer.Stop()
+	select {
+	case <-copied:
+	case <-timer.C:
+		pr.Close()
+		<-copied
+	}
+}
+
+// shell picks bash, then sh, then the platform's own shell.
+func shell(command string) (string, []string) {
+	for _, name := range []string{"bash", "sh"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, []string{"-c", command}
+		}
+	}
+	return fallbackShell(command)
+}

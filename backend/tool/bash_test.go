@@ -1,0 +1,174 @@
+package tool
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"agentdesk/backend/mode"
+)
+
+func bashInputOf(t *testing.T, command string, timeout int) string {
+	in := map[string]any{"command": command}
+	if timeout > 0 {
+		in["timeout_s"] = timeout
+	}
+	return jsonInput(t, in)
+}
+
+func TestBashRunsInTheWorkspaceWithMergedOutput(t *testing.T) {
+	ws := t.TempDir()
+	res := mustRun(t, mode.ToolBash, Env{Workspace: ws}, bashInputOf(t, "pwd; echo out; echo err >&2", 0))
+	real, _ := filepath.EvalSymlinks(ws)
+	want := real + "\nout\nerr\n[exit code: 0]"
+	if res.Output != want || res.IsError || res.Truncated {
+		t.Fatalf("got %+v, want %q", res, want)
+	}
+}
+
+func TestBashNonZeroExitIsAnError(t *testing.T) {
+	res := mustRun(t, mode.ToolBash, Env{Workspace: t.TempDir()}, bashInputOf(t, "echo failing; exit 3", 0))
+	if !res.IsError || res.Output != "failing\n[exit code: 3]" {
+		t.Fatalf("got %+v", res)
+	}
+	res = mustRun(t, mode.ToolBash, Env{Workspace: t.TempDir()}, bashInputOf(t, "true", 0))
+	if res.IsError || res.Output != "(no output)\n[exit code: 0]" {
+		t.Fatalf("got %+v", res)
+	}
+}
+
+func TestBashStreamsOutput(t *testing.T) {
+	var mu sync.Mutex
+	var chunks []string
+	env := Env{Workspace: t.TempDir(), Output: func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		chunks = append(chunks, s)
+	}}
+	res := mustRun(t, mode.ToolBash, env, bashInputOf(t, "echo one; sleep 0.05; printf 'deux é\\n'", 0))
+	mu.Lock()
+	defer mu.Unlock()
+	if got := strings.Join(chunks, ""); got != "one\ndeux é\n" {
+		t.Fatalf("streamed %q", got)
+	}
+	if !strings.HasPrefix(res.Output, "one\ndeux é\n") {
+		t.Fatalf("result %q", res.Output)
+	}
+}
+
+func TestBashOutputCapKeepsHeadAndTail(t *testing.T) {
+	res := mustRun(t, mode.ToolBash, Env{Workspace: t.TempDir()}, bashInputOf(t, "seq 1 100000", 0))
+	if !res.Truncated || res.IsError {
+		t.Fatalf("truncated %v, error %v", res.Truncated, res.IsError)
+	}
+	if !strings.HasPrefix(res.Output, "1\n2\n3\n") || !strings.HasSuffix(res.Output, "99999\n100000\n[exit code: 0]") {
+		t.Fatalf("head or tail lost: %q … %q", res.Output[:20], res.Output[len(res.Output)-40:])
+	}
+	if !strings.Contains(res.Output, " bytes omitted ...]") || len(res.Output) > bashOutputCap+200 {
+		t.Fatalf("%d bytes, marker missing or cap exceeded", len(res.Output))
+	}
+}
+
+func TestBashTimeoutKillsTheProcessTree(t *testing.T) {
+	ws := t.TempDir()
+	pids := filepath.Join(ws, "pids")
+	cmd := "sleep 30 & echo $! > pids; (sleep 30; echo never) & echo $! >> pids; sleep 30; wait"
+	start := time.Now()
+	res := mustRun(t, mode.ToolBash, Env{Workspace: ws}, bashInputOf(t, cmd, 1))
+	if took := time.Since(start); took > 3*time.Second {
+		t.Fatalf("timeout took %s", took)
+	}
+	if !res.IsError || !strings.Contains(res.Output, "[timed out after 1s") {
+		t.Fatalf("got %+v", res)
+	}
+	assertGone(t, pids)
+}
+
+// TestBashCancelIsPromptAndKillsChildren allows three attempts at the 1 s bound: on a loaded
+// machine the scheduler alone can stall a run, while a real hang (waiting for the child's
+// "sleep 30") fails every attempt.
+func TestBashCancelIsPromptAndKillsChildren(t *testing.T) {
+	var took time.Duration
+	for range 3 {
+		if took = cancelOnce(t); took < time.Second {
+			return
+		}
+	}
+	t.Fatalf("cancel took %s", took)
+}
+
+// cancelOnce starts a command with a background child, cancels once it runs, and returns how
+// long Run took to return after the cancel.
+func cancelOnce(t *testing.T) time.Duration {
+	t.Helper()
+	ws := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	started := make(chan struct{})
+	var once sync.Once
+	env := Env{Workspace: ws, Output: func(string) { once.Do(func() { close(started) }) }}
+	done := make(chan error, 1)
+	go func() {
+		_, err := get(t, mode.ToolBash).Run(ctx, env, []byte(bashInputOf(t, "sleep 30 & echo $! > pids; echo ready; wait", 0)))
+		done <- err
+	}()
+	<-started
+	cancelled := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		took := time.Since(cancelled)
+		wantKind(t, err, ToolCancelled)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("%v does not wrap context.Canceled", err)
+		}
+		assertGone(t, filepath.Join(ws, "pids"))
+		return took
+	case <-time.After(5 * time.Second):
+		t.Fatal("cancel did not stop the command")
+	}
+	return 0
+}
+
+func TestBashLeavesNoBackgroundProcessBehind(t *testing.T) {
+	ws := t.TempDir()
+	start := time.Now()
+	res := mustRun(t, mode.ToolBash, Env{Workspace: ws}, bashInputOf(t, "sleep 30 & echo $! > pids; echo started", 0))
+	if res.IsError || time.Since(start) > 3*time.Second {
+		t.Fatalf("got %+v after %s", res, time.Since(start))
+	}
+	assertGone(t, filepath.Join(ws, "pids"))
+}
+
+func TestBashNeedsAWorkspace(t *testing.T) {
+	_, err := run(t, mode.ToolBash, Env{}, bashInputOf(t, "true", 0))
+	wantKind(t, err, ToolFailed)
+}
+
+// assertGone reads the pids the command wrote and waits briefly for each to be gone: a killed
+// orphan is reaped by init a moment after it dies.
+func assertGone(t *testing.T, pidFile string) {
+	t.Helper()
+	raw, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := strings.Fields(string(raw))
+	if len(fields) == 0 {
+		t.Fatal("no pids recorded")
+	}
+	for _, f := range fields {
+		deadline := time.Now().Add(2 * time.Second)
+		for processAlive(t, f) {
+			if time.Now().After(deadline) {
+				t.Fatalf("process %s is still alive", f)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}

@@ -1,0 +1,198 @@
+package tool
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"agentdesk/backend/errs"
+	"agentdesk/backend/mode"
+)
+
+const (
+	grepMaxMatches = 1000
+	grepByteCap    = 64 << 10 // of output
+	grepShownLine  = 500      // bytes of a matching line shown
+	grepScanLine   = 64 << 10 // bytes of a line searched; the rest of a longer line is skipped
+)
+
+var grepSpec = spec{tool: mode.ToolGrep, params: []param{
+	{name: "pattern", typ: "string", title: "Pattern", required: true, nonEmpty: true,
+		description: `Regular expression (Go RE2 syntax), e.g. "func \\w+Handler" or "(?i)todo".`},
+	{name: "path", typ: "string", title: "Path", nonEmpty: true, def: ".",
+		description: "File or folder to search, relative to the workspace folder or absolute. Defaults to the whole workspace."},
+}}
+
+const grepDescription = `Searches file contents with a regular expression (Go RE2 syntax; "(?i)" makes it case-insensitive) and returns matching lines as "file:line:text", file paths relative to the workspace folder.
+Searches every file under path (default: the workspace folder), in path order. The .git folder, binary files and symlinks are skipped.
+At most 1000 matching lines (64 KiB) are returned, and each shown line is cut at 500 bytes; narrow the pattern or path when the output says it was capped.`
+
+type grepInput struct {
+	Pattern string `json:"pattern"`
+	Path    string `json:"path"`
+}
+
+type grepTool struct{}
+
+var grepSchema = grepSpec.schema()
+
+func (grepTool) Name() mode.Tool         { return mode.ToolGrep }
+func (grepTool) Description() string     { return grepDescription }
+func (grepTool) Schema() json.RawMessage { return bytes.Clone(grepSchema) }
+
+func (grepTool) decode(input json.RawMessage) (grepInput, *regexp.Regexp, error) {
+	var in grepInput
+	if err := grepSpec.decode(input, &in); err != nil {
+		return in, nil, err
+	}
+	if in.Path == "" {
+		in.Path = "."
+	}
+	re, err := regexp.Compile(in.Pattern)
+	if err != nil {
+		return in, nil, errs.Wrap(InvalidPattern, err, "Pattern", in.Pattern, "Problem", err.Error())
+	}
+	return in, re, nil
+}
+
+func (t grepTool) Describe(input json.RawMessage) (Call, error) {
+	in, _, err := t.decode(input)
+	if err != nil {
+		return Call{}, err
+	}
+	return Call{Gate: gateCall(mode.ToolGrep, in.Path, ""), Summary: summary("pattern", in.Pattern, "path", in.Path)}, nil
+}
+
+func (t grepTool) Run(ctx context.Context, env Env, input json.RawMessage) (Result, error) {
+	in, re, err := t.decode(input)
+	if err != nil {
+		return Result{}, err
+	}
+	root, err := inWorkspace(mode.ToolGrep, env.Workspace, in.Path)
+	if err != nil {
+		return Result{}, err
+	}
+	s := &grepSearch{re: re}
+	if err := s.run(ctx, root, in.Path); err != nil {
+		return Result{}, err
+	}
+	return s.result(), nil
+}
+
+// grepSearch collects matches until a cap is reached.
+type grepSearch struct {
+	re      *regexp.Regexp
+	out     bytes.Buffer
+	matches int
+	capped  bool
+}
+
+var errGrepCap = errors.New("grep cap reached")
+
+func (s *grepSearch) run(ctx context.Context, root, shown string) error {
+	info, err := os.Stat(root)
+	if err != nil {
+		return fileError(mode.ToolGrep, shown, err)
+	}
+	switch {
+	case info.IsDir():
+		err = s.walk(ctx, root, shown)
+	case info.Mode().IsRegular():
+		err = s.file(root, filepath.ToSlash(shown))
+	default:
+		return errs.New(NotAFile, "Path", shown) // a named pipe would block the search
+	}
+	if errors.Is(err, errGrepCap) {
+		return nil
+	}
+	return err
+}
+
+// walk searches regular files only: symlinks are not followed, so the search stays in the
+// folder the gate resolved, and devices or pipes could block forever.
+func (s *grepSearch) walk(ctx context.Context, root, shown string) error {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return fileError(mode.ToolGrep, shown, err)
+	}
+	return filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+		if ctx.Err() != nil {
+			return errs.Wrap(ToolCancelled, ctx.Err(), "Tool", string(mode.ToolGrep))
+		}
+		switch {
+		case err != nil:
+			return nil // an unreadable folder or file is skipped, as grep -r goes on after one
+		case d.IsDir() && d.Name() == ".git":
+			return filepath.SkipDir
+		case !d.Type().IsRegular():
+			return nil
+		}
+		rel, err := filepath.Rel(real, p)
+		if err != nil {
+			return nil
+		}
+		return s.file(p, path.Join(filepath.ToSlash(shown), filepath.ToSlash(rel)))
+	})
+}
+
+// file searches one file; a binary or unreadable file is skipped silently, as grep -rI does.
+func (s *grepSearch) file(p, shown string) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 64<<10)
+	if isBinary(r) {
+		return nil
+	}
+	var stop error
+	n := 0
+	// A read error part way through ends this file's search; what matched so far stands.
+	_ = eachLine(r, grepScanLine, func(line []byte, _ bool) bool {
+		n++
+		if s.re.Match(line) {
+			stop = s.add(shown, n, line)
+		}
+		return stop == nil
+	})
+	return stop
+}
+
+func (s *grepSearch) add(file string, n int, line []byte) error {
+	text := cutRunes(line, grepShownLine)
+	entry := fmt.Sprintf("%s:%d:%s", file, n, text)
+	if len(text) < len(line) {
+		entry += " […]"
+	}
+	if s.matches >= grepMaxMatches || s.out.Len()+len(entry)+1 > grepByteCap {
+		s.capped = true
+		return errGrepCap
+	}
+	s.out.WriteString(entry)
+	s.out.WriteByte('\n')
+	s.matches++
+	return nil
+}
+
+func (s *grepSearch) result() Result {
+	if s.matches == 0 {
+		return Result{Output: "No matches."}
+	}
+	out := strings.TrimSuffix(s.out.String(), "\n")
+	if !s.capped {
+		return Result{Output: out}
+	}
+	out += fmt.Sprintf("\n[Stopped after %d matching lines (limit %d lines or %d KiB). Narrow the pattern or path to see the rest.]",
+		s.matches, grepMaxMatches, grepByteCap>>10)
+	return Result{Output: out, Truncated: true}
+}

@@ -1,0 +1,92 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"agentdesk/backend/errs"
+	"agentdesk/backend/mode"
+)
+
+var registry = NewRegistry()
+
+func get(t testing.TB, name mode.Tool) Tool {
+	t.Helper()
+	tl, ok := registry.Get(name)
+	if !ok {
+		t.Fatalf("no tool %q", name)
+	}
+	return tl
+}
+
+// run executes a tool the way the agent does: Describe first (it must accept the input), then Run.
+func run(t testing.TB, name mode.Tool, env Env, input string) (Result, error) {
+	t.Helper()
+	tl := get(t, name)
+	if _, err := tl.Describe(json.RawMessage(input)); err != nil {
+		return Result{}, err
+	}
+	return tl.Run(context.Background(), env, json.RawMessage(input))
+}
+
+func mustRun(t testing.TB, name mode.Tool, env Env, input string) Result {
+	t.Helper()
+	res, err := run(t, name, env, input)
+	if err != nil {
+		t.Fatalf("%s %s: %v", name, input, err)
+	}
+	return res
+}
+
+func wantKind(t testing.TB, err error, kind errs.Kind) *errs.Error {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("want %s, got no error", kind)
+	}
+	if got := errs.KindOf(err); got != kind {
+		t.Fatalf("want %s, got %s (%v)", kind, got, err)
+	}
+	return errs.As(err)
+}
+
+// workspace makes a temp folder holding files (path -> content).
+func workspace(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, content := range files {
+		writeFile(t, filepath.Join(dir, filepath.FromSlash(p)), content)
+	}
+	return dir
+}
+
+func writeFile(t testing.TB, p, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readBack(t testing.TB, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// jsonInput marshals v, for inputs with text that would be awkward to escape by hand.
+func jsonInput(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,79 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+
+	"agentdesk/backend/mode"
+	"agentdesk/backend/policy"
+)
+
+// Tool is one tool the model may call.
+type Tool interface {
+	Name() mode.Tool
+	// Description is the English text the model reads; model-facing text is not UI text.
+	Description() string
+	// Schema is the JSON Schema of the input object: type object, properties with titles and
+	// descriptions (enough to build the fn-form), required, additionalProperties false.
+	Schema() json.RawMessage
+	// Describe validates the raw input and says what the call touches, for the gate and for the
+	// approval summary.
+	Describe(input json.RawMessage) (Call, error)
+	// Run executes a call the gate allowed.
+	Run(ctx context.Context, env Env, input json.RawMessage) (Result, error)
+}
+
+// Call is what Describe learned about one call.
+type Call struct {
+	Gate policy.Call
+	// Summary is the full command or parameters, for the approval card (which truncates it).
+	Summary string
+}
+
+// Result is what a tool hands back to the model.
+type Result struct {
+	Output string
+	// IsError marks an outcome the model must treat as a failure of the call.
+	IsError bool
+	// Truncated says Output is not everything: a cap cut it or a read was partial.
+	Truncated bool
+}
+
+// Env is what a running tool may use besides its input.
+type Env struct {
+	Workspace string
+	// Ask puts a question to the person (ask_user). Implemented by the agent with the decision
+	// registry. Nil means no one can answer: the question is declined.
+	Ask func(ctx context.Context, q Question) (Answer, error)
+	// ReviewPlan asks the person to review a plan (exit_plan_mode). Implemented by the agent.
+	// Nil means there is no reviewer: the plan is declined and the mode stays plan.
+	ReviewPlan func(ctx context.Context, plan string) (PlanReview, error)
+	// Output, when set, receives bash output as it arrives, from one goroutine at a time, in
+	// order, split only at UTF-8 boundaries. The UI shows it live.
+	Output func(chunk string)
+}
+
+// Question is an ask_user call as the person sees it.
+type Question struct {
+	Text     string
+	Options  []string
+	Multiple bool
+}
+
+// Answer is the person's reply to a Question.
+type Answer struct {
+	Values []string
+	// Declined means no answer came (rejected, timed out, cancelled, no one to ask); Reason says why.
+	Declined bool
+	Reason   string
+}
+
+// PlanReview is the person's verdict on a plan.
+type PlanReview struct {
+	Approved bool
+	// Feedback is what the person wrote; when they keep planning it reaches the model verbatim.
+	Feedback string
+	// Declined means no review came (timeout, abort, no reviewer); Reason says why.
+	Declined bool
+	Reason   string
+}

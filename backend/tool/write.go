@@ -1,0 +1,100 @@
+package tool
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"agentdesk/backend/errs"
+	"agentdesk/backend/mode"
+)
+
+// newFileMode is the mode of a new file: readable by all, as an editor would create it.
+const newFileMode fs.FileMode = 0o644
+
+var writeSpec = spec{tool: mode.ToolWrite, params: []param{
+	{name: "path", typ: "string", title: "Path", required: true, nonEmpty: true,
+		description: "The file to create or replace, relative to the workspace folder or absolute."},
+	{name: "content", typ: "string", title: "Content", required: true,
+		description: "The complete new content of the file."},
+}}
+
+const writeDescription = `Creates a file, or replaces an existing file's whole content, with content. Missing parent folders are created.
+The file is written atomically (a temporary file renamed into place) and an existing file keeps its permissions.
+Prefer edit for changing part of an existing file; read a file before replacing it.`
+
+type writeInput struct {
+	Path    string `json:"path"`
+	Content string `json:"content"`
+}
+
+type writeTool struct{}
+
+var writeSchema = writeSpec.schema()
+
+func (writeTool) Name() mode.Tool         { return mode.ToolWrite }
+func (writeTool) Description() string     { return writeDescription }
+func (writeTool) Schema() json.RawMessage { return bytes.Clone(writeSchema) }
+
+func (writeTool) decode(input json.RawMessage) (writeInput, error) {
+	var in writeInput
+	err := writeSpec.decode(input, &in)
+	return in, err
+}
+
+func (t writeTool) Describe(input json.RawMessage) (Call, error) {
+	in, err := t.decode(input)
+	if err != nil {
+		return Call{}, err
+	}
+	return Call{
+		Gate:    gateCall(mode.ToolWrite, in.Path, ""),
+		Summary: summary("path", in.Path, "bytes", strconv.Itoa(len(in.Content)), "content", in.Content),
+	}, nil
+}
+
+func (t writeTool) Run(_ context.Context, env Env, input json.RawMessage) (Result, error) {
+	in, err := t.decode(input)
+	if err != nil {
+		return Result{}, err
+	}
+	real, err := realTarget(mode.ToolWrite, env.Workspace, in.Path)
+	if err != nil {
+		return Result{}, err
+	}
+	perm, existed, err := modeToKeep(in.Path, real)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
+		return Result{}, fileError(mode.ToolWrite, in.Path, err)
+	}
+	if err := writeAtomic(real, []byte(in.Content), perm); err != nil {
+		return Result{}, fileError(mode.ToolWrite, in.Path, err)
+	}
+	verb := "Created"
+	if existed {
+		verb = "Replaced"
+	}
+	return Result{Output: fmt.Sprintf("%s %s: wrote %d bytes.", verb, in.Path, len(in.Content))}, nil
+}
+
+// modeToKeep returns an existing file's permission bits, or the new-file default.
+func modeToKeep(shown, real string) (fs.FileMode, bool, error) {
+	info, err := os.Stat(real)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return newFileMode, false, nil
+	case err != nil:
+		return 0, false, fileError(mode.ToolWrite, shown, err)
+	case !info.Mode().IsRegular():
+		return 0, false, errs.New(NotAFile, "Path", shown)
+	}
+	return info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky), true, nil
+}
