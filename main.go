@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 
+	"golang.org/x/term"
+
 	"agentdesk/app/cli"
 )
 
@@ -18,9 +20,11 @@ func main() {
 		panic(err)
 	}
 	os.Exit(cli.Main(os.Args[1:], cli.Env{
-		Stdout:  os.Stdout,
-		Stderr:  os.Stderr,
-		Assets:  assets,
-		Desktop: cli.OpenDesktop,
+		Stdin:      os.Stdin,
+		Stdout:     os.Stdout,
+		Stderr:     os.Stderr,
+		IsTerminal: func() bool { return term.IsTerminal(int(os.Stdin.Fd())) },
+		Assets:     assets,
+		Desktop:    cli.OpenDesktop,
 	}))
 }

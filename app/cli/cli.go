@@ -32,6 +32,8 @@ const (
 type Env struct {
 	Stdout, Stderr io.Writer
 	Assets         fs.FS // the built frontend
+	Stdin          io.Reader
+	IsTerminal     func() bool // whether a person sits at Stdin
 	Getenv         func(string) string
 	Desktop        func(ctx *Context) error // opens the window; swapped out in tests
 }
@@ -57,6 +59,7 @@ func commands() []command {
 		{"sessions", runSessions},
 		{"settings", runSettings},
 		{"route", runRoute},
+		{"run", runRun},
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 
+	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/store"
@@ -17,6 +18,16 @@ type setting struct {
 
 func settingsTable() map[string]setting {
 	return map[string]setting{
+		"decision-timeout": {
+			get: func(st *store.Store) (string, error) { return decision.TimeoutSetting(st)().String(), nil },
+			set: func(st *store.Store, value string) error {
+				d, err := decision.ParseTimeout(value)
+				if err != nil {
+					return err
+				}
+				return st.SetSetting(decision.SettingTimeout, d.String())
+			},
+		},
 		"default-permission": {
 			get: func(st *store.Store) (string, error) {
 				d, err := st.GetDefaultPermission()

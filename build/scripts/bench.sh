@@ -5,12 +5,13 @@ cd "$(dirname "$0")/../.."
 declare -A budget=(
   [BenchmarkEvaluate]=1000            # a gate decision: 1 µs
   [BenchmarkFold100k]=20000000        # the mode fold over 100,000 events: 20 ms
+  [BenchmarkToolCallOverhead]=1000000 # gate + persist + emit per tool call: 1 ms
 )
 out=$(go test -run='^$' -bench=. -benchmem -count=1 ./backend/... | tee /dev/stderr | grep '^Benchmark' || true)
 printf '\n%-40s %14s %14s %8s\n' benchmark ns/op budget ratio
 while read -r name _ ns _; do
   base=${name%-*}
-  b=${budget[$base]:-}
+  b=${budget[${base%%/*}]:-}
   if [ -n "$b" ]; then
     printf '%-40s %14s %14s %8s\n' "$base" "$ns" "$b" "$(awk -v n="$ns" -v b="$b" 'BEGIN{printf "%.3f", n/b}')"
   else

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"agentdesk/backend/agent"
+	"agentdesk/backend/bus"
+)
+
+// runPrinter shows a run as readable text, or as NDJSON events with --json.
+type runPrinter struct {
+	c      *Context
+	asJSON bool
+	mu     sync.Mutex
+}
+
+func newRunPrinter(c *Context, asJSON bool) *runPrinter { return &runPrinter{c: c, asJSON: asJSON} }
+
+func (p *runPrinter) print(e bus.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.asJSON {
+		line, err := json.Marshal(e)
+		if err == nil {
+			fmt.Fprintln(p.c.Stdout, string(line))
+		}
+		return
+	}
+	p.text(e)
+}
+
+func (p *runPrinter) text(e bus.Event) {
+	w, c := p.c.Stdout, p.c
+	switch d := e.Data.(type) {
+	case agent.TurnStarted:
+		fmt.Fprintf(c.Stderr, "[%s] %s\n", c.T("mode.label."+d.ExecutionMode), c.T(d.ReasonKey, mapOf(d.ReasonArgs)...))
+	case agent.Delta:
+		if e.Name == agent.EventTurnDelta {
+			fmt.Fprint(w, d.Text)
+		}
+	case agent.ToolCallView:
+		fmt.Fprintf(w, "\n→ %s %s [%s]\n", d.Name, d.Summary, c.T("cli.run.verdict."+d.Verdict))
+	case agent.ToolDoneView:
+		mark := "✓"
+		if d.IsError {
+			mark = "✗"
+		}
+		fmt.Fprintf(w, "  %s %s\n", mark, firstLine(d.Output))
+	case agent.TurnEnded:
+		fmt.Fprintln(w)
+		if d.Error != "" {
+			fmt.Fprintln(c.Stderr, d.Error)
+		}
+		fmt.Fprintln(c.Stderr, c.T("cli.run.ended", "Status", c.T("cli.run.status."+d.Status)))
+	}
+}
+
+func mapOf(m map[string]any) []any {
+	var out []any
+	for k, v := range m {
+		out = append(out, k, v)
+	}
+	return out
+}
+
+func firstLine(s string) string {
+	for i, r := range s {
+		if r == '\n' {
+			return s[:i] + " …"
+		}
+	}
+	return s
+}

@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+
+	"agentdesk/backend/agent"
+	"agentdesk/backend/bus"
+	"agentdesk/backend/decision"
+	"agentdesk/backend/errs"
+	"agentdesk/backend/mode"
+	"agentdesk/backend/provider"
+	"agentdesk/backend/session"
+	"agentdesk/backend/store"
+	"agentdesk/backend/tool"
+)
+
+func runFlags(c *Context, fs *flag.FlagSet) {
+	createFlags(c, fs)
+	fs.String("session", "", c.T("cli.flag.session"))
+	fs.String("once", "", c.T("cli.flag.once"))
+	fs.String("provider", "", c.T("cli.flag.provider"))
+	fs.String("script", "", c.T("cli.flag.script"))
+	fs.String("record", "", c.T("cli.flag.record"))
+	fs.String("model", "", c.T("cli.flag.model"))
+	fs.String("base-url", "", c.T("cli.flag.baseURL"))
+}
+
+// runRun is `agentdesk run`: one turn, headless. With a terminal, decisions are asked on it;
+// without one, each is declined at once and the model is told why, so a run never hangs.
+func runRun(c *Context, args []string) int {
+	fs := c.flags("run")
+	runFlags(c, fs)
+	pos, code, ok := c.parseArgs(fs, args, []string{"PROMPT"})
+	if !ok {
+		return code
+	}
+	in, err := runInput(fs)
+	if err != nil {
+		return c.exitFor(err)
+	}
+	prov, err := c.runProvider(fs)
+	if err != nil {
+		return c.exitFor(err)
+	}
+	st, err := store.Open(c.DataDir)
+	if err != nil {
+		return c.exitFor(err)
+	}
+	defer st.Close()
+	sessionID, err := c.runSession(st, fs, pos[0])
+	if err != nil {
+		return c.exitFor(err)
+	}
+	return c.runTurn(st, prov, fs, agent.Input{SessionID: sessionID, Text: pos[0], Mode: in})
+}
+
+// runInput is the message's mode input: --mode/--override for the session, --once for this
+// turn only.
+func runInput(fs *flag.FlagSet) (mode.FollowUpInput, error) {
+	in, err := modeInput(fs)
+	if err != nil {
+		return in, err
+	}
+	once := flagValue(fs, "once")
+	if once == nil {
+		return in, nil
+	}
+	p, err := mode.ParseExecutionAlias(*once)
+	if err != nil {
+		return in, err
+	}
+	interaction, override := string(p.Interaction), string(p.Override)
+	return mode.FollowUpInput{InteractionMode: &interaction, ExecutionOverride: &override, Temporary: true}, nil
+}
+
+func (c *Context) runProvider(fs *flag.FlagSet) (provider.Provider, error) {
+	kind := fs.Lookup("provider").Value.String()
+	script := fs.Lookup("script").Value.String()
+	if kind == "" && script != "" {
+		kind = provider.KindScripted
+	}
+	if kind == "" {
+		kind = provider.KindAnthropic
+	}
+	return provider.New(provider.Config{Kind: kind, Model: fs.Lookup("model").Value.String(),
+		BaseURL: fs.Lookup("base-url").Value.String(), ScriptPath: script,
+		RecordPath: fs.Lookup("record").Value.String(), Getenv: c.Getenv})
+}
+
+// runSession is the --session given, or a new session over --workspace. Flags that describe
+// the session (--mode, --override, --permission) go to the new session when one is created.
+func (c *Context) runSession(st *store.Store, fs *flag.FlagSet, prompt string) (string, error) {
+	svc := &session.Service{Store: st}
+	if id := fs.Lookup("session").Value.String(); id != "" {
+		if perm := flagValue(fs, "permission"); perm != nil {
+			_, err := svc.SetPermission(id, *perm)
+			return id, err
+		}
+		_, err := svc.View(id)
+		return id, err
+	}
+	workspace := fs.Lookup("workspace").Value.String()
+	if workspace == "" {
+		return "", errs.New(errs.MissingArgument, "Name", "--workspace")
+	}
+	v, err := svc.Create(session.CreateInput{Title: titleOf(prompt), Workspace: absPath(workspace), Permission: flagValue(fs, "permission")})
+	return v.ID, err
+}
+
+// titleOf is the first line of the prompt, shortened.
+func titleOf(prompt string) string {
+	line := strings.TrimSpace(strings.SplitN(strings.TrimSpace(prompt), "\n", 2)[0])
+	if utf8.RuneCountInString(line) > 60 {
+		line = string([]rune(line)[:60]) + "…"
+	}
+	return line
+}
+
+func (c *Context) runTurn(st *store.Store, prov provider.Provider, fs *flag.FlagSet, in agent.Input) int {
+	b := bus.New()
+	reg := decision.New(st, b.Publish, decision.Options{Timeout: decision.TimeoutSetting(st)})
+	rt := agent.New(agent.Options{Store: st, Publish: b.Publish, Decisions: reg, Tools: tool.NewRegistry(),
+		Provider: agent.Fixed(prov), Messages: c.msgs, DataDir: c.DataDir})
+	out := newRunPrinter(c, wantsJSON(fs))
+	b.Subscribe(out.print)
+	b.Subscribe(c.decider(reg))
+	ack, err := rt.Send(in)
+	if err != nil {
+		return c.exitFor(err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		rt.Cancel(in.SessionID)
+	}()
+	rt.Wait(context.Background(), in.SessionID)
+	return exitForTurn(st, in.SessionID, ack.TurnID)
+}
+
+// exitForTurn is 0 when the turn completed and 1 when the provider or runtime failed.
+func exitForTurn(st *store.Store, sessionID, turnID string) int {
+	if turnID == "" {
+		return ExitOK
+	}
+	turns, err := st.Turns(sessionID)
+	if err != nil {
+		return ExitFailure
+	}
+	for _, t := range turns {
+		if t.ID == turnID && t.Status == store.TurnDone {
+			return ExitOK
+		}
+	}
+	return ExitFailure
+}

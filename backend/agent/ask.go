@@ -1,0 +1,171 @@
+package agent
+
+import (
+	"context"
+	"strings"
+
+	"agentdesk/backend/decision"
+	"agentdesk/backend/mode"
+	"agentdesk/backend/policy"
+	"agentdesk/backend/tool"
+)
+
+// ApprovalPayload is what the approval composer shows: the full command or parameters (the
+// UI truncates head and tail), and why the gate asked.
+type ApprovalPayload struct {
+	Tool      string `json:"tool"`
+	Kind      string `json:"kind"`
+	Summary   string `json:"summary"`
+	Path      string `json:"path,omitempty"`
+	Command   string `json:"command,omitempty"`
+	Code      string `json:"code,omitempty"`
+	ReasonKey string `json:"reasonKey,omitempty"`
+}
+
+// QuestionPayload is an ask_user question.
+type QuestionPayload struct {
+	Question string   `json:"question"`
+	Options  []string `json:"options,omitempty"`
+	Multiple bool     `json:"multiple,omitempty"`
+}
+
+// PlanPayload is a plan to review; its title is the plan's first heading.
+type PlanPayload struct {
+	Plan  string `json:"plan"`
+	Title string `json:"title"`
+}
+
+func (t *turn) ask(kind decision.Kind, payload any) (decision.Resolution, error) {
+	_, res, err := t.rt.opts.Decisions.Ask(t.ctx, decision.Request{SessionID: t.sessionID, TurnID: t.active.turnID, Kind: kind, Payload: payload})
+	if err == nil && t.ctx.Err() != nil {
+		err = t.ctx.Err()
+	}
+	return res, err
+}
+
+// approve turns the gate's ask into an approval decision. Allow for this session becomes a
+// grant, always allow a rule listed in Settings; anything else declines with its code.
+func (t *turn) approve(g *gated) error {
+	res, err := t.ask(decision.KindApproval, ApprovalPayload{Tool: g.call.Name, Kind: string(g.desc.Gate.Kind),
+		Summary: g.desc.Summary, Path: g.resolved.Target.Path, Command: g.desc.Gate.Command,
+		Code: string(g.verdict.Code), ReasonKey: g.verdict.ReasonKey})
+	if err != nil {
+		return err
+	}
+	if err := decision.GateError(res); err != nil {
+		g.approved = string(res.Outcome)
+		return err
+	}
+	a, err := decision.ParseApproval(res.Answer)
+	if err != nil {
+		return err
+	}
+	g.approved = string(a.Choice)
+	switch a.Choice {
+	case decision.AllowSession:
+		return t.rt.opts.Store.AddGrant(t.sessionID, grantFor(g))
+	case decision.AllowAlways:
+		_, err := t.rt.opts.Store.AddRule(ruleFor(g), "approval:"+t.sessionID)
+		return err
+	}
+	return nil
+}
+
+// grantFor allows exactly this call again: the same command, or the same file.
+func grantFor(g *gated) policy.Grant {
+	r := ruleFor(g)
+	return policy.Grant{Kind: r.Kind, Path: r.Path, Command: r.Command}
+}
+
+func ruleFor(g *gated) policy.Rule {
+	r := policy.Rule{Effect: policy.Allow, Kind: g.desc.Gate.Kind}
+	switch {
+	case g.desc.Gate.Kind == policy.KindBash:
+		r.Command = strings.TrimSpace(g.desc.Gate.Command)
+	case g.resolved.Target.Inside:
+		r.Path = g.resolved.Target.Rel
+	default:
+		r.Path = g.resolved.Target.Path
+	}
+	return r
+}
+
+// askQuestion is ask_user's way to the person.
+func (t *turn) askQuestion(ctx context.Context, q tool.Question) (tool.Answer, error) {
+	res, err := t.ask(decision.KindQuestion, QuestionPayload{Question: q.Text, Options: q.Options, Multiple: q.Multiple})
+	if err != nil {
+		return tool.Answer{}, err
+	}
+	if gerr := decision.GateError(res); gerr != nil {
+		return tool.Answer{Declined: true, Reason: t.rt.errorText(gerr)}, nil
+	}
+	a, err := decision.ParseQuestion(res.Answer)
+	if err != nil {
+		return tool.Answer{}, err
+	}
+	values := append([]string(nil), a.Selected...)
+	if strings.TrimSpace(a.Text) != "" {
+		values = append(values, a.Text)
+	}
+	return tool.Answer{Values: values}, nil
+}
+
+// reviewPlan is exit_plan_mode's way to the person.
+func (t *turn) reviewPlan(ctx context.Context, plan string) (tool.PlanReview, error) {
+	res, err := t.ask(decision.KindPlanReview, PlanPayload{Plan: plan, Title: planTitle(plan)})
+	if err != nil {
+		return tool.PlanReview{}, err
+	}
+	if gerr := decision.GateError(res); gerr != nil {
+		return tool.PlanReview{Declined: true, Reason: t.rt.errorText(gerr)}, nil
+	}
+	a, err := decision.ParsePlan(res.Answer)
+	if err != nil {
+		return tool.PlanReview{}, err
+	}
+	return tool.PlanReview{Approved: a.Choice == decision.ApprovePlan, Feedback: a.Feedback}, nil
+}
+
+// planTitle is the plan's first Markdown heading.
+func planTitle(plan string) string {
+	for _, line := range strings.Split(plan, "\n") {
+		if l := strings.TrimSpace(line); strings.HasPrefix(l, "#") {
+			return strings.TrimSpace(strings.TrimLeft(l, "#"))
+		}
+	}
+	return ""
+}
+
+// leavePlan appends a mode.set back to the last non-plan preference, inside the turn
+// (R-PLAN-2), and lets the rest of the turn carry the plan out.
+func (t *turn) leavePlan() error {
+	events, err := t.rt.opts.Store.Events(t.sessionID)
+	if err != nil {
+		return err
+	}
+	var log []mode.LogEntry
+	for _, e := range events {
+		if e.Type == mode.EventModeSet {
+			log = append(log, mode.LogEntry{Type: e.Type, Payload: []byte(e.Payload)})
+		}
+	}
+	prev := mode.LastNonPlan(log)
+	if _, err := t.rt.opts.Store.Configure(t.sessionID, prev); err != nil {
+		return err
+	}
+	t.rt.publishMode(t.sessionID, prev)
+	t.pref = prev
+	t.exec = afterPlan(prev)
+	return nil
+}
+
+// afterPlan is what an approved plan runs as: the chosen override, Chat, or else execute.
+func afterPlan(p mode.Preference) mode.ExecutionMode {
+	if p.Interaction == mode.Chat {
+		return mode.ModeChat
+	}
+	if p.Override.IsSet() {
+		return p.Override.ExecutionMode()
+	}
+	return mode.ModeExecute
+}

@@ -1,0 +1,167 @@
+package agent
+
+import (
+	"encoding/json"
+
+	"agentdesk/backend/errs"
+	"agentdesk/backend/mode"
+	"agentdesk/backend/policy"
+	"agentdesk/backend/provider"
+	"agentdesk/backend/tool"
+)
+
+// UnknownTool is a call to a tool this build does not have.
+const UnknownTool errs.Kind = "UNKNOWN_TOOL"
+
+// ToolCallView is the payload of tool.call: the card the transcript shows, with the verdict.
+type ToolCallView struct {
+	SessionID string          `json:"sessionId"`
+	TurnID    string          `json:"turnId"`
+	CallID    string          `json:"callId"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	Summary   string          `json:"summary"`
+	Verdict   string          `json:"verdict"`
+	Layer     string          `json:"layer,omitempty"`
+	Code      string          `json:"code,omitempty"`
+	ReasonKey string          `json:"reasonKey,omitempty"`
+}
+
+// ToolDoneView is the payload of tool.result.
+type ToolDoneView struct {
+	SessionID string `json:"sessionId"`
+	TurnID    string `json:"turnId"`
+	CallID    string `json:"callId"`
+	Name      string `json:"name"`
+	Output    string `json:"output"`
+	IsError   bool   `json:"isError"`
+	Approved  string `json:"approved,omitempty"`
+}
+
+// gated is one call on its way through the gate.
+type gated struct {
+	call     provider.ToolCall
+	tool     tool.Tool
+	desc     tool.Call
+	resolved policy.Resolved
+	verdict  policy.Verdict
+	approved string
+}
+
+// handle takes one call through describe, the gate (hard layer), an approval when the gate
+// asks, and the tool itself; the model gets the result or the error in the same turn.
+func (t *turn) handle(c provider.ToolCall) error {
+	g := &gated{call: c}
+	res, err := t.decide(g)
+	if err == nil && res == nil {
+		res, err = t.execute(g)
+	}
+	if err != nil {
+		if t.ctx.Err() != nil {
+			t.abandon([]provider.ToolCall{c})
+			return t.ctx.Err()
+		}
+		res = &tool.Result{Output: t.rt.errorText(err), IsError: true}
+	}
+	return t.finishCall(g, *res)
+}
+
+// decide runs everything before the tool: it returns a result only when the call must not run.
+func (t *turn) decide(g *gated) (*tool.Result, error) {
+	var ok bool
+	if g.tool, ok = t.rt.opts.Tools.Get(mode.Tool(g.call.Name)); !ok {
+		return nil, errs.New(UnknownTool, "Tool", g.call.Name)
+	}
+	var err error
+	if g.desc, err = g.tool.Describe(g.call.Input); err != nil {
+		return nil, err
+	}
+	if g.verdict, err = t.evaluate(g); err != nil {
+		return nil, err
+	}
+	t.publishCall(g)
+	switch g.verdict.Decision {
+	case policy.DecideAllow:
+		return nil, nil
+	case policy.DecideAsk:
+		return nil, t.approve(g)
+	}
+	return nil, g.verdict.Err()
+}
+
+// evaluate resolves the call's path and asks the pure gate. The permission, rules and grants
+// are read afresh for every call, so a permission change takes effect at the next call.
+func (t *turn) evaluate(g *gated) (policy.Verdict, error) {
+	var err error
+	g.resolved, err = policy.Resolve(policy.Workspace{Root: t.workspace, DataDir: t.rt.opts.DataDir}, g.desc.Gate)
+	if err != nil {
+		return policy.Verdict{}, err
+	}
+	sess, err := t.rt.opts.Store.GetSession(t.sessionID)
+	if err != nil {
+		return policy.Verdict{}, err
+	}
+	perm, _ := sess.Permission()
+	rules, err := t.rt.opts.Store.PolicyRules()
+	if err != nil {
+		return policy.Verdict{}, err
+	}
+	grants, err := t.rt.opts.Store.Grants(t.sessionID)
+	if err != nil {
+		return policy.Verdict{}, err
+	}
+	return policy.Evaluate(policy.Input{Mode: t.exec, Permission: perm, Rules: rules, Grants: grants, Call: g.resolved}), nil
+}
+
+// execute runs an allowed call and keeps the verified turn's bookkeeping.
+func (t *turn) execute(g *gated) (*tool.Result, error) {
+	key := deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID}
+	env := tool.Env{Workspace: t.workspace, Ask: t.askQuestion, ReviewPlan: t.reviewPlan,
+		Output: func(chunk string) { t.rt.deltas.add(EventToolOutput, key, chunk) }}
+	res, err := g.tool.Run(t.ctx, env, g.call.Input)
+	t.rt.deltas.flush()
+	if err != nil {
+		return nil, err
+	}
+	t.track(g.desc.Gate.Kind, res)
+	if g.tool.Name() == mode.ToolExitPlanMode && !res.IsError {
+		if err := t.leavePlan(); err != nil {
+			return nil, err
+		}
+	}
+	return &res, nil
+}
+
+// track notes changes and passing verifications: any successful bash command after the last
+// change counts as a verification that passed.
+func (t *turn) track(k policy.Kind, res tool.Result) {
+	if res.IsError {
+		return
+	}
+	switch k {
+	case policy.KindBash:
+		t.mutated, t.verified = false, true
+	case policy.KindWrite, policy.KindEdit:
+		t.mutated, t.verified = true, false
+	}
+}
+
+func (t *turn) finishCall(g *gated, res tool.Result) error {
+	rec := ToolResultRecord{TurnID: t.active.turnID, CallID: g.call.ID, Name: g.call.Name, Content: res.Output,
+		IsError: res.IsError, Verdict: string(g.verdict.Decision), Layer: string(g.verdict.Layer),
+		Code: string(g.verdict.Code), Approved: g.approved}
+	if err := t.record(EventToolResult, rec); err != nil {
+		return err
+	}
+	t.rt.opts.Publish(EventToolDone, ToolDoneView{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID,
+		Name: g.call.Name, Output: res.Output, IsError: res.IsError, Approved: g.approved})
+	return nil
+}
+
+func (t *turn) publishCall(g *gated) {
+	t.rt.opts.Publish(EventToolCall, ToolCallView{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID,
+		Name: g.call.Name, Input: g.call.Input, Summary: g.desc.Summary, Verdict: string(g.verdict.Decision),
+		Layer: string(g.verdict.Layer), Code: string(g.verdict.Code), ReasonKey: g.verdict.ReasonKey})
+}
+
+

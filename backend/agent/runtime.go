@@ -1,0 +1,291 @@
+// Package agent runs turns: one user message and everything the agent does until it stops.
+// A turn is an explicit state machine (turn.go); every tool call passes the gate (call.go);
+// every decision goes through the one registry (ask.go).
+package agent
+
+import (
+	"context"
+	"sync"
+
+	"github.com/google/uuid"
+
+	"agentdesk/backend/decision"
+	"agentdesk/backend/errs"
+	"agentdesk/backend/i18n"
+	"agentdesk/backend/mode"
+	"agentdesk/backend/provider"
+	"agentdesk/backend/store"
+	"agentdesk/backend/tool"
+)
+
+// Broadcast event names of the runtime. Deltas are coalesced (lossy in timing, never in
+// content); the others are terminal and published as they happen.
+const (
+	EventTurnStarted = "turn.started"
+	EventTurnDelta   = "turn.delta"
+	EventToolCall    = "tool.call"
+	EventToolOutput  = "tool.output"
+	EventToolDone    = "tool.result"
+	EventTurnEnded   = "turn.ended"
+	EventQueue       = "queue.changed"
+	EventModeChanged = "session.mode"
+	EventCleared     = "context.cleared"
+)
+
+// Options wire a Runtime.
+type Options struct {
+	Store     *store.Store
+	Publish   func(name string, data any)
+	Decisions *decision.Registry
+	Tools     *tool.Registry
+	Provider  ProviderSource
+	Messages  *i18n.Bundle
+	DataDir   string
+	// MaxSteps bounds the model requests of one turn (a runaway loop ends as failed).
+	MaxSteps int
+}
+
+// ProviderSource gives the provider for the next model request, so a change in Settings
+// applies to the next turn without a restart.
+type ProviderSource func() (provider.Provider, error)
+
+// Fixed is a source that always gives p.
+func Fixed(p provider.Provider) ProviderSource {
+	return func() (provider.Provider, error) { return p, nil }
+}
+
+// Runtime runs at most one turn per session at a time.
+type Runtime struct {
+	opts    Options
+	deltas  *coalescer
+	mu      sync.Mutex
+	running map[string]*active
+}
+
+// active is a running turn as other callers see it.
+type active struct {
+	turnID string
+	pref   mode.Preference
+	cancel context.CancelFunc
+	steer  chan string
+	done   chan struct{}
+}
+
+// New returns a runtime.
+func New(opts Options) *Runtime {
+	if opts.MaxSteps == 0 {
+		opts.MaxSteps = 50
+	}
+	return &Runtime{opts: opts, deltas: newCoalescer(opts.Publish), running: map[string]*active{}}
+}
+
+// Input is one message from any caller: the desktop, the browser, the CLI or ACP.
+type Input struct {
+	SessionID string
+	Text      string
+	Mode      mode.FollowUpInput
+}
+
+// Ack says what became of a message: a new turn, steering of the running one, or a place in
+// the queue behind a pending switch.
+type Ack struct {
+	TurnID  string `json:"turnId,omitempty"`
+	Steered bool   `json:"steered,omitempty"`
+	Queued  bool   `json:"queued,omitempty"`
+	Cleared bool   `json:"cleared,omitempty"`
+}
+
+// Send validates a message with the one validator and starts, steers or queues it
+// (R-MODE-5). A started turn runs in the background; Wait blocks until it ends.
+func (r *Runtime) Send(in Input) (Ack, error) {
+	current, err := r.opts.Store.ModeInForce(in.SessionID)
+	if err != nil {
+		return Ack{}, err
+	}
+	fu, err := mode.ValidateFollowUp(current.Preference, in.Mode)
+	if err != nil {
+		return Ack{}, err
+	}
+	if isClear, err := checkShortcut(fu.Preference.Interaction, in.Text); err != nil || isClear {
+		if err != nil {
+			return Ack{}, err
+		}
+		return Ack{Cleared: true}, r.clearContext(in.SessionID)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if a, ok := r.running[in.SessionID]; ok {
+		return r.whileRunning(a, in, fu)
+	}
+	q, err := r.opts.Store.Queue(in.SessionID)
+	if err != nil {
+		return Ack{}, err
+	}
+	if q.Len() > 0 { // an earlier queue survived a restart: this message waits its turn
+		ack, err := r.enqueue(in, fu, q)
+		if err == nil {
+			go r.boundary(in.SessionID)
+		}
+		return ack, err
+	}
+	return r.startLocked(in.SessionID, in.Text, fu, in.Mode.Temporary)
+}
+
+// whileRunning steers the running turn with a same-mode message when nothing is queued;
+// anything else waits in the queue, so it can never overtake a queued switch.
+func (r *Runtime) whileRunning(a *active, in Input, fu mode.FollowUp) (Ack, error) {
+	q, err := r.opts.Store.Queue(in.SessionID)
+	if err != nil {
+		return Ack{}, err
+	}
+	if q.Steerable() && fu.Preference == a.pref && !in.Mode.Temporary {
+		select {
+		case a.steer <- in.Text:
+			return Ack{TurnID: a.turnID, Steered: true}, nil
+		default:
+		}
+	}
+	return r.enqueue(in, fu, q)
+}
+
+// queuedMessage is the payload of message.queued: the text and, for a temporary override,
+// the preference it runs under (never saved).
+type queuedMessage struct {
+	MessageID string           `json:"message_id"`
+	Text      string           `json:"text"`
+	Temporary *mode.Preference `json:"temporary,omitempty"`
+}
+
+const eventQueuedMessage = "message.queued"
+
+func (r *Runtime) enqueue(in Input, fu mode.FollowUp, q mode.Queue) (Ack, error) {
+	var err error
+	if fu.Save {
+		if q, err = q.Enqueue(fu.Preference); err != nil {
+			return Ack{}, err
+		}
+	}
+	msg := queuedMessage{MessageID: uuid.NewString(), Text: in.Text}
+	if in.Mode.Temporary {
+		msg.Temporary = &fu.Preference
+	}
+	if _, err := r.opts.Store.AppendEvent(in.SessionID, eventQueuedMessage, msg); err != nil {
+		return Ack{}, err
+	}
+	if q, err = q.EnqueueMessage(msg.MessageID); err != nil {
+		return Ack{}, err
+	}
+	if err := r.opts.Store.SaveQueue(in.SessionID, q); err != nil {
+		return Ack{}, err
+	}
+	r.publishQueue(in.SessionID, q)
+	return Ack{Queued: true}, nil
+}
+
+// Configure changes the preference for the next message: at once when idle, queued to the
+// turn boundary while a turn runs (R-MODE-5).
+func (r *Runtime) Configure(sessionID string, in mode.FollowUpInput) (queued bool, err error) {
+	if in.Temporary {
+		return false, errs.New(errs.InvalidInput, "Field", "temporary")
+	}
+	current, err := r.opts.Store.ModeInForce(sessionID)
+	if err != nil {
+		return false, err
+	}
+	fu, err := mode.ValidateFollowUp(current.Preference, in)
+	if err != nil {
+		return false, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, running := r.running[sessionID]; !running {
+		if fu.Save {
+			_, err = r.opts.Store.Configure(sessionID, fu.Preference)
+			r.publishMode(sessionID, fu.Preference)
+		}
+		return false, err
+	}
+	q, err := r.opts.Store.Queue(sessionID)
+	if err != nil {
+		return false, err
+	}
+	if q, err = q.Enqueue(fu.Preference); err != nil {
+		return false, err
+	}
+	if err := r.opts.Store.SaveQueue(sessionID, q); err != nil {
+		return false, err
+	}
+	r.publishQueue(sessionID, q)
+	return true, nil
+}
+
+// Running reports the id of the session's running turn, if any.
+func (r *Runtime) Running(sessionID string) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	a, ok := r.running[sessionID]
+	if !ok {
+		return "", false
+	}
+	return a.turnID, true
+}
+
+// Cancel stops the session's running turn promptly and answers its pending decisions as
+// cancelled (R-RUN-4). What was committed stays.
+func (r *Runtime) Cancel(sessionID string) bool {
+	r.mu.Lock()
+	a, ok := r.running[sessionID]
+	r.mu.Unlock()
+	if !ok {
+		return false
+	}
+	a.cancel()
+	r.opts.Decisions.CancelSession(sessionID)
+	return true
+}
+
+// Wait blocks until the session has no running turn and nothing left in its queue.
+func (r *Runtime) Wait(ctx context.Context, sessionID string) error {
+	for {
+		r.mu.Lock()
+		a, ok := r.running[sessionID]
+		r.mu.Unlock()
+		if !ok {
+			return nil
+		}
+		select {
+		case <-a.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (r *Runtime) clearContext(sessionID string) error {
+	if _, err := r.opts.Store.AppendEvent(sessionID, EventContextCleared, map[string]string{}); err != nil {
+		return err
+	}
+	r.opts.Publish(EventCleared, map[string]string{"sessionId": sessionID})
+	return nil
+}
+
+// QueueView is the payload of queue.changed.
+type QueueView struct {
+	SessionID string           `json:"sessionId"`
+	Items     []mode.QueueItem `json:"items"`
+}
+
+func (r *Runtime) publishQueue(sessionID string, q mode.Queue) {
+	r.opts.Publish(EventQueue, QueueView{SessionID: sessionID, Items: q.Items()})
+}
+
+// ModeView is the payload of session.mode.
+type ModeView struct {
+	SessionID         string `json:"sessionId"`
+	InteractionMode   string `json:"interactionMode"`
+	ExecutionOverride string `json:"executionOverride"`
+}
+
+func (r *Runtime) publishMode(sessionID string, p mode.Preference) {
+	r.opts.Publish(EventModeChanged, ModeView{SessionID: sessionID, InteractionMode: string(p.Interaction), ExecutionOverride: string(p.Override)})
+}

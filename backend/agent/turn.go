@@ -1,0 +1,209 @@
+package agent
+
+import (
+	"context"
+	"errors"
+
+	"agentdesk/backend/decision"
+	"agentdesk/backend/errs"
+	"agentdesk/backend/mode"
+	"agentdesk/backend/provider"
+	"agentdesk/backend/store"
+)
+
+// TurnUnverified ends a verified turn whose work never passed a verification command.
+const TurnUnverified = "unverified"
+
+// Error kinds of the turn loop.
+const (
+	TooManySteps       errs.Kind = "TOO_MANY_STEPS"
+	VerificationMissed errs.Kind = "VERIFICATION_MISSING"
+)
+
+// maxNudges is how often a verified turn is told to verify before it may end unverified.
+const maxNudges = 2
+
+// phase is a state of the turn machine: ask the model, run its tool calls, or stop.
+type phase int
+
+const (
+	phaseModel phase = iota
+	phaseTools
+	phaseDone
+)
+
+// turn is one running turn. Its fields change only on the turn's own goroutine.
+type turn struct {
+	rt        *Runtime
+	ctx       context.Context
+	active    *active
+	sessionID string
+	workspace string
+	text      string
+	pref      mode.Preference
+	exec      mode.ExecutionMode
+
+	calls    []provider.ToolCall // the model's calls waiting to run
+	steps    int
+	nudges   int
+	mutated  bool // something changed since the last passing verification
+	verified bool // a verification command passed after the last change
+}
+
+// run drives the machine until it stops and says how the turn ended.
+func (t *turn) run() (status, failure string) {
+	if err := t.record(EventUserMessage, UserMessage{TurnID: t.active.turnID, Text: t.text}); err != nil {
+		return t.fail(err)
+	}
+	p := phaseModel
+	for p != phaseDone {
+		var err error
+		switch p {
+		case phaseModel:
+			p, err = t.askModel()
+		case phaseTools:
+			p, err = t.runCalls()
+		}
+		if err != nil {
+			return t.fail(err)
+		}
+	}
+	if t.exec == mode.ModeVerified && !t.verified {
+		return TurnUnverified, t.rt.errorText(errs.New(VerificationMissed))
+	}
+	return store.TurnDone, ""
+}
+
+// fail classifies how the turn stopped: cancelled by the person, or failed.
+func (t *turn) fail(err error) (string, string) {
+	if errors.Is(err, context.Canceled) || t.ctx.Err() != nil {
+		return store.TurnCancelled, ""
+	}
+	return store.TurnFailed, t.rt.errorText(err)
+}
+
+// askModel sends the conversation and collects the answer with its tool calls.
+func (t *turn) askModel() (phase, error) {
+	if t.steps++; t.steps > t.rt.opts.MaxSteps {
+		return phaseDone, errs.New(TooManySteps, "Max", t.rt.opts.MaxSteps)
+	}
+	if err := t.absorbSteering(); err != nil {
+		return phaseDone, err
+	}
+	req, err := t.request()
+	if err != nil {
+		return phaseDone, err
+	}
+	prov, err := t.rt.opts.Provider()
+	if err != nil {
+		return phaseDone, err
+	}
+	key := deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID}
+	resp, err := prov.Stream(t.ctx, req, func(e provider.Event) {
+		if e.Kind == provider.EventTextDelta {
+			t.rt.deltas.add(EventTurnDelta, key, e.Text)
+		}
+	})
+	t.rt.deltas.flush()
+	if err != nil {
+		return phaseDone, err
+	}
+	if err := t.record(EventAssistantMessage, assistantRecord(t.active.turnID, resp)); err != nil {
+		return phaseDone, err
+	}
+	if len(resp.ToolCalls) > 0 {
+		t.calls = resp.ToolCalls
+		return phaseTools, nil
+	}
+	return t.finishOrNudge()
+}
+
+// finishOrNudge ends the turn, unless a verified turn has not verified its work yet.
+func (t *turn) finishOrNudge() (phase, error) {
+	if len(t.active.steer) > 0 { // the person added something: answer it in this turn
+		return phaseModel, nil
+	}
+	if t.exec != mode.ModeVerified || t.verified || t.nudges >= maxNudges {
+		return phaseDone, nil
+	}
+	t.nudges++
+	return phaseModel, t.record(EventUserMessage, UserMessage{TurnID: t.active.turnID, Text: verifyNudge, Steer: true})
+}
+
+// runCalls runs the model's calls in order; each passes the gate.
+func (t *turn) runCalls() (phase, error) {
+	calls := t.calls
+	t.calls = nil
+	for i, c := range calls {
+		if t.ctx.Err() != nil {
+			t.abandon(calls[i:])
+			return phaseDone, t.ctx.Err()
+		}
+		if err := t.handle(c); err != nil {
+			t.abandon(calls[i+1:])
+			return phaseDone, err
+		}
+	}
+	return phaseModel, nil
+}
+
+// abandon answers calls that will not run, so the log stays a well-formed conversation.
+func (t *turn) abandon(calls []provider.ToolCall) {
+	for _, c := range calls {
+		t.record(EventToolResult, ToolResultRecord{TurnID: t.active.turnID, CallID: c.ID, Name: c.Name,
+			Content: "CANCELLED: the turn was stopped before this call ran.", IsError: true, Verdict: "cancelled"})
+	}
+}
+
+// absorbSteering adds messages sent to the running turn in its own mode.
+func (t *turn) absorbSteering() error {
+	for {
+		select {
+		case text := <-t.active.steer:
+			if err := t.record(EventUserMessage, UserMessage{TurnID: t.active.turnID, Text: text, Steer: true}); err != nil {
+				return err
+			}
+		default:
+			return nil
+		}
+	}
+}
+
+// request builds the model request from the log: the tool definitions come from the
+// execution mode's profile (the soft layer); Chat sends none at all.
+func (t *turn) request() (provider.Request, error) {
+	events, err := t.rt.opts.Store.Events(t.sessionID)
+	if err != nil {
+		return provider.Request{}, err
+	}
+	req := provider.Request{System: systemPrompt(t.workspace, t.exec), Messages: buildHistory(events)}
+	for _, d := range t.rt.opts.Tools.Defs(mode.ProfileOf(t.exec).Tools) {
+		req.Tools = append(req.Tools, provider.ToolDef{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema})
+	}
+	return req, nil
+}
+
+func assistantRecord(turnID string, resp provider.Response) AssistantMessage {
+	m := AssistantMessage{TurnID: turnID, Text: resp.Text}
+	for _, c := range resp.ToolCalls {
+		m.ToolCalls = append(m.ToolCalls, CallRecord{ID: c.ID, Name: c.Name, Input: c.Input})
+	}
+	return m
+}
+
+// record appends one event to the session's log as it happens.
+func (t *turn) record(typ string, payload any) error {
+	_, err := t.rt.opts.Store.AppendEvent(t.sessionID, typ, payload)
+	return err
+}
+
+// errorText is the English text of an error, as the model and the log receive it.
+// A person's rejection reason reaches the model verbatim (R-DEC-4).
+func (r *Runtime) errorText(err error) string {
+	e := errs.As(err)
+	text := decision.ToolErrorText(e, func(key string, args map[string]any) string { return r.opts.Messages.T("en", key, args) })
+	if e.Kind == errs.Internal && e.Err != nil {
+		text += " (" + e.Err.Error() + ")"
+	}
+	return string(e.Kind) + ": " + text
+}

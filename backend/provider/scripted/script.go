@@ -1,0 +1,96 @@
+package scripted
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+
+	"agentdesk/backend/errs"
+	"agentdesk/backend/provider/llm"
+)
+
+// file is the JSON shape of a script:
+//
+//	{"responses":[{"text":"...","tool_calls":[{"name":"bash","input":{"command":"echo hi"}}],
+//	               "delay_ms":0,"error":""}, ...]}
+//
+// Unknown fields are refused so a typo ("tool_call") fails loudly instead of silently dropping
+// the calls a test depends on.
+type file struct {
+	Responses *[]response `json:"responses"`
+}
+
+type response struct {
+	Text      string     `json:"text"`
+	ToolCalls []toolCall `json:"tool_calls"`
+	DelayMS   int        `json:"delay_ms"`
+	Error     string     `json:"error"`
+}
+
+type toolCall struct {
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+// parse decodes and checks a script, giving every tool call without an id a stable one
+// ("call_<n>", numbered through the whole file) so runs and records are reproducible.
+func parse(name string, data []byte) ([]response, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var f file
+	if err := dec.Decode(&f); err != nil {
+		return nil, invalid(name, err.Error())
+	}
+	if dec.More() {
+		return nil, invalid(name, "unexpected data after the script object")
+	}
+	if f.Responses == nil {
+		return nil, invalid(name, `missing "responses"`)
+	}
+	n := 0
+	for i := range *f.Responses {
+		if err := check(&(*f.Responses)[i], i, &n); err != nil {
+			return nil, invalid(name, err.Error())
+		}
+	}
+	return *f.Responses, nil
+}
+
+// check validates one response and fills in defaults; n counts tool calls so far.
+func check(r *response, i int, n *int) error {
+	if r.DelayMS < 0 {
+		return fmt.Errorf("responses[%d].delay_ms must not be negative", i)
+	}
+	for j := range r.ToolCalls {
+		c := &r.ToolCalls[j]
+		*n++
+		if c.Name == "" {
+			return fmt.Errorf("responses[%d].tool_calls[%d] has no name", i, j)
+		}
+		if len(bytes.TrimSpace(c.Input)) == 0 || string(bytes.TrimSpace(c.Input)) == "null" {
+			c.Input = json.RawMessage(`{}`)
+		}
+		if bytes.TrimSpace(c.Input)[0] != '{' {
+			return fmt.Errorf("responses[%d].tool_calls[%d].input must be a JSON object", i, j)
+		}
+		if c.ID == "" {
+			c.ID = "call_" + strconv.Itoa(*n)
+		}
+	}
+	return nil
+}
+
+func readFile(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, invalid(path, err.Error())
+	}
+	return data, nil
+}
+
+func invalid(name, detail string) *errs.Error {
+	return errs.New(llm.ScriptInvalid, "File", name, "Detail", detail)
+}

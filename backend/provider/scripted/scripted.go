@@ -1,0 +1,150 @@
+// Package scripted is a provider that replays a JSON script instead of calling a model: one
+// scripted response per Stream call, in order. It drives tests and the offline demo.
+package scripted
+
+import (
+	"bytes"
+	"context"
+	"sync"
+	"time"
+	"unicode"
+
+	"agentdesk/backend/errs"
+	"agentdesk/backend/provider/llm"
+)
+
+// Name is the provider's name.
+const Name = "scripted"
+
+// Provider replays one script. It is safe for concurrent use: each Stream call takes the next
+// response exactly once.
+type Provider struct {
+	file      string
+	responses []response
+
+	mu   sync.Mutex
+	next int
+}
+
+// Load reads the script at path.
+func Load(path string) (*Provider, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return FromBytes(path, data)
+}
+
+// FromBytes builds a provider from script text (an embedded demo script, say); name stands for
+// the file in error messages.
+func FromBytes(name string, data []byte) (*Provider, error) {
+	responses, err := parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	return &Provider{file: name, responses: responses}, nil
+}
+
+// Name implements provider.Provider.
+func (p *Provider) Name() string { return Name }
+
+// Len is how many responses the script has.
+func (p *Provider) Len() int { return len(p.responses) }
+
+// Used is how many responses Stream calls have taken so far.
+func (p *Provider) Used() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.next
+}
+
+// Stream replays the next response: it waits delay_ms, emits the text word by word, fails if the
+// response carries an error, and otherwise emits each tool call. The request itself is ignored
+// (a recorder around this provider keeps it).
+func (p *Provider) Stream(ctx context.Context, _ llm.Request, emit func(llm.Event)) (llm.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return llm.Response{}, err
+	}
+	r, err := p.take()
+	if err != nil {
+		return llm.Response{}, err
+	}
+	if err := sleep(ctx, time.Duration(r.DelayMS)*time.Millisecond); err != nil {
+		return llm.Response{}, err
+	}
+	return play(ctx, r, llm.Emitter(emit))
+}
+
+// take hands out the next response, or SCRIPT_EXHAUSTED once every one was used.
+func (p *Provider) take() (response, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.next >= len(p.responses) {
+		return response{}, errs.New(llm.ScriptExhausted, "File", p.file, "Count", len(p.responses))
+	}
+	r := p.responses[p.next]
+	p.next++
+	return r, nil
+}
+
+func play(ctx context.Context, r response, emit func(llm.Event)) (llm.Response, error) {
+	var out llm.Response
+	for _, piece := range words(r.Text) {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		out.Text += piece
+		emit(llm.Event{Kind: llm.EventTextDelta, Text: piece})
+	}
+	if r.Error != "" {
+		return out, llm.StreamError(Name, r.Error, "")
+	}
+	for _, c := range r.ToolCalls {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		// A copy per call, so a consumer that edits the input cannot change the script.
+		call := llm.ToolCall{ID: c.ID, Name: c.Name, Input: bytes.Clone(c.Input)}
+		out.ToolCalls = append(out.ToolCalls, call)
+		emit(llm.Event{Kind: llm.EventToolCall, Call: &call})
+	}
+	out.StopReason = llm.StopEndTurn
+	if len(out.ToolCalls) > 0 {
+		out.StopReason = llm.StopToolUse
+	}
+	return out, nil
+}
+
+// words splits text after each run of white space, so the pieces join back to the exact text
+// and the UI sees a stream the way a real model sends it.
+func words(text string) []string {
+	var out []string
+	start, inSpace := 0, false
+	for i, r := range text {
+		space := unicode.IsSpace(r)
+		if inSpace && !space {
+			out = append(out, text[start:i])
+			start = i
+		}
+		inSpace = space
+	}
+	if start < len(text) {
+		out = append(out, text[start:])
+	}
+	return out
+}
+
+// sleep waits d or until ctx is done, returning ctx's error in that case.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

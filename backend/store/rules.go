@@ -1,0 +1,172 @@
+package store
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"agentdesk/backend/errs"
+	"agentdesk/backend/policy"
+)
+
+// RuleRow is a rule of the Settings list (R-DEC-4): "always allow" answers and hand-written
+// deny rules. Source says where it came from (for example "approval" or "settings").
+type RuleRow struct {
+	ID        string `gorm:"primaryKey"`
+	Effect    string
+	Kind      string
+	Path      string
+	Command   string
+	Source    string
+	CreatedAt time.Time
+}
+
+// TableName is the table created by migration 3.
+func (RuleRow) TableName() string { return "rules" }
+
+// Rule reads the row as a policy rule. Only the exact spelling "allow" allows: a damaged or
+// unknown effect reads as deny, so a bad row can narrow what runs but never widen it.
+func (r RuleRow) Rule() policy.Rule {
+	effect := policy.Deny
+	if r.Effect == string(policy.Allow) {
+		effect = policy.Allow
+	}
+	return policy.Rule{ID: r.ID, Effect: effect, Kind: policy.Kind(r.Kind), Path: r.Path, Command: r.Command}
+}
+
+// grantRow is one "allow for this session" grant; it goes with its session by cascade.
+type grantRow struct {
+	ID        int64 `gorm:"primaryKey"`
+	SessionID string
+	Kind      string
+	Path      string
+	Command   string
+	CreatedAt time.Time
+}
+
+func (grantRow) TableName() string { return "grants" }
+
+// AddRule stores a rule under a fresh id. Only canonical effects are written.
+func (s *Store) AddRule(r policy.Rule, source string) (RuleRow, error) {
+	r = trimRule(r)
+	if r.Effect != policy.Allow && r.Effect != policy.Deny {
+		return RuleRow{}, errs.Invalid("effect", string(r.Effect), []string{string(policy.Allow), string(policy.Deny)})
+	}
+	if err := checkPattern(r.Kind, r.Path, r.Command); err != nil {
+		return RuleRow{}, err
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return RuleRow{}, errs.Wrap(errs.Internal, err)
+	}
+	row := RuleRow{ID: id.String(), Effect: string(r.Effect), Kind: string(r.Kind), Path: r.Path,
+		Command: r.Command, Source: source, CreatedAt: time.Now().UTC()}
+	if err := s.db.Create(&row).Error; err != nil {
+		return RuleRow{}, storeErr(err)
+	}
+	return row, nil
+}
+
+// Rules lists the Settings rules, oldest first.
+func (s *Store) Rules() ([]RuleRow, error) {
+	var out []RuleRow
+	err := s.db.Order("rowid").Find(&out).Error
+	return out, storeErr(err)
+}
+
+// PolicyRules lists the rules as the gate reads them.
+func (s *Store) PolicyRules() ([]policy.Rule, error) {
+	rows, err := s.Rules()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]policy.Rule, len(rows))
+	for i, r := range rows {
+		out[i] = r.Rule()
+	}
+	return out, nil
+}
+
+// DeleteRule revokes a rule.
+func (s *Store) DeleteRule(id string) error {
+	res := s.db.Where("id = ?", id).Delete(&RuleRow{})
+	if res.Error != nil {
+		return storeErr(res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return errs.New(errs.NotFound, "ID", id)
+	}
+	return nil
+}
+
+// AddGrant records "allow for this session". Granting the same thing twice keeps one row.
+func (s *Store) AddGrant(sessionID string, g policy.Grant) error {
+	g = policy.Grant{Kind: g.Kind, Path: strings.TrimSpace(g.Path), Command: strings.TrimSpace(g.Command)}
+	if err := checkPattern(g.Kind, g.Path, g.Command); err != nil {
+		return err
+	}
+	row := grantRow{SessionID: sessionID, Kind: string(g.Kind), Path: g.Path, Command: g.Command, CreatedAt: time.Now().UTC()}
+	err := s.db.Transaction(func(tx *gorm.DB) error {
+		var n int64
+		err := tx.Model(&grantRow{}).Where("session_id = ? AND kind = ? AND path = ? AND command = ?",
+			sessionID, row.Kind, row.Path, row.Command).Count(&n).Error
+		if err != nil || n > 0 {
+			return err
+		}
+		return tx.Create(&row).Error
+	})
+	if errors.Is(err, gorm.ErrForeignKeyViolated) {
+		return errs.Wrap(errs.NotFound, err, "ID", sessionID)
+	}
+	return storeErr(err)
+}
+
+// Grants lists a session's grants, oldest first. They never leave their session.
+func (s *Store) Grants(sessionID string) ([]policy.Grant, error) {
+	var rows []grantRow
+	if err := s.db.Where("session_id = ?", sessionID).Order("id").Find(&rows).Error; err != nil {
+		return nil, storeErr(err)
+	}
+	out := make([]policy.Grant, len(rows))
+	for i, r := range rows {
+		out[i] = policy.Grant{Kind: policy.Kind(r.Kind), Path: r.Path, Command: r.Command}
+	}
+	return out, nil
+}
+
+func trimRule(r policy.Rule) policy.Rule {
+	r.Path, r.Command = strings.TrimSpace(r.Path), strings.TrimSpace(r.Command)
+	return r
+}
+
+// checkPattern refuses a rule or grant that would match everything (nothing named at all) or
+// nothing (a pattern its kind never carries), so what Settings lists is what the gate applies.
+func checkPattern(k policy.Kind, path, command string) error {
+	if k == "" && path == "" && command == "" {
+		return errs.New(errs.InvalidInput, "Field", "rule")
+	}
+	if k != "" && !slices.Contains(policy.Kinds, k) {
+		return errs.Invalid("kind", string(k), kindNames(policy.Kinds))
+	}
+	switch {
+	case path != "" && command != "":
+		return errs.Invalid("rule", path+" | "+command, []string{"path", "command"})
+	case path != "" && k != "" && !k.HasPath():
+		return errs.Invalid("kind", string(k), kindNames([]policy.Kind{policy.KindRead, policy.KindWrite, policy.KindEdit}))
+	case command != "" && k != "" && k != policy.KindBash:
+		return errs.Invalid("kind", string(k), []string{string(policy.KindBash)})
+	}
+	return nil
+}
+
+func kindNames(ks []policy.Kind) []string {
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = string(k)
+	}
+	return out
+}
