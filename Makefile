@@ -7,12 +7,12 @@ LDFLAGS := -w -s -X agentdesk/app/cli.Version=$(VERSION)
 FUZZTIME ?= 10s
 WAILS := build/.tools/wails
 
-.PHONY: run test setup frontend build go-test vitest e2e smoke fuzz bench bench-check dev wails-cli clean
+.PHONY: run test setup frontend build go-test vitest e2e acp-test smoke fuzz bench bench-check dev wails-cli clean
 
 run: build
 	bash build/scripts/run.sh $(BIN)
 
-test: setup go-test vitest build e2e smoke fuzz bench-check
+test: setup go-test vitest build e2e acp-test smoke fuzz bench-check
 	@echo "make test: every suite passed"
 
 setup:
@@ -33,6 +33,11 @@ vitest: setup
 
 e2e: build
 	cd frontend && AGENTDESK_BIN=$(abspath $(BIN)) npm run e2e
+
+# ACP conformance: the official TypeScript SDK drives `agentdesk acp`, and a TypeScript agent
+# is driven by AgentDesk as an external runtime.
+acp-test: build
+	cd backend/acp/testdata/node && AGENTDESK_BIN=$(abspath $(BIN)) npm test
 
 smoke: build
 	bash build/scripts/desktop-smoke.sh $(BIN) build/screenshots/desktop.png

@@ -3,6 +3,8 @@ package mode
 import (
 	"encoding/json"
 	"errors"
+
+	"agentdesk/backend/errs"
 )
 
 // Queue holds what waits for the next turn boundary while a turn runs (R-MODE-5): mode switches
@@ -128,4 +130,15 @@ func (q *Queue) UnmarshalJSON(b []byte) error {
 	}
 	q.items = items
 	return nil
+}
+
+// WithoutSwitch returns the queue without the switch at index i (in Items order): the person
+// cancelled it before the boundary. Messages cannot be removed this way.
+func (q Queue) WithoutSwitch(i int) (Queue, error) {
+	if i < 0 || i >= len(q.items) || q.items[i].Switch == nil {
+		return q, errs.New(errs.NotFound, "ID", i)
+	}
+	items := make([]QueueItem, 0, len(q.items)-1)
+	items = append(items, q.items[:i]...)
+	return Queue{items: append(items, q.items[i+1:]...)}, nil
 }

@@ -7,6 +7,7 @@ var migrations = []migration{
 	{name: "sessions, events, settings, maintenance log", up: createFoundation},
 	{name: "session modes and permission, turns", up: addModesAndTurns},
 	{name: "decisions, rules and session grants", up: addDecisions},
+	{name: "external ACP agent per session", up: addExternalAgent},
 }
 
 func createFoundation(tx *gorm.DB) error {
@@ -113,4 +114,10 @@ func addDecisions(tx *gorm.DB) error {
 			command TEXT NOT NULL DEFAULT '',
 			created_at DATETIME NOT NULL)`,
 	)
+}
+
+// addExternalAgent lets a session run on an external ACP agent (a command line from Settings)
+// instead of the built-in runtime; empty means built-in.
+func addExternalAgent(tx *gorm.DB) error {
+	return execAll(tx, `ALTER TABLE sessions ADD COLUMN external_agent TEXT NOT NULL DEFAULT ''`)
 }

@@ -23,6 +23,7 @@ type Session struct {
 	ExecutionOverride string
 	PermissionMode    string
 	ModeQueue         string
+	ExternalAgent     string
 	CreatedAt         time.Time
 	UpdatedAt         time.Time
 }

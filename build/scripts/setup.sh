@@ -21,8 +21,11 @@ fi
 command -v go >/dev/null || { echo "setup: Go 1.26 or later is required (https://go.dev/dl)"; exit 1; }
 command -v npm >/dev/null || { echo "setup: Node.js 20 and npm are required"; exit 1; }
 
-# npm ci only when the lock file changed since the last install.
-if [ ! -f frontend/node_modules/.package-lock.json ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
-  echo "setup: npm ci"
-  (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
-fi
+# npm ci only when a lock file changed since the last install.
+for dir in frontend backend/acp/testdata/node; do
+  [ -f "$dir/package-lock.json" ] || continue
+  if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    echo "setup: npm ci in $dir"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+done

@@ -1,0 +1,118 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/google/uuid"
+
+	"agentdesk/backend/errs"
+	"agentdesk/backend/mode"
+	"agentdesk/backend/policy"
+	"agentdesk/backend/provider"
+	"agentdesk/backend/tool"
+)
+
+// EventDirectTool records a tool the person ran directly from the composer's fn-form.
+const EventDirectTool = "tool.direct"
+
+// DirectResult is the payload of tool.direct and what RunDirect returns.
+type DirectResult struct {
+	SessionID string          `json:"sessionId"`
+	CallID    string          `json:"callId"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	Output    string          `json:"output"`
+	IsError   bool            `json:"isError"`
+	Code      string          `json:"code,omitempty"`
+}
+
+// RunDirect runs a tool the person invoked themselves (R-DEC-1). The person is the one
+// asking, so nothing asks again, but the mode's hard deny and deny rules still hold.
+func (r *Runtime) RunDirect(ctx context.Context, sessionID, name string, input json.RawMessage) (DirectResult, error) {
+	state, err := r.opts.Store.ModeInForce(sessionID)
+	if err != nil {
+		return DirectResult{}, err
+	}
+	sess, err := r.opts.Store.GetSession(sessionID)
+	if err != nil {
+		return DirectResult{}, err
+	}
+	t := &turn{rt: r, ctx: ctx, active: &active{turnID: ""}, sessionID: sessionID, workspace: sess.Workspace,
+		pref: state.Preference, exec: directMode(state.Preference)}
+	g := &gated{call: provider.ToolCall{ID: "direct_" + uuid.NewString(), Name: name, Input: input}}
+	out := DirectResult{SessionID: sessionID, CallID: g.call.ID, Name: name, Input: input}
+	if err := t.decideDirect(g); err != nil {
+		out.Output, out.IsError, out.Code = r.errorText(err), true, string(errs.KindOf(err))
+	} else if res, err := t.execute(g); err != nil {
+		out.Output, out.IsError = r.errorText(err), true
+	} else {
+		out.Output, out.IsError = res.Output, res.IsError
+	}
+	if _, err := r.opts.Store.AppendEvent(sessionID, EventDirectTool, out); err != nil {
+		return out, err
+	}
+	r.opts.Publish(EventDirectTool, out)
+	return out, nil
+}
+
+// directMode is the profile a direct run obeys: the mode in force, or execute for plain Smart
+// (the person, not the router, chose this action).
+func directMode(p mode.Preference) mode.ExecutionMode {
+	if p.Interaction == mode.Chat {
+		return mode.ModeChat
+	}
+	if p.Override.IsSet() {
+		return p.Override.ExecutionMode()
+	}
+	return mode.ModeExecute
+}
+
+// decideDirect applies the gate with full access: only a deny stops the person.
+func (t *turn) decideDirect(g *gated) error {
+	var ok bool
+	if g.tool, ok = t.rt.opts.Tools.Get(mode.Tool(g.call.Name)); !ok {
+		return errs.New(UnknownTool, "Tool", g.call.Name)
+	}
+	var err error
+	if g.desc, err = g.tool.Describe(g.call.Input); err != nil {
+		return err
+	}
+	if g.resolved, err = policy.Resolve(policy.Workspace{Root: t.workspace, DataDir: t.rt.opts.DataDir}, g.desc.Gate); err != nil {
+		return err
+	}
+	rules, err := t.rt.opts.Store.PolicyRules()
+	if err != nil {
+		return err
+	}
+	g.verdict = policy.Evaluate(policy.Input{Mode: t.exec, Permission: policy.Full, Rules: rules, Call: g.resolved})
+	return g.verdict.Err()
+}
+
+// ToolDefs lists the tools the person may run directly in the session's mode, with the schemas
+// the fn-form is built from.
+func (r *Runtime) ToolDefs(sessionID string) ([]tool.Def, error) {
+	state, err := r.opts.Store.ModeInForce(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return r.opts.Tools.Defs(mode.ProfileOf(directMode(state.Preference)).Tools), nil
+}
+
+// Unqueue cancels the queued switch at index i before it applies.
+func (r *Runtime) Unqueue(sessionID string, i int) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	q, err := r.opts.Store.Queue(sessionID)
+	if err != nil {
+		return err
+	}
+	if q, err = q.WithoutSwitch(i); err != nil {
+		return err
+	}
+	if err := r.opts.Store.SaveQueue(sessionID, q); err != nil {
+		return err
+	}
+	r.publishQueue(sessionID, q)
+	return nil
+}
