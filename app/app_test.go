@@ -10,6 +10,7 @@ import (
 	"agentdesk/backend/bus"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/i18n"
+	"agentdesk/backend/provider"
 	"agentdesk/backend/store"
 )
 
@@ -24,7 +25,8 @@ func newServices(t *testing.T) *Services {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := NewServices(st, msgs, Info{DefaultWorkspace: t.TempDir()}, "en")
+	svc, err := NewServices(st, msgs, Options{Info: Info{DefaultWorkspace: t.TempDir(), DataDir: t.TempDir()}, EnvLang: "en",
+		Getenv: func(string) string { return "" }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,8 +39,13 @@ func TestBridgeExposesEveryBoundMethod(t *testing.T) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	want := []string{"Sessions.Configure", "Sessions.Create", "Sessions.Delete", "Sessions.Fork", "Sessions.List",
-		"Sessions.Rename", "Sessions.SetPermission", "Settings.Get", "Settings.SetDefaultPermission", "Settings.SetLanguage", "System.Info"}
+	want := []string{"Composer.Cancel", "Composer.RunTool", "Composer.Send", "Composer.Tools", "Composer.Unqueue",
+		"Decisions.Pending", "Decisions.Resolve",
+		"Sessions.Configure", "Sessions.Continue", "Sessions.Create", "Sessions.Delete", "Sessions.Fork", "Sessions.List",
+		"Sessions.Rename", "Sessions.SetPermission", "Sessions.Transcript",
+		"Settings.DeleteKey", "Settings.Get", "Settings.ProbeLocal", "Settings.RevokeRule", "Settings.Rules", "Settings.SaveKey",
+		"Settings.SetDecisionTimeout", "Settings.SetDefaultPermission", "Settings.SetLanguage", "Settings.SetProvider",
+		"Settings.SetTheme", "Settings.StartDemo", "System.Info", "System.NotifyDecision"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("methods %v, want %v", names, want)
 	}
@@ -82,8 +89,12 @@ func TestWailsRejectionIsLocalizedJSON(t *testing.T) {
 	if json.Unmarshal([]byte(err.Error()), &f) != nil || f.Kind != "INVALID_VALUE" || !strings.Contains(f.Message, "可选值") {
 		t.Fatalf("rejection: %q", err.Error())
 	}
-	again, _ := NewServices(svc.Store, svc.I18n, svc.Info, "en")
+	again, _ := NewServices(svc.Store, svc.I18n, Options{Info: svc.Info, EnvLang: "en"})
 	if again.Language() != "zh-CN" {
 		t.Fatal("the language choice did not persist")
 	}
+}
+
+func newScripted(path string) (provider.Provider, error) {
+	return provider.New(provider.Config{Kind: provider.KindScripted, ScriptPath: path})
 }

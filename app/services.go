@@ -7,13 +7,20 @@ import (
 	"os"
 	"sync"
 
+	"agentdesk/backend/agent"
 	"agentdesk/backend/bus"
+	"agentdesk/backend/decision"
 	"agentdesk/backend/i18n"
+	"agentdesk/backend/provider"
 	"agentdesk/backend/store"
+	"agentdesk/backend/tool"
 )
 
 // Settings keys owned by the app layer.
-const settingLanguage = "language"
+const (
+	settingLanguage = "language"
+	settingTheme    = "theme"
+)
 
 // Info describes the running app.
 type Info struct {
@@ -23,36 +30,73 @@ type Info struct {
 	Transport        string `json:"transport"`
 }
 
-// Services is what every facade shares: the store, the event bus, messages and the language.
-type Services struct {
-	Store *store.Store
-	Bus   *bus.Bus
-	I18n  *i18n.Bundle
-	Info  Info
+// Options are what the command line decides for the services.
+type Options struct {
+	Info     Info
+	EnvLang  string
+	Getenv   func(string) string
+	Provider *provider.Config // overrides the Settings provider (serve --provider …)
+}
 
-	mu   sync.RWMutex
-	lang string
+// Services is what every facade shares: the store, the event bus, messages, the language, the
+// decision registry and the agent runtime.
+type Services struct {
+	Store     *store.Store
+	Bus       *bus.Bus
+	I18n      *i18n.Bundle
+	Info      Info
+	Decisions *decision.Registry
+	Runtime   *agent.Runtime
+
+	getenv   func(string) string
+	override provider.Provider // fixed provider from the command line, shared by every turn
+	mu       sync.RWMutex
+	lang     string
 }
 
 // NewServices wires the facades over an open store. The language is the saved setting, or
-// the one detected from the environment until the person picks one.
-func NewServices(st *store.Store, msgs *i18n.Bundle, info Info, envLang string) (*Services, error) {
-	if info.DefaultWorkspace == "" {
+// the one detected from the environment until the person picks one. Turns and decisions left
+// unfinished by an earlier run are marked interrupted before anything new is asked.
+func NewServices(st *store.Store, msgs *i18n.Bundle, opts Options) (*Services, error) {
+	if opts.Info.DefaultWorkspace == "" {
 		home, err := os.UserHomeDir()
 		if err != nil {
 			home = "."
 		}
-		info.DefaultWorkspace = home
+		opts.Info.DefaultWorkspace = home
 	}
-	s := &Services{Store: st, Bus: bus.New(), I18n: msgs, Info: info, lang: envLang}
-	saved, ok, err := st.GetSetting(settingLanguage)
-	if err != nil {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	s := &Services{Store: st, Bus: bus.New(), I18n: msgs, Info: opts.Info, lang: opts.EnvLang, getenv: opts.Getenv}
+	if err := s.loadLanguage(); err != nil {
 		return nil, err
+	}
+	if opts.Provider != nil {
+		p, err := provider.New(*opts.Provider)
+		if err != nil {
+			return nil, err
+		}
+		s.override = p
+	}
+	s.Decisions = decision.New(st, s.Bus.Publish, decision.Options{Timeout: decision.TimeoutSetting(st)})
+	if _, _, err := s.Decisions.Recover(); err != nil {
+		return nil, err
+	}
+	s.Runtime = agent.New(agent.Options{Store: st, Publish: s.Bus.Publish, Decisions: s.Decisions,
+		Tools: tool.NewRegistry(), Provider: s.providerForTurn, Messages: msgs, DataDir: opts.Info.DataDir})
+	return s, nil
+}
+
+func (s *Services) loadLanguage() error {
+	saved, ok, err := s.Store.GetSetting(settingLanguage)
+	if err != nil {
+		return err
 	}
 	if ok && i18n.Supported(saved) {
 		s.lang = saved
 	}
-	return s, nil
+	return nil
 }
 
 // Language is the current UI language.
@@ -76,5 +120,5 @@ func (s *Services) T(key string, args map[string]any) string {
 // Facades are the structs bound to the window and served over HTTP, in one list so the two
 // transports cannot drift apart.
 func (s *Services) Facades() []any {
-	return []any{&Sessions{s}, &Settings{s}, &System{s}}
+	return []any{&Sessions{s}, &Composer{s}, &Decisions{s}, &Settings{s}, &System{s}}
 }

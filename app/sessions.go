@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"agentdesk/backend/agent"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/session"
 )
@@ -17,6 +18,7 @@ type Session struct {
 	ExecutionOverride string    `json:"executionOverride"`
 	PermissionMode    string    `json:"permissionMode"`
 	UnrecognizedMode  string    `json:"unrecognizedMode,omitempty"`
+	Running           bool      `json:"running"`
 	CreatedAt         time.Time `json:"createdAt"`
 	UpdatedAt         time.Time `json:"updatedAt"`
 }
@@ -69,7 +71,7 @@ func (f *Sessions) List() ([]Session, error) {
 	}
 	out := make([]Session, len(views))
 	for i, v := range views {
-		out[i] = sessionDTO(v)
+		out[i] = f.dto(v)
 	}
 	return out, nil
 }
@@ -95,9 +97,30 @@ func (f *Sessions) Rename(req RenameSessionRequest) (Session, error) {
 	return f.changed(f.svc().View(req.ID))
 }
 
-// Configure sets the session's interaction preference for its next message.
-func (f *Sessions) Configure(req ConfigureSessionRequest) (Session, error) {
-	return f.changed(f.svc().Configure(req.ID, mode.FollowUpInput{InteractionMode: req.InteractionMode, ExecutionOverride: req.ExecutionOverride}))
+// ConfigureResult is the session after a selector change, and whether the change waits for
+// the running turn to end (R-MODE-5).
+type ConfigureResult struct {
+	Session Session `json:"session"`
+	Queued  bool    `json:"queued"`
+}
+
+// Configure sets the session's interaction preference for its next message; while a turn runs
+// it is queued to the turn boundary.
+func (f *Sessions) Configure(req ConfigureSessionRequest) (ConfigureResult, error) {
+	queued, err := f.s.Runtime.Configure(req.ID, mode.FollowUpInput{InteractionMode: req.InteractionMode, ExecutionOverride: req.ExecutionOverride})
+	if err != nil {
+		return ConfigureResult{}, f.s.fail(err)
+	}
+	sess, err := f.changed(f.svc().View(req.ID))
+	return ConfigureResult{Session: sess, Queued: queued}, err
+}
+
+// continuePrompt asks the model to pick up an interrupted turn; it is model-facing text.
+const continuePrompt = "Continue where you left off. The previous turn was interrupted before it finished."
+
+// Continue resumes a session whose last turn was interrupted.
+func (f *Sessions) Continue(req SessionRef) (agent.Ack, error) {
+	return (&Composer{f.s}).Send(SendRequest{SessionID: req.ID, Text: continuePrompt})
 }
 
 // SetPermission changes this session's permission mode only; the default stays (R-AUTH-3).
@@ -129,7 +152,7 @@ func (f *Sessions) changed(v session.View, err error) (Session, error) {
 		return Session{}, f.s.fail(err)
 	}
 	f.s.publishSessions()
-	return sessionDTO(v), nil
+	return f.dto(v), nil
 }
 
 // publishSessions broadcasts the whole list, so every window and tab shows the same sessions.
@@ -140,8 +163,9 @@ func (s *Services) publishSessions() {
 	}
 }
 
-func sessionDTO(v session.View) Session {
+func (f *Sessions) dto(v session.View) Session {
+	_, running := f.s.Runtime.Running(v.ID)
 	return Session{ID: v.ID, Title: v.Title, Workspace: v.Workspace, InteractionMode: v.InteractionMode,
 		ExecutionOverride: v.ExecutionOverride, PermissionMode: v.PermissionMode, UnrecognizedMode: v.UnrecognizedMode,
-		CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt}
+		Running: running, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt}
 }

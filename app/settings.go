@@ -1,6 +1,9 @@
 package app
 
 import (
+	"time"
+
+	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/i18n"
 	"agentdesk/backend/policy"
@@ -9,8 +12,17 @@ import (
 
 // SettingsView is every setting the Settings page shows.
 type SettingsView struct {
-	Language          string `json:"language"`
-	DefaultPermission string `json:"defaultPermission"`
+	Language          string       `json:"language"`
+	DefaultPermission string       `json:"defaultPermission"`
+	DecisionTimeout   string       `json:"decisionTimeout"`
+	Theme             string       `json:"theme"`
+	Provider          ProviderView `json:"provider"`
+	ProviderReady     bool         `json:"providerReady"`
+}
+
+// SetLanguageRequest picks the UI language.
+type SetLanguageRequest struct {
+	Language string `json:"language"`
 }
 
 // SetDefaultPermissionRequest changes the default permission mode for new sessions.
@@ -18,10 +30,17 @@ type SetDefaultPermissionRequest struct {
 	PermissionMode string `json:"permissionMode"`
 }
 
-// SetLanguageRequest picks the UI language.
-type SetLanguageRequest struct {
-	Language string `json:"language"`
+// ValueRequest carries one setting value.
+type ValueRequest struct {
+	Value string `json:"value"`
 }
+
+// ThemeRequest picks the theme.
+type ThemeRequest struct {
+	Theme string `json:"theme"`
+}
+
+var themes = []string{"system", "light", "dark"}
 
 // Settings is the Settings page's facade: the only writer of defaults.
 type Settings struct{ s *Services }
@@ -32,7 +51,31 @@ func (f *Settings) Get() (SettingsView, error) {
 	if err != nil {
 		return SettingsView{}, f.s.fail(err)
 	}
-	return SettingsView{Language: f.s.Language(), DefaultPermission: string(def.Mode)}, nil
+	theme, _, err := f.s.Store.GetSetting(settingTheme)
+	if err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	if !contains(themes, theme) {
+		theme = "system"
+	}
+	prov, err := f.s.providerView()
+	if err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	return SettingsView{Language: f.s.Language(), DefaultPermission: string(def.Mode), Theme: theme,
+		DecisionTimeout: decision.TimeoutSetting(f.s.Store)().String(), Provider: prov, ProviderReady: f.s.providerReady(prov)}, nil
+}
+
+// SetLanguage persists the UI language and tells every window.
+func (f *Settings) SetLanguage(req SetLanguageRequest) (SettingsView, error) {
+	if !i18n.Supported(req.Language) {
+		return SettingsView{}, f.s.fail(errs.Invalid("language", req.Language, locales.Languages))
+	}
+	if err := f.s.Store.SetSetting(settingLanguage, req.Language); err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	f.s.setLanguage(req.Language)
+	return f.publish()
 }
 
 // SetDefaultPermission is the only writer of the default permission mode (R-AUTH-1).
@@ -47,22 +90,76 @@ func (f *Settings) SetDefaultPermission(req SetDefaultPermissionRequest) (Settin
 	return f.publish()
 }
 
+// SetDecisionTimeout sets how long a decision waits for an answer.
+func (f *Settings) SetDecisionTimeout(req ValueRequest) (SettingsView, error) {
+	d, err := decision.ParseTimeout(req.Value)
+	if err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	if err := f.s.Store.SetSetting(decision.SettingTimeout, d.Round(time.Second).String()); err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	return f.publish()
+}
+
+// SetTheme picks system, light or dark.
+func (f *Settings) SetTheme(req ThemeRequest) (SettingsView, error) {
+	if !contains(themes, req.Theme) {
+		return SettingsView{}, f.s.fail(errs.Invalid("theme", req.Theme, themes))
+	}
+	if err := f.s.Store.SetSetting(settingTheme, req.Theme); err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	return f.publish()
+}
+
+// RuleView is one "always allow" (or deny) rule as Settings lists it.
+type RuleView struct {
+	ID        string    `json:"id"`
+	Effect    string    `json:"effect"`
+	Kind      string    `json:"kind"`
+	Path      string    `json:"path"`
+	Command   string    `json:"command"`
+	Source    string    `json:"source"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// RuleRef names one rule.
+type RuleRef struct {
+	ID string `json:"id"`
+}
+
+// Rules lists the rules, oldest first.
+func (f *Settings) Rules() ([]RuleView, error) {
+	rows, err := f.s.Store.Rules()
+	if err != nil {
+		return nil, f.s.fail(err)
+	}
+	out := make([]RuleView, len(rows))
+	for i, r := range rows {
+		rule := r.Rule()
+		out[i] = RuleView{ID: rule.ID, Effect: string(rule.Effect), Kind: string(rule.Kind), Path: rule.Path,
+			Command: rule.Command, Source: r.Source, CreatedAt: r.CreatedAt}
+	}
+	return out, nil
+}
+
+// RevokeRule deletes a rule; the next call it covered asks again.
+func (f *Settings) RevokeRule(req RuleRef) ([]RuleView, error) {
+	if err := f.s.Store.DeleteRule(req.ID); err != nil {
+		return nil, f.s.fail(err)
+	}
+	rules, err := f.Rules()
+	if err == nil {
+		f.s.Bus.Publish("rules.changed", rules)
+	}
+	return rules, err
+}
+
 func (f *Settings) publish() (SettingsView, error) {
 	view, err := f.Get()
 	if err == nil {
 		f.s.Bus.Publish("settings.changed", view)
 	}
 	return view, err
-}
-
-// SetLanguage persists the UI language and tells every window.
-func (f *Settings) SetLanguage(req SetLanguageRequest) (SettingsView, error) {
-	if !i18n.Supported(req.Language) {
-		return SettingsView{}, f.s.fail(errs.Invalid("language", req.Language, locales.Languages))
-	}
-	if err := f.s.Store.SetSetting(settingLanguage, req.Language); err != nil {
-		return SettingsView{}, f.s.fail(err)
-	}
-	f.s.setLanguage(req.Language)
-	return f.publish()
 }

@@ -9,3 +9,9 @@ var FS embed.FS
 
 // Languages are the shipped languages; the first is the fallback.
 var Languages = []string{"en", "zh-CN"}
+
+// Demo holds the offline demo's scripted conversation, one file per language
+// (demo/demo.<lang>.json): it is what a first-run user sees, so it is translated like the UI.
+//
+//go:embed demo/*.json
+var Demo embed.FS

@@ -1,18 +1,21 @@
 package cli
 
 import (
-	"agentdesk/app"
-	"agentdesk/backend/store"
 	"path/filepath"
+
+	"agentdesk/app"
+	"agentdesk/backend/provider"
+	"agentdesk/backend/store"
 )
 
 // openServices opens the store in the data folder and wires the facades over it.
-func (c *Context) openServices() (*app.Services, func(), error) {
+func (c *Context) openServices(override *provider.Config) (*app.Services, func(), error) {
 	st, err := store.Open(c.DataDir)
 	if err != nil {
 		return nil, nil, err
 	}
-	svc, err := app.NewServices(st, c.msgs, app.Info{Version: Version, DataDir: c.DataDir}, c.lang)
+	svc, err := app.NewServices(st, c.msgs, app.Options{Info: app.Info{Version: Version, DataDir: c.DataDir},
+		EnvLang: c.lang, Getenv: c.Getenv, Provider: override})
 	if err != nil {
 		st.Close()
 		return nil, nil, err
@@ -22,7 +25,7 @@ func (c *Context) openServices() (*app.Services, func(), error) {
 
 // OpenDesktop opens the store and the window; main passes it as Env.Desktop.
 func OpenDesktop(c *Context) error {
-	svc, closeStore, err := c.openServices()
+	svc, closeStore, err := c.openServices(nil)
 	if err != nil {
 		return err
 	}

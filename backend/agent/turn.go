@@ -43,6 +43,7 @@ type turn struct {
 	pref      mode.Preference
 	exec      mode.ExecutionMode
 
+	prov     provider.Provider   // chosen at the first model request and kept for the turn
 	calls    []provider.ToolCall // the model's calls waiting to run
 	steps    int
 	nudges   int
@@ -94,12 +95,13 @@ func (t *turn) askModel() (phase, error) {
 	if err != nil {
 		return phaseDone, err
 	}
-	prov, err := t.rt.opts.Provider()
-	if err != nil {
-		return phaseDone, err
+	if t.prov == nil {
+		if t.prov, err = t.rt.opts.Provider(); err != nil {
+			return phaseDone, err
+		}
 	}
 	key := deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID}
-	resp, err := prov.Stream(t.ctx, req, func(e provider.Event) {
+	resp, err := t.prov.Stream(t.ctx, req, func(e provider.Event) {
 		if e.Kind == provider.EventTextDelta {
 			t.rt.deltas.add(EventTurnDelta, key, e.Text)
 		}

@@ -63,7 +63,9 @@ func TestKeyFromKeyringIsUsed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer DeleteKey(KindAnthropic)
-	srv := ssetest.Start(t, func(s *ssetest.Stream) { s.Error(401, `{"type":"error","error":{"type":"authentication_error","message":"no"}}`) })
+	srv := ssetest.Start(t, func(s *ssetest.Stream) {
+		s.Error(401, `{"type":"error","error":{"type":"authentication_error","message":"no"}}`)
+	})
 	p, err := New(Config{Kind: KindAnthropic, BaseURL: srv.URL, Getenv: env()})
 	if err != nil {
 		t.Fatal(err)

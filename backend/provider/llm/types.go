@@ -102,6 +102,6 @@ type Provider interface {
 	Name() string
 	// Stream sends one request, calls emit for every text delta and every completed tool call as
 	// they arrive, and returns the assembled response. It stops promptly when ctx is cancelled
-	// (returning ctx's error).
+	// (returning ctx's error). On any error the Response still holds what arrived before it.
 	Stream(ctx context.Context, req Request, emit func(Event)) (Response, error)
 }

@@ -1,0 +1,66 @@
+package app
+
+import (
+	"agentdesk/backend/decision"
+	"agentdesk/backend/store"
+)
+
+// Decisions is the facade of the one decision registry.
+type Decisions struct{ s *Services }
+
+// Pending lists a session's pending decisions, head of the FIFO first.
+func (f *Decisions) Pending(req SessionRef) ([]decision.Decision, error) {
+	out := f.s.Decisions.Pending(req.ID)
+	if out == nil {
+		out = []decision.Decision{}
+	}
+	return out, nil
+}
+
+// ResolveRequest answers one decision. Approvals take choice (allow_once, allow_session,
+// allow_always, reject) and reason; plan reviews choice (approve, keep_planning) and feedback;
+// questions selected and text.
+type ResolveRequest struct {
+	ID       string   `json:"id"`
+	Choice   string   `json:"choice"`
+	Reason   string   `json:"reason"`
+	Selected []string `json:"selected"`
+	Text     string   `json:"text"`
+	Feedback string   `json:"feedback"`
+}
+
+// ResolveResult is false when someone else answered first.
+type ResolveResult struct {
+	Won bool `json:"won"`
+}
+
+// Resolve answers a decision; the first answer from any window or client wins.
+func (f *Decisions) Resolve(req ResolveRequest) (ResolveResult, error) {
+	kind, ok := f.kindOf(req.ID)
+	if !ok {
+		return ResolveResult{}, nil
+	}
+	var res decision.Resolution
+	switch kind {
+	case decision.KindApproval:
+		res = decision.Approval(decision.Choice(req.Choice), req.Reason)
+	case decision.KindPlanReview:
+		res = decision.Plan(decision.PlanChoice(req.Choice), req.Feedback)
+	default:
+		res = decision.Answer(req.Selected, req.Text)
+	}
+	won, err := f.s.Decisions.Resolve(req.ID, res)
+	if err != nil {
+		return ResolveResult{}, f.s.fail(err)
+	}
+	return ResolveResult{Won: won}, nil
+}
+
+// kindOf finds a pending decision's kind; an answered one is no longer pending.
+func (f *Decisions) kindOf(id string) (decision.Kind, bool) {
+	row, err := f.s.Store.Decision(id)
+	if err != nil || row.Status != store.DecisionPending {
+		return "", false
+	}
+	return decision.Kind(row.Kind), true
+}
