@@ -325,3 +325,30 @@ func TestAllowForThisSessionBecomesAGrant(t *testing.T) {
 		t.Fatalf("a session grant leaked into the rules: %+v", rules)
 	}
 }
+
+func TestAlwaysAllowBecomesARuleForEverySession(t *testing.T) {
+	h := newHarness(t, script(
+		`{"tool_calls":[{"name":"bash","input":{"command":"go version"}}]}`,
+		`{"text":"done"}`,
+		`{"tool_calls":[{"name":"bash","input":{"command":"go version"}}]}`,
+		`{"text":"done again"}`), harnessOpts{override: "execute"})
+	asked := 0
+	h.onDecision(func(d decision.Decision) *decision.Resolution {
+		asked++
+		res := decision.Approval(decision.AllowAlways, "")
+		return &res
+	})
+	h.send("which go?", mode.FollowUpInput{})
+	rules, _ := h.st.Rules()
+	if len(rules) != 1 || rules[0].Command != "go version" || rules[0].Effect != "allow" {
+		t.Fatalf("rules: %+v", rules)
+	}
+	h.session = h.newSession(harnessOpts{override: "execute"})
+	h.send("which go, again?", mode.FollowUpInput{})
+	if asked != 1 {
+		t.Fatalf("asked %d times; the rule must cover the other session", asked)
+	}
+	if calls := h.named(EventToolCall); calls[len(calls)-1].Data.(ToolCallView).Layer != "rule" {
+		t.Fatalf("the second call was not allowed by the rule: %+v", calls[len(calls)-1].Data)
+	}
+}
