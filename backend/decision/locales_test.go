@@ -4,15 +4,10 @@ import (
 	"testing"
 
 	"agentdesk/backend/i18n"
-	"agentdesk/locales"
 )
 
 // Every key this package hands to the UI has a message in every shipped language.
 func TestEveryKeyHasAMessage(t *testing.T) {
-	keys, err := i18n.Keys(locales.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := []string{ReasonNonInteractive, "error." + string(CodeCancelled), "error." + string(CodeInterrupted),
 		"decision.setting.timeout.label", "decision.setting.timeout.help", "decision.approval.reason_placeholder"}
 	for _, o := range Outcomes {
@@ -30,12 +25,8 @@ func TestEveryKeyHasAMessage(t *testing.T) {
 	for _, c := range planChoices {
 		want = append(want, "decision.plan."+string(c))
 	}
-	for _, lang := range locales.Languages {
-		for _, k := range want {
-			if keys[lang][k] == "" {
-				t.Errorf("%s has no message for %q", lang, k)
-			}
-		}
+	for _, m := range i18n.Missing(want...) {
+		t.Errorf("no message for %s", m)
 	}
 }
 

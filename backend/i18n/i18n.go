@@ -114,3 +114,21 @@ func langOf(file string) string {
 	base := strings.TrimSuffix(path.Base(file), ".json")
 	return base[strings.LastIndex(base, ".")+1:]
 }
+
+// Missing lists, as "lang: key", every key that has no message in some shipped language. A
+// package's test hands it the keys the package gives out.
+func Missing(keys ...string) []string {
+	all, err := Keys(locales.FS)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	var out []string
+	for _, lang := range locales.Languages {
+		for _, k := range keys {
+			if all[lang][k] == "" {
+				out = append(out, lang+": "+k)
+			}
+		}
+	}
+	return out
+}
