@@ -102,10 +102,13 @@ func TestSettingsValidateAndPublish(t *testing.T) {
 		}
 	})
 	for name, call := range map[string]func() error{
-		"timeout":    func() error { _, err := settings.SetDecisionTimeout(ValueRequest{Value: "2s"}); return err },
-		"theme":      func() error { _, err := settings.SetTheme(ThemeRequest{Theme: "neon"}); return err },
-		"provider":   func() error { _, err := settings.SetProvider(SetProviderRequest{Kind: "gemini"}); return err },
-		"permission": func() error { _, err := settings.SetDefaultPermission(SetDefaultPermissionRequest{PermissionMode: "bypass"}); return err },
+		"timeout":  func() error { _, err := settings.SetDecisionTimeout(ValueRequest{Value: "2s"}); return err },
+		"theme":    func() error { _, err := settings.SetTheme(ThemeRequest{Theme: "neon"}); return err },
+		"provider": func() error { _, err := settings.SetProvider(SetProviderRequest{Kind: "gemini"}); return err },
+		"permission": func() error {
+			_, err := settings.SetDefaultPermission(SetDefaultPermissionRequest{PermissionMode: "bypass"})
+			return err
+		},
 		"key vendor": func() error { _, err := settings.SaveKey(KeyRequest{Provider: "acme", Key: "k"}); return err },
 	} {
 		if err := call(); err == nil || !strings.Contains(err.Error(), string(errs.InvalidValue)) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 
+	"agentdesk/backend/acp/client"
 	"agentdesk/backend/agent"
 	"agentdesk/backend/bus"
 	"agentdesk/backend/decision"
@@ -84,7 +85,8 @@ func NewServices(st *store.Store, msgs *i18n.Bundle, opts Options) (*Services, e
 		return nil, err
 	}
 	s.Runtime = agent.New(agent.Options{Store: st, Publish: s.Bus.Publish, Decisions: s.Decisions,
-		Tools: tool.NewRegistry(), Provider: s.providerForTurn, Messages: msgs, DataDir: opts.Info.DataDir})
+		Tools: tool.NewRegistry(), Provider: s.providerForTurn, Messages: msgs, DataDir: opts.Info.DataDir,
+		External: client.NewPool(os.Stderr)})
 	return s, nil
 }
 

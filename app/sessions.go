@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"agentdesk/backend/acp/client"
 	"agentdesk/backend/agent"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/session"
@@ -18,6 +19,7 @@ type Session struct {
 	ExecutionOverride string    `json:"executionOverride"`
 	PermissionMode    string    `json:"permissionMode"`
 	UnrecognizedMode  string    `json:"unrecognizedMode,omitempty"`
+	ExternalAgent     string    `json:"externalAgent,omitempty"`
 	Running           bool      `json:"running"`
 	CreatedAt         time.Time `json:"createdAt"`
 	UpdatedAt         time.Time `json:"updatedAt"`
@@ -32,6 +34,9 @@ type CreateSessionRequest struct {
 	InteractionMode   *string `json:"interactionMode,omitempty"`
 	ExecutionOverride *string `json:"executionOverride,omitempty"`
 	PermissionMode    *string `json:"permissionMode,omitempty"`
+	// ExternalAgent runs the session on an external ACP agent: one of the command lines saved
+	// in Settings. Empty means the built-in runtime.
+	ExternalAgent string `json:"externalAgent,omitempty"`
 }
 
 // RenameSessionRequest retitles a session.
@@ -85,6 +90,9 @@ func (f *Sessions) Create(req CreateSessionRequest) (Session, error) {
 	}
 	if in.Title == "" {
 		in.Title = f.s.T("session.defaultTitle", nil)
+	}
+	if agentCmd := strings.TrimSpace(req.ExternalAgent); agentCmd != "" {
+		return f.changed(client.CreateSession(f.svc(), in, agentCmd))
 	}
 	return f.changed(f.svc().Create(in))
 }
@@ -165,7 +173,8 @@ func (s *Services) publishSessions() {
 
 func (f *Sessions) dto(v session.View) Session {
 	_, running := f.s.Runtime.Running(v.ID)
-	return Session{ID: v.ID, Title: v.Title, Workspace: v.Workspace, InteractionMode: v.InteractionMode,
+	external, _ := f.s.Store.ExternalAgent(v.ID)
+	return Session{ExternalAgent: external, ID: v.ID, Title: v.Title, Workspace: v.Workspace, InteractionMode: v.InteractionMode,
 		ExecutionOverride: v.ExecutionOverride, PermissionMode: v.PermissionMode, UnrecognizedMode: v.UnrecognizedMode,
 		Running: running, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt}
 }

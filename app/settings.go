@@ -18,6 +18,20 @@ type SettingsView struct {
 	Theme             string       `json:"theme"`
 	Provider          ProviderView `json:"provider"`
 	ProviderReady     bool         `json:"providerReady"`
+	ExternalAgents    []string     `json:"externalAgents"`
+}
+
+// ExternalAgentsRequest is the list of external ACP agent command lines sessions may use.
+type ExternalAgentsRequest struct {
+	Commands []string `json:"commands"`
+}
+
+// SetExternalAgents saves the external agents a new session may run on.
+func (f *Settings) SetExternalAgents(req ExternalAgentsRequest) (SettingsView, error) {
+	if err := f.s.Store.SetExternalAgents(req.Commands); err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	return f.publish()
 }
 
 // SetLanguageRequest picks the UI language.
@@ -62,7 +76,11 @@ func (f *Settings) Get() (SettingsView, error) {
 	if err != nil {
 		return SettingsView{}, f.s.fail(err)
 	}
-	return SettingsView{Language: f.s.Language(), DefaultPermission: string(def.Mode), Theme: theme,
+	agents, err := f.s.Store.ExternalAgents()
+	if err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	return SettingsView{Language: f.s.Language(), DefaultPermission: string(def.Mode), Theme: theme, ExternalAgents: agents,
 		DecisionTimeout: decision.TimeoutSetting(f.s.Store)().String(), Provider: prov, ProviderReady: f.s.providerReady(prov)}, nil
 }
 

@@ -60,6 +60,7 @@ func commands() []command {
 		{"settings", runSettings},
 		{"route", runRoute},
 		{"run", runRun},
+		{"acp", runACP},
 	}
 }
 

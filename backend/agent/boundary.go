@@ -2,8 +2,8 @@ package agent
 
 import (
 	"context"
-	"strings"
 	"encoding/json"
+	"strings"
 
 	"agentdesk/backend/mode"
 )
@@ -41,7 +41,7 @@ func (r *Runtime) execute(t *turn, d mode.Decision) {
 	r.opts.Publish(EventTurnStarted, TurnStarted{SessionID: t.sessionID, TurnID: t.active.turnID,
 		ExecutionMode: string(d.Mode), ReasonKey: d.ReasonKey, ReasonArgs: d.ReasonArgs,
 		Reason: r.opts.Messages.T("en", d.ReasonKey, d.ReasonArgs)})
-	status, failure := t.run()
+	status, failure := r.runTurn(t)
 	r.deltas.flush()
 	r.opts.Store.EndTurn(t.active.turnID, status, failure)
 	r.opts.Publish(EventTurnEnded, TurnEnded{SessionID: t.sessionID, TurnID: t.active.turnID, Status: status, Error: failure})

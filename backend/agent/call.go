@@ -163,5 +163,3 @@ func (t *turn) publishCall(g *gated) {
 		Name: g.call.Name, Input: g.call.Input, Summary: g.desc.Summary, Verdict: string(g.verdict.Decision),
 		Layer: string(g.verdict.Layer), Code: string(g.verdict.Code), ReasonKey: g.verdict.ReasonKey})
 }
-
-

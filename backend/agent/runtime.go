@@ -41,6 +41,8 @@ type Options struct {
 	Provider  ProviderSource
 	Messages  *i18n.Bundle
 	DataDir   string
+	// External runs the turns of sessions on an external ACP agent; nil refuses them.
+	External ExternalAgents
 	// MaxSteps bounds the model requests of one turn (a runaway loop ends as failed).
 	MaxSteps int
 }
@@ -104,6 +106,9 @@ func (r *Runtime) Send(in Input) (Ack, error) {
 	}
 	fu, err := mode.ValidateFollowUp(current.Preference, in.Mode)
 	if err != nil {
+		return Ack{}, err
+	}
+	if err := r.checkExternal(in.SessionID, fu.Preference); err != nil {
 		return Ack{}, err
 	}
 	if isClear, err := checkShortcut(fu.Preference.Interaction, in.Text); err != nil || isClear {
@@ -194,6 +199,9 @@ func (r *Runtime) Configure(sessionID string, in mode.FollowUpInput) (queued boo
 	}
 	fu, err := mode.ValidateFollowUp(current.Preference, in)
 	if err != nil {
+		return false, err
+	}
+	if err := r.checkExternal(sessionID, fu.Preference); err != nil {
 		return false, err
 	}
 	r.mu.Lock()

@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"agentdesk/backend/acp/client"
+	"agentdesk/backend/acp/server"
+	"agentdesk/backend/agent"
+	"agentdesk/backend/bus"
+	"agentdesk/backend/decision"
+	"agentdesk/backend/policy"
+	"agentdesk/backend/store"
+	"agentdesk/backend/tool"
+)
+
+// runACP is `agentdesk acp`: AgentDesk as an Agent Client Protocol agent on stdin/stdout, for
+// Zed and other editors (R-ACP-1). Stdout is the protocol; diagnostics go to stderr, or to
+// the --log file.
+func runACP(c *Context, args []string) int {
+	fs := c.flags("acp")
+	fs.String("provider", "", c.T("cli.flag.provider"))
+	fs.String("script", "", c.T("cli.flag.script"))
+	fs.String("record", "", c.T("cli.flag.record"))
+	fs.String("model", "", c.T("cli.flag.model"))
+	fs.String("base-url", "", c.T("cli.flag.baseURL"))
+	fs.String("permission", "", c.T("cli.flag.permission"))
+	logPath := fs.String("log", "", c.T("cli.flag.acpLog"))
+	if code, ok := c.parse(fs, args); !ok {
+		return code
+	}
+	if perm := flagValue(fs, "permission"); perm != nil {
+		if _, err := policy.ParsePermission(*perm); err != nil {
+			return c.exitFor(err)
+		}
+	}
+	logw := c.Stderr
+	if *logPath != "" {
+		f, err := os.OpenFile(*logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return c.exitFor(err)
+		}
+		defer f.Close()
+		logw = f
+	}
+	prov, err := c.runProvider(fs)
+	if err != nil {
+		return c.exitFor(err)
+	}
+	st, err := store.Open(c.DataDir)
+	if err != nil {
+		return c.exitFor(err)
+	}
+	defer st.Close()
+	b := bus.New()
+	reg := decision.New(st, b.Publish, decision.Options{Timeout: decision.TimeoutSetting(st)})
+	pool := client.NewPool(logw)
+	defer pool.Close()
+	rt := agent.New(agent.Options{Store: st, Publish: b.Publish, Decisions: reg, Tools: tool.NewRegistry(),
+		Provider: agent.Fixed(prov), Messages: c.msgs, DataDir: c.DataDir, External: pool})
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	in := c.Stdin
+	if in == nil {
+		in = eofReader{}
+	}
+	opts := server.Options{Store: st, Runtime: rt, Decisions: reg, Bus: b, Messages: c.msgs, Lang: c.lang,
+		Version: Version, Log: logw, Permission: flagValue(fs, "permission")}
+	if err := server.Serve(ctx, opts, in, c.Stdout); err != nil {
+		return c.exitFor(err)
+	}
+	return ExitOK
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }

@@ -1,0 +1,136 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	acp "github.com/coder/acp-go-sdk"
+
+	"agentdesk/backend/agent"
+	"agentdesk/backend/decision"
+)
+
+// Option ids of session/request_permission. Approvals offer the four ACP kinds, plus "allow for
+// this session" (kind allow_always, a grant that never leaves the session). reject_always
+// declines the call exactly like reject_once: AgentDesk writes deny rules only in Settings, so
+// an editor's "always reject" is not remembered. Plan reviews offer approve (allow_once) and
+// keep planning (reject_once); questions offer one option per choice (allow_once, a single
+// pick) and a decline (reject_once).
+const (
+	OptAllowOnce    = "allow_once"
+	OptAllowSession = "allow_session"
+	OptAllowAlways  = "allow_always"
+	OptRejectOnce   = "reject_once"
+	OptRejectAlways = "reject_always"
+	OptApprovePlan  = "approve"
+	OptKeepPlanning = "keep_planning"
+	OptDecline      = "decline"
+	optChoice       = "choice-"
+)
+
+// ask puts one decision to the client and resolves it with the answer. A decision that ends
+// elsewhere first (another window, the timeout, a cancel) withdraws the request; the registry's
+// first resolver wins either way.
+func (s *Server) ask(d decision.Decision, callID string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s.mu.Lock()
+	s.asks[d.ID] = cancel
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.asks, d.ID)
+		s.mu.Unlock()
+	}()
+	req := s.permissionRequest(d, callID)
+	resp, err := s.conn.RequestPermission(ctx, req)
+	if ctx.Err() != nil {
+		return
+	}
+	if err != nil || resp.Outcome.Selected == nil {
+		s.opts.Decisions.Resolve(d.ID, decision.Resolution{Outcome: decision.Cancelled})
+		return
+	}
+	s.opts.Decisions.Resolve(d.ID, resolution(d, string(resp.Outcome.Selected.OptionId)))
+}
+
+// permissionRequest builds the request for a decision of any kind.
+func (s *Server) permissionRequest(d decision.Decision, callID string) acp.RequestPermissionRequest {
+	if callID == "" {
+		callID = "decision_" + d.ID
+	}
+	req := acp.RequestPermissionRequest{SessionId: acp.SessionId(d.SessionID),
+		ToolCall: acp.ToolCallUpdate{ToolCallId: acp.ToolCallId(callID), RawInput: rawInput(d.Payload)}}
+	opt := func(id string, kind acp.PermissionOptionKind, name string) {
+		req.Options = append(req.Options, acp.PermissionOption{OptionId: acp.PermissionOptionId(id), Kind: kind, Name: name})
+	}
+	switch d.Kind {
+	case decision.KindApproval:
+		var p agent.ApprovalPayload
+		json.Unmarshal(d.Payload, &p)
+		req.ToolCall.Title = acp.Ptr(firstOf(p.Summary, p.Tool))
+		req.ToolCall.Kind = acp.Ptr(toolKind(p.Tool))
+		req.ToolCall.Status = acp.Ptr(acp.ToolCallStatusPending)
+		opt(OptAllowOnce, acp.PermissionOptionKindAllowOnce, s.t("decision.approval.allow_once", nil))
+		opt(OptAllowSession, acp.PermissionOptionKindAllowAlways, s.t("decision.approval.allow_session", nil))
+		opt(OptAllowAlways, acp.PermissionOptionKindAllowAlways, s.t("decision.approval.allow_always", nil))
+		opt(OptRejectOnce, acp.PermissionOptionKindRejectOnce, s.t("decision.approval.reject", nil))
+		opt(OptRejectAlways, acp.PermissionOptionKindRejectAlways, s.t("acp.permission.reject_always", nil))
+	case decision.KindPlanReview:
+		var p agent.PlanPayload
+		json.Unmarshal(d.Payload, &p)
+		req.ToolCall.Title = acp.Ptr(s.t("acp.permission.plan_title", map[string]any{"Title": firstOf(p.Title, s.t("decision.kind.plan_review", nil))}))
+		req.ToolCall.Kind = acp.Ptr(acp.ToolKindSwitchMode)
+		req.ToolCall.Content = []acp.ToolCallContent{acp.ToolContent(acp.TextBlock(p.Plan))}
+		opt(OptApprovePlan, acp.PermissionOptionKindAllowOnce, s.t("decision.plan.approve", nil))
+		opt(OptKeepPlanning, acp.PermissionOptionKindRejectOnce, s.t("decision.plan.keep_planning", nil))
+	default:
+		var p agent.QuestionPayload
+		json.Unmarshal(d.Payload, &p)
+		req.ToolCall.Title = acp.Ptr(p.Question)
+		req.ToolCall.Kind = acp.Ptr(acp.ToolKindThink)
+		for i, o := range p.Options {
+			opt(optChoice+strconv.Itoa(i), acp.PermissionOptionKindAllowOnce, o)
+		}
+		opt(OptDecline, acp.PermissionOptionKindRejectOnce, s.t("acp.permission.decline", nil))
+	}
+	return req
+}
+
+// resolution maps the chosen option onto the decision's answer.
+func resolution(d decision.Decision, option string) decision.Resolution {
+	switch d.Kind {
+	case decision.KindApproval:
+		switch option {
+		case OptAllowOnce:
+			return decision.Approval(decision.AllowOnce, "")
+		case OptAllowSession:
+			return decision.Approval(decision.AllowSession, "")
+		case OptAllowAlways:
+			return decision.Approval(decision.AllowAlways, "")
+		}
+		return decision.Approval(decision.Reject, "")
+	case decision.KindPlanReview:
+		if option == OptApprovePlan {
+			return decision.Plan(decision.ApprovePlan, "")
+		}
+		return decision.Plan(decision.KeepPlanning, "")
+	}
+	var p agent.QuestionPayload
+	json.Unmarshal(d.Payload, &p)
+	if i, err := strconv.Atoi(strings.TrimPrefix(option, optChoice)); err == nil && strings.HasPrefix(option, optChoice) && i >= 0 && i < len(p.Options) {
+		return decision.Answer([]string{p.Options[i]}, "")
+	}
+	return decision.Resolution{Outcome: decision.Rejected}
+}
+
+func firstOf(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

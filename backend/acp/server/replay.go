@@ -1,0 +1,50 @@
+package server
+
+import (
+	"encoding/json"
+
+	acp "github.com/coder/acp-go-sdk"
+
+	"agentdesk/backend/agent"
+	"agentdesk/backend/store"
+)
+
+// replay turns a session's log into the updates session/load sends before it answers: the
+// person's messages, the agent's words, and its tool calls with their results.
+func replay(events []store.Event) []acp.SessionUpdate {
+	var out []acp.SessionUpdate
+	for _, e := range events {
+		switch e.Type {
+		case agent.EventUserMessage:
+			var m agent.UserMessage
+			if json.Unmarshal([]byte(e.Payload), &m) == nil && m.Text != "" {
+				out = append(out, acp.UpdateUserMessageText(m.Text))
+			}
+		case agent.EventAssistantMessage:
+			var m agent.AssistantMessage
+			if json.Unmarshal([]byte(e.Payload), &m) != nil {
+				continue
+			}
+			if m.Text != "" {
+				out = append(out, acp.UpdateAgentMessageText(m.Text))
+			}
+			for _, c := range m.ToolCalls {
+				out = append(out, acp.StartToolCall(acp.ToolCallId(c.ID), c.Name, acp.WithStartKind(toolKind(c.Name)),
+					acp.WithStartStatus(acp.ToolCallStatusPending), acp.WithStartRawInput(rawInput(c.Input))))
+			}
+		case agent.EventToolResult:
+			var r agent.ToolResultRecord
+			if json.Unmarshal([]byte(e.Payload), &r) == nil {
+				out = append(out, toolDone(r.CallID, r.Content, r.IsError))
+			}
+		case agent.EventDirectTool:
+			var d agent.DirectResult
+			if json.Unmarshal([]byte(e.Payload), &d) == nil {
+				out = append(out, acp.StartToolCall(acp.ToolCallId(d.CallID), d.Name, acp.WithStartKind(toolKind(d.Name)),
+					acp.WithStartStatus(acp.ToolCallStatusInProgress), acp.WithStartRawInput(rawInput(d.Input))))
+				out = append(out, toolDone(d.CallID, d.Output, d.IsError))
+			}
+		}
+	}
+	return out
+}

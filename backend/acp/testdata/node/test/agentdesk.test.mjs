@@ -1,0 +1,212 @@
+// Conformance of `agentdesk acp` with an independent ACP implementation: the official
+// TypeScript SDK is the client, the scripted provider stands in for the model.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { start, tempDir, initialize, newSession, acp, kindOf, modeUpdates } from "../lib/harness.mjs";
+
+const MODE_IDS = ["smart", "chat", "execute", "plan", "analyze", "debug", "verified"];
+const prompt = (h, sessionId, text) =>
+  h.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+const setMode = (h, sessionId, modeId) => h.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
+
+async function session(opts) {
+  const h = start(tempDir(), opts);
+  await initialize(h.agent);
+  const s = await newSession(h.agent, h.workspace);
+  return { h, s, id: s.sessionId };
+}
+
+test("initialize reports the protocol version and loadSession", async () => {
+  const h = start(tempDir());
+  try {
+    const init = await initialize(h.agent);
+    assert.equal(init.protocolVersion, acp.PROTOCOL_VERSION);
+    assert.equal(init.agentCapabilities.loadSession, true);
+    assert.equal(init.agentInfo.name, "agentdesk");
+  } finally {
+    await h.close();
+  }
+});
+
+test("session/new advertises every mode, localized, and the current one, also as a mode config option", async () => {
+  const { h, s } = await session();
+  try {
+    assert.deepEqual(s.modes.availableModes.map((m) => m.id), MODE_IDS);
+    const names = Object.fromEntries(s.modes.availableModes.map((m) => [m.id, m.name]));
+    assert.equal(names.smart, "Smart");
+    assert.equal(names.chat, "Chat");
+    assert.equal(names.plan, "Smart · Plan");
+    assert.equal(names.verified, "Smart · Verified");
+    assert.equal(s.modes.currentModeId, "smart");
+    const option = s.configOptions.find((o) => o.category === "mode");
+    assert.ok(option, "a config option of category mode");
+    assert.equal(option.type, "select");
+    assert.equal(option.currentValue, "smart");
+    assert.deepEqual(option.options.map((o) => o.value), MODE_IDS);
+  } finally {
+    await h.close();
+  }
+});
+
+test("set_mode validates: chat and plan switch and are announced; an unknown id is an error and changes nothing", async () => {
+  const { h, id } = await session();
+  try {
+    await setMode(h, id, "chat");
+    await h.until(() => modeUpdates(h.updates, id).length === 1, "current_mode_update chat");
+    await setMode(h, id, "plan");
+    await h.until(() => modeUpdates(h.updates, id).length === 2, "current_mode_update plan");
+    assert.deepEqual(modeUpdates(h.updates, id), ["chat", "plan"]);
+
+    await assert.rejects(setMode(h, id, "agent"), (err) => {
+      assert.equal(err.code, -32602);
+      assert.match(err.message, /agent/);
+      return true;
+    });
+    // The config-option form goes through the same validator.
+    const res = await h.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: id, configId: "mode", value: "execute" });
+    assert.equal(res.configOptions.find((o) => o.id === "mode").currentValue, "execute");
+    await h.until(() => modeUpdates(h.updates, id).length === 3, "current_mode_update execute");
+    assert.deepEqual(modeUpdates(h.updates, id), ["chat", "plan", "execute"], "the unknown id announced nothing");
+    const configs = () => h.updates.filter((n) => kindOf(n) === "config_option_update");
+    await h.until(() => configs().length === 3, "config_option_update execute");
+    const cfg = h.updates.filter((n) => kindOf(n) === "config_option_update").map((n) => n.update.configOptions[0].currentValue);
+    assert.deepEqual(cfg, ["chat", "plan", "execute"]);
+  } finally {
+    await h.close();
+  }
+});
+
+test("a switch during a running turn is queued to the boundary and announced when it applies", async () => {
+  const { h, id } = await session({ responses: [{ text: "working on it", delay_ms: 400 }] });
+  try {
+    const running = prompt(h, id, "take your time");
+    await new Promise((r) => setTimeout(r, 100));
+    await setMode(h, id, "plan");
+    assert.deepEqual(modeUpdates(h.updates, id), [], "not announced while the turn runs");
+    const res = await running;
+    assert.equal(res.stopReason, "end_turn");
+    await h.until(() => modeUpdates(h.updates, id).length === 1, "the queued switch applied");
+    assert.deepEqual(modeUpdates(h.updates, id), ["plan"]);
+  } finally {
+    await h.close();
+  }
+});
+
+test("a prompt streams the model's text as agent_message_chunk", async () => {
+  const { h, id } = await session({ responses: [{ text: "Hello from the script, streamed word by word." }] });
+  try {
+    const res = await prompt(h, id, "say hello");
+    assert.equal(res.stopReason, "end_turn");
+    const chunks = h.updates.filter((n) => n.sessionId === id && kindOf(n) === "agent_message_chunk");
+    assert.ok(chunks.length >= 1);
+    assert.equal(chunks.map((n) => n.update.content.text).join(""), "Hello from the script, streamed word by word.");
+  } finally {
+    await h.close();
+  }
+});
+
+test("a tool call asks permission; reject_once reaches the model as a rejection", async () => {
+  const { h, id } = await session({
+    responses: [{ tool_calls: [{ name: "bash", input: { command: "echo hi" } }] }, { text: "Understood, I will not run it." }],
+    onPermission: ({ params }) => {
+      const option = params.options.find((o) => o.kind === "reject_once");
+      return { outcome: { outcome: "selected", optionId: option.optionId } };
+    },
+  });
+  try {
+    const res = await prompt(h, id, "run echo hi");
+    assert.equal(res.stopReason, "end_turn");
+    assert.equal(h.permissions.length, 1);
+    const req = h.permissions[0];
+    assert.deepEqual([...new Set(req.options.map((o) => o.kind))].sort(), ["allow_always", "allow_once", "reject_always", "reject_once"]);
+    assert.match(req.toolCall.title, /echo hi/);
+    const call = h.updates.find((n) => kindOf(n) === "tool_call");
+    assert.equal(call.update.toolCallId, req.toolCall.toolCallId);
+    assert.equal(call.update.status, "pending");
+    assert.equal(call.update.kind, "execute");
+    const done = h.updates.filter((n) => kindOf(n) === "tool_call_update" && n.update.toolCallId === req.toolCall.toolCallId);
+    assert.equal(done.at(-1).update.status, "failed");
+
+    const record = h.readRecord();
+    assert.equal(record.requests.length, 2);
+    const results = record.requests[1].messages.flatMap((m) => m.tool_results);
+    assert.equal(results.length, 1);
+    assert.equal(results[0].is_error, true);
+    assert.match(results[0].content, /REJECTED_BY_USER/);
+  } finally {
+    await h.close();
+  }
+});
+
+test("session/cancel during a pending permission answers it as cancelled and stops the turn", async () => {
+  let sessionId;
+  const { h, id } = await session({
+    responses: [{ tool_calls: [{ name: "bash", input: { command: "rm -rf build" } }] }, { text: "never reached" }],
+    onPermission: async ({ agent }) => {
+      await agent.notify(acp.methods.agent.session.cancel, { sessionId });
+      return { outcome: { outcome: "cancelled" } };
+    },
+  });
+  sessionId = id;
+  try {
+    const res = await prompt(h, id, "clean the build");
+    assert.equal(res.stopReason, "cancelled");
+    assert.equal(h.permissions.length, 1);
+    assert.equal(h.readRecord().requests.length, 1, "the model was not asked again");
+    const last = h.updates.filter((n) => kindOf(n) === "tool_call_update").at(-1);
+    assert.equal(last.update.status, "failed");
+    // The session goes on: the next prompt runs normally.
+  } finally {
+    await h.close();
+  }
+});
+
+test("an approved plan leaves plan mode and re-announces the mode", async () => {
+  const { h, id } = await session({
+    responses: [{ tool_calls: [{ name: "exit_plan_mode", input: { plan: "# Tidy up\n1. Remove dead code" } }] }, { text: "Plan approved." }],
+    onPermission: ({ params }) => {
+      assert.deepEqual(params.options.map((o) => o.optionId), ["approve", "keep_planning"]);
+      return { outcome: { outcome: "selected", optionId: "approve" } };
+    },
+  });
+  try {
+    await setMode(h, id, "plan");
+    await h.until(() => modeUpdates(h.updates, id).length === 1, "plan");
+    const res = await prompt(h, id, "plan a tidy-up");
+    assert.equal(res.stopReason, "end_turn");
+    assert.match(h.permissions[0].toolCall.title, /Tidy up/);
+    await h.until(() => modeUpdates(h.updates, id).length === 2, "the mode after the plan");
+    assert.deepEqual(modeUpdates(h.updates, id), ["plan", "smart"]);
+  } finally {
+    await h.close();
+  }
+});
+
+test("session/load replays the history and restores a plan mode set before", async () => {
+  const dir = tempDir();
+  const first = start(dir, { responses: [{ text: "Noted." }] });
+  let id;
+  try {
+    await initialize(first.agent);
+    id = (await newSession(first.agent, first.workspace)).sessionId;
+    assert.equal((await prompt(first, id, "remember the blue door")).stopReason, "end_turn");
+    await setMode(first, id, "plan");
+    await first.until(() => modeUpdates(first.updates, id).length === 1, "plan");
+  } finally {
+    await first.close();
+  }
+
+  const second = start(dir);
+  try {
+    await initialize(second.agent);
+    const loaded = await second.agent.request(acp.methods.agent.session.load, { sessionId: id, cwd: second.workspace, mcpServers: [] });
+    assert.equal(loaded.modes.currentModeId, "plan");
+    assert.equal(loaded.configOptions.find((o) => o.category === "mode").currentValue, "plan");
+    const replayed = second.updates.filter((n) => n.sessionId === id);
+    assert.deepEqual(replayed.map(kindOf), ["user_message_chunk", "agent_message_chunk"]);
+    assert.equal(replayed[0].update.content.text, "remember the blue door");
+    assert.equal(replayed[1].update.content.text, "Noted.");
+  } finally {
+    await second.close();
+  }
+});
