@@ -3,9 +3,11 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"agentdesk/backend/bus"
 	"agentdesk/backend/errs"
@@ -97,4 +99,28 @@ func TestWailsRejectionIsLocalizedJSON(t *testing.T) {
 
 func newScripted(path string) (provider.Provider, error) {
 	return provider.New(provider.Config{Kind: provider.KindScripted, ScriptPath: path})
+}
+
+func TestBridgeErrorsKeepTheirStatus(t *testing.T) {
+	svc := newServices(t)
+	srv, err := Listen(svc, "127.0.0.1:0", fstest.MapFS{"index.html": {Data: []byte("x")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go srv.Serve(ctx)
+	base := strings.SplitN(srv.URL(), "/?", 2)[0]
+	req, _ := http.NewRequest("POST", base+"/api/Settings.SetDecisionTimeout", strings.NewReader(`{"value":"5s"}`))
+	req.Header.Set("Authorization", "Bearer "+srv.Token())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct{ Error Failure }
+	json.NewDecoder(resp.Body).Decode(&body)
+	if resp.StatusCode != http.StatusBadRequest || body.Error.Kind != "INVALID_VALUE" || !strings.Contains(body.Error.Message, "5s") {
+		t.Fatalf("status %d, body %+v", resp.StatusCode, body)
+	}
 }

@@ -14,7 +14,11 @@ type Failure struct {
 	Kind    string         `json:"kind"`
 	Message string         `json:"message"`
 	Args    map[string]any `json:"args,omitempty"`
+	cause   *errs.Error
 }
+
+// Unwrap keeps the typed error reachable, so the browser bridge maps its kind to a status.
+func (f *Failure) Unwrap() error { return f.cause }
 
 func (f *Failure) Error() string {
 	b, _ := json.Marshal(f)
@@ -31,7 +35,7 @@ func (s *Services) fail(err error) error {
 		return f
 	}
 	e := errs.As(err)
-	return &Failure{Kind: string(e.Kind), Message: s.I18n.Error(s.Language(), e), Args: e.Args}
+	return &Failure{Kind: string(e.Kind), Message: s.I18n.Error(s.Language(), e), Args: e.Args, cause: e}
 }
 
 // Describe is fail in the browser bridge's wire form.
