@@ -38,7 +38,7 @@ func (r *Runtime) startLocked(sessionID, text string, fu mode.FollowUp, temporar
 
 // execute runs a turn to its end, records how it ended, then crosses the boundary.
 func (r *Runtime) execute(t *turn, d mode.Decision) {
-	r.opts.Publish(EventTurnStarted, TurnStarted{SessionID: t.sessionID, TurnID: t.active.turnID,
+	r.opts.Publish(EventTurnStarted, TurnStarted{SessionID: t.sessionID, TurnID: t.active.turnID, Prompt: t.text,
 		ExecutionMode: string(d.Mode), ReasonKey: d.ReasonKey, ReasonArgs: d.ReasonArgs,
 		Reason: r.opts.Messages.T("en", d.ReasonKey, d.ReasonArgs)})
 	status, failure := r.runTurn(t)
@@ -62,6 +62,7 @@ func (r *Runtime) execute(t *turn, d mode.Decision) {
 type TurnStarted struct {
 	SessionID     string         `json:"sessionId"`
 	TurnID        string         `json:"turnId"`
+	Prompt        string         `json:"prompt"`
 	ExecutionMode string         `json:"executionMode"`
 	ReasonKey     string         `json:"reasonKey"`
 	ReasonArgs    map[string]any `json:"reasonArgs,omitempty"`

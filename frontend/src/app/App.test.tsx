@@ -3,29 +3,35 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { createApi } from '../bridge';
 import { BridgeError } from '../bridge/errors';
-import { FakeTransport, session } from '../test/fakeTransport';
+import { createSettingsApi } from '../bridge/settingsApi';
+import { session } from '../test/fakeTransport';
 import { App } from './App';
+import { FakeDesk as FakeTransport } from './testing/fakeDesk';
 
 function renderApp(fake: FakeTransport) {
-  const api = createApi(() => fake);
-  return render(<App api={api} />);
+  return render(<App api={createApi(() => fake)} settingsApi={createSettingsApi(() => fake)} />);
 }
 
 const items = () => screen.queryAllByTestId('session-item');
 const titles = () => items().map((li) => within(li).getByTestId('session-title').textContent);
 
 describe('App shell', () => {
-  it('shows the empty state when there are no sessions, and creates one from it', async () => {
+  it('with no session, shows the new-task composer; the first message creates the session and sends it', async () => {
     const fake = new FakeTransport();
     renderApp(fake);
-    expect(await screen.findByTestId('no-sessions')).toHaveProperty('textContent', expect.stringContaining('Start your first session'));
-    expect(screen.getByTestId('no-sessions').textContent).toContain('/home/ada/project');
+    expect((await screen.findByTestId('no-sessions')).textContent).toContain('Start your first session');
+    const composer = screen.getByTestId('new-task-composer');
+    expect(screen.getByTestId('new-task-workspace')).toHaveProperty('placeholder', '/home/ada/project');
+    await waitFor(() => expect(within(composer).getByTestId('permission-picker').dataset.source).toBe('default'));
+    expect(within(composer).getByTestId('permission-label').textContent).toBe('Ask');
 
-    await userEvent.click(screen.getByTestId('empty-new-session'));
+    const user = userEvent.setup();
+    await user.type(within(composer).getByTestId('composer-input'), 'Fix the login bug{Enter}');
     await waitFor(() => expect(titles()).toEqual(['New session']));
     expect(screen.getByTestId('session-heading').textContent).toBe('New session');
-    // Focus moves to the new session.
-    await waitFor(() => expect(document.activeElement).toBe(within(items()[0]!).getByTestId('session-select')));
+    expect(fake.sent).toEqual([{ sessionId: 's1', text: 'Fix the login bug' }]);
+    expect(fake.calls.find((c) => c.method === 'Sessions.Create')?.req).toEqual({ interactionMode: 'smart' });
+    expect(window.location.hash).toBe('#/session/s1');
   });
 
   it('lists sessions newest first and shows the selected one', async () => {
@@ -106,12 +112,39 @@ describe('App shell', () => {
     expect(screen.getByTestId('session-heading').textContent).toBe('Keep');
   });
 
-  it('shows the server message when an action fails', async () => {
+  it('keeps the draft and shows the server message when the first send fails', async () => {
     const fake = new FakeTransport();
-    fake.failNext['Sessions.Create'] = new BridgeError('STORE_FAILURE', 'The database could not be read or written.');
+    fake.failNext['Composer.Send'] = new BridgeError('PROVIDER_KEY_MISSING', 'No API key for Anthropic.');
     renderApp(fake);
-    await userEvent.click(await screen.findByTestId('new-session'));
+    const user = userEvent.setup();
+    const input = await screen.findByTestId('composer-input');
+    await user.type(input, 'Hello{Enter}');
+    expect((await screen.findByTestId('composer-error')).textContent).toContain('No API key for Anthropic.');
+    expect((screen.getByTestId('composer-input') as HTMLTextAreaElement).value).toBe('Hello');
+    expect(fake.sessions).toHaveLength(0);
+  });
+
+  it('shows the server message when a session action fails', async () => {
+    const fake = new FakeTransport({ sessions: [session('a', 'Keep', '2025-01-01T08:00:00Z')] });
+    fake.failNext['Sessions.Fork'] = new BridgeError('STORE_FAILURE', 'The database could not be read or written.');
+    renderApp(fake);
+    await userEvent.click(await screen.findByTestId('fork-session'));
     expect((await screen.findByTestId('action-error')).textContent).toContain('The database could not be read or written.');
+  });
+
+  it('New session opens a new-task composer; fork copies a session and opens it', async () => {
+    const fake = new FakeTransport({ sessions: [session('a', 'Parser', '2025-01-01T08:00:00Z')] });
+    renderApp(fake);
+    const user = userEvent.setup();
+    await screen.findByTestId('session-view');
+    await user.click(screen.getByTestId('new-session'));
+    expect(await screen.findByTestId('new-task-composer')).toBeTruthy();
+    expect(window.location.hash).toBe('#/new');
+    expect(screen.queryByTestId('no-sessions')).toBeNull();
+
+    await user.click(screen.getByTestId('fork-session'));
+    await waitFor(() => expect(titles()).toContain('Parser (fork)'));
+    expect(screen.getByTestId('session-heading').textContent).toBe('Parser (fork)');
   });
 
   it('shows a load error with a retry', async () => {
@@ -152,5 +185,7 @@ describe('App shell', () => {
   it('starts in the stored language', async () => {
     renderApp(new FakeTransport({ language: 'zh-CN' }));
     expect((await screen.findByTestId('no-sessions')).textContent).toContain('开始你的第一个会话');
+    expect((screen.getByTestId('composer-send') as HTMLButtonElement).textContent).toBe('发送');
+    await waitFor(() => expect(screen.getByTestId('permission-label').textContent).toBe('询问'));
   });
 });

@@ -1,11 +1,15 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Api } from '../bridge';
-import { NoSessions } from '../features/sessions/NoSessions';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Api, Session } from '../bridge';
+import { createNewTaskStore } from '../features/composer/newTaskStore';
+import { useDecisionNotifications } from '../features/notify/useDecisionNotifications';
+import Onboarding from '../features/onboarding/Onboarding';
+import { NewTaskView } from '../features/sessions/NewTaskView';
 import { SessionSidebar } from '../features/sessions/SessionSidebar';
 import type { SessionsStore } from '../features/sessions/sessionsStore';
 import { SessionView } from '../features/sessions/SessionView';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import type { SettingsStore } from '../features/settings/settingsStore';
+import { useThemeSetting } from '../features/settings/useThemeSetting';
 import { useT } from '../i18n/I18nProvider';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { GearIcon, LogoMark } from '../ui/icons';
@@ -20,36 +24,43 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
   const { language } = useStore(settings);
   const [route, navigate] = useRoute();
   const [info, reloadInfo] = useSystemInfo(api);
-  const [creating, setCreating] = useState(false);
   const [actionError, setActionError] = useState<unknown>(null);
   const [focusId, setFocusId] = useState<string | null>(null);
   const newButtonRef = useRef<HTMLButtonElement>(null);
+  const draft = useMemo(() => createNewTaskStore(api), [api]);
+
+  useThemeSetting();
+  useDecisionNotifications();
 
   const list = state.sessions;
   const routed = route.page === 'session' ? list.find((s) => s.id === route.id) : undefined;
-  // The home route, or a session that no longer exists, shows the newest session.
-  const current = route.page === 'settings' ? undefined : (routed ?? list[0]);
+  // Home, or a session that no longer exists, shows the newest session; with none, a new task.
+  const current = route.page === 'settings' || route.page === 'new' ? undefined : (routed ?? list[0]);
 
   useEffect(() => {
-    if (state.status !== 'ready' || route.page === 'settings') return;
+    if (state.status !== 'ready' || route.page === 'settings' || route.page === 'new') return;
     if (current && !(route.page === 'session' && route.id === current.id)) {
       navigate({ page: 'session', id: current.id }, { replace: true });
+    } else if (!current) {
+      // Nothing to show: the new task is a place of its own, so a session appearing while its
+      // first message is on the way does not pull the view away from the draft.
+      navigate({ page: 'new' }, { replace: true });
     }
   }, [state.status, route, current, navigate]);
 
-  const create = useCallback(async () => {
-    setCreating(true);
+  const newTask = useCallback(() => {
     setActionError(null);
-    try {
-      const s = await sessions.create();
+    navigate({ page: 'new' });
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="composer-input"]')?.focus());
+  }, [navigate]);
+
+  const started = useCallback(
+    (s: Session) => {
+      sessions.upsert(s);
       navigate({ page: 'session', id: s.id });
-      setFocusId(s.id);
-    } catch (err) {
-      setActionError(err);
-    } finally {
-      setCreating(false);
-    }
-  }, [sessions, navigate]);
+    },
+    [sessions, navigate],
+  );
 
   const rename = useCallback(
     async (id: string, title: string) => {
@@ -63,6 +74,20 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
       }
     },
     [sessions],
+  );
+
+  const fork = useCallback(
+    async (id: string) => {
+      setActionError(null);
+      try {
+        const s = await sessions.fork(id);
+        navigate({ page: 'session', id: s.id });
+        setFocusId(s.id);
+      } catch (err) {
+        setActionError(err);
+      }
+    },
+    [sessions, navigate],
   );
 
   const remove = useCallback(
@@ -82,6 +107,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
         if (route.page !== 'settings' && current?.id === id) navigate({ page: 'session', id: next.id }, { replace: true });
         setFocusId(next.id);
       } else {
+        navigate({ page: 'new' }, { replace: true });
         newButtonRef.current?.focus();
       }
       return true;
@@ -91,7 +117,9 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
 
   const select = useCallback((id: string) => navigate({ page: 'session', id }), [navigate]);
   const clearFocus = useCallback(() => setFocusId(null), []);
+  const onSessionReady = useCallback((id: string) => navigate({ page: 'session', id }), [navigate]);
   const onSettings = route.page === 'settings';
+  const drafting = !onSettings && !current && state.status === 'ready';
 
   return (
     <div className="shell" data-testid="app-shell">
@@ -106,8 +134,8 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
         <SessionSidebar
           ref={newButtonRef}
           state={state}
-          creating={creating}
-          onCreate={() => void create()}
+          drafting={drafting}
+          onCreate={newTask}
           onRetry={() => void sessions.load()}
           selectedId={onSettings ? null : (current?.id ?? null)}
           focusId={focusId}
@@ -115,6 +143,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
           onSelect={select}
           onRename={rename}
           onDelete={remove}
+          onFork={(id) => void fork(id)}
         />
         <div className="sidebar__footer">
           <button
@@ -136,12 +165,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
           </div>
         )}
         {onSettings ? (
-          <SettingsPage
-            language={language}
-            onLanguageChange={(l) => settings.setLanguage(l)}
-            info={info}
-            onRetryInfo={reloadInfo}
-          />
+          <SettingsPage language={language} onLanguageChange={(l) => settings.setLanguage(l)} info={info} onRetryInfo={reloadInfo} />
         ) : state.status === 'loading' ? (
           <div className="main__center">
             <Spinner label={t('shell.state.loading')} size={22} />
@@ -151,15 +175,16 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
             <ErrorNotice error={state.error} title={t('shell.sessions.loadFailed')} onRetry={() => void sessions.load()} />
           </div>
         ) : current ? (
-          <SessionView session={current} />
+          <SessionView key={current.id} api={api} session={current} onSessionUpdated={sessions.upsert} />
         ) : (
-          <div className="main__center">
-            <NoSessions
-              defaultWorkspace={info.status === 'ready' ? info.info.defaultWorkspace : null}
-              creating={creating}
-              onCreate={() => void create()}
-            />
-          </div>
+          <NewTaskView
+            api={api}
+            draft={draft}
+            firstSession={list.length === 0}
+            defaultWorkspace={info.status === 'ready' ? info.info.defaultWorkspace : null}
+            onboarding={<Onboarding onSessionReady={onSessionReady} />}
+            onStarted={started}
+          />
         )}
       </main>
     </div>

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 
-/** Where the shell is: a session, the settings page, or the default (the newest session). */
-export type Route = { page: 'session'; id: string } | { page: 'settings' } | { page: 'home' };
+/** Where the shell is: a session, a new task (its composer, before the session exists), the settings page, or the default. */
+export type Route = { page: 'session'; id: string } | { page: 'new' } | { page: 'settings' } | { page: 'home' };
 
 export function parseHash(hash: string): Route {
   const path = hash.replace(/^#/, '');
   if (path === '/settings') return { page: 'settings' };
+  if (path === '/new') return { page: 'new' };
   const m = /^\/session\/(.+)$/.exec(path);
   if (m?.[1]) return { page: 'session', id: decodeURIComponent(m[1]) };
   return { page: 'home' };
@@ -15,6 +16,8 @@ export function routeHash(route: Route): string {
   switch (route.page) {
     case 'settings':
       return '#/settings';
+    case 'new':
+      return '#/new';
     case 'session':
       return `#/session/${encodeURIComponent(route.id)}`;
     default:

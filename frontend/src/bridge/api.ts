@@ -1,6 +1,40 @@
 import { transport } from './select';
 import type { Unsubscribe } from './transport';
-import type { CreateSessionRequest, Language, Session, Settings, SystemInfo } from './types';
+import type {
+  Ack,
+  ConfigureRequest,
+  ConfigureResult,
+  CreateSessionRequest,
+  Decision,
+  DirectResult,
+  Interaction,
+  Language,
+  Override,
+  Permission,
+  QueueChangedEvent,
+  Resolved,
+  ResolveRequest,
+  Session,
+  SessionModeEvent,
+  SessionRef,
+  Settings,
+  SystemInfo,
+  ToolCallEvent,
+  ToolDef,
+  ToolOutputEvent,
+  ToolResultEvent,
+  Transcript,
+  TurnDeltaEvent,
+  TurnEndedEvent,
+  TurnStartedEvent,
+} from './types';
+
+export interface SendRequest {
+  sessionId: string;
+  text: string;
+  interactionMode?: Interaction;
+  executionOverride?: Override;
+}
 
 /**
  * The typed app API. Components and stores use this; they never name a transport or a method
@@ -19,8 +53,44 @@ export function createApi(getTransport = transport) {
       create: (req: CreateSessionRequest = {}) => call<Session>('Sessions.Create', req),
       rename: (id: string, title: string) => call<Session>('Sessions.Rename', { id, title }),
       remove: (id: string) => call<null>('Sessions.Delete', { id }).then(() => undefined),
+      fork: (id: string) => call<Session>('Sessions.Fork', { id }),
+      configure: (req: ConfigureRequest) => call<ConfigureResult>('Sessions.Configure', req),
+      setPermission: (id: string, permissionMode: Permission) =>
+        call<Session>('Sessions.SetPermission', { id, permissionMode }),
+      transcript: (id: string) => call<Transcript>('Sessions.Transcript', { id }),
+      continue: (id: string) => call<Ack>('Sessions.Continue', { id }),
       onChanged: (cb: (sessions: Session[]) => void) =>
         on<Session[] | null>('sessions.changed')((s) => cb(s ?? [])),
+      onMode: on<SessionModeEvent>('session.mode'),
+    },
+    composer: {
+      send: (req: SendRequest) => call<Ack>('Composer.Send', req),
+      cancel: (sessionId: string) =>
+        call<{ cancelled: boolean } | null>('Composer.Cancel', { id: sessionId }).then((r) => r?.cancelled ?? false),
+      unqueue: (sessionId: string, index: number) =>
+        call<null>('Composer.Unqueue', { sessionId, index }).then(() => undefined),
+      tools: (sessionId: string) => call<ToolDef[] | null>('Composer.Tools', { id: sessionId }).then((t) => t ?? []),
+      runTool: (sessionId: string, name: string, input: Record<string, unknown>) =>
+        call<DirectResult>('Composer.RunTool', { sessionId, name, input }),
+    },
+    decisions: {
+      pending: (sessionId: string) =>
+        call<Decision[] | null>('Decisions.Pending', { id: sessionId }).then((d) => d ?? []),
+      resolve: (req: ResolveRequest) =>
+        call<{ won: boolean } | null>('Decisions.Resolve', req).then((r) => r?.won ?? false),
+      onAsked: on<Decision>('decision.asked'),
+      onResolved: on<Resolved>('decision.resolved'),
+    },
+    turns: {
+      onStarted: on<TurnStartedEvent>('turn.started'),
+      onDelta: on<TurnDeltaEvent>('turn.delta'),
+      onEnded: on<TurnEndedEvent>('turn.ended'),
+      onToolCall: on<ToolCallEvent>('tool.call'),
+      onToolOutput: on<ToolOutputEvent>('tool.output'),
+      onToolResult: on<ToolResultEvent>('tool.result'),
+      onDirect: on<DirectResult>('tool.direct'),
+      onQueue: on<QueueChangedEvent>('queue.changed'),
+      onCleared: on<SessionRef>('context.cleared'),
     },
     settings: {
       get: () => call<Settings>('Settings.Get'),

@@ -1,4 +1,4 @@
 export { createApi, type Api } from './api';
 export { BridgeError, TRANSPORT } from './errors';
-export { LANGUAGES, type CreateSessionRequest, type Language, type Session, type Settings, type SystemInfo } from './types';
+export * from './types';
 export type { Unsubscribe } from './transport';

@@ -1,13 +1,33 @@
-/** Wire types of the Go app API (JSON field names as the Go side emits them). */
+/** Wire types of the Go app API (JSON field names as the Go side emits them). See docs/API.md. */
 
 export type Language = 'en' | 'zh-CN';
 
 export const LANGUAGES: readonly Language[] = ['en', 'zh-CN'];
 
+/** The person's preference chosen in the composer's selector (R-MODE-1). */
+export type Interaction = 'smart' | 'chat';
+/** The "Advanced…" choice; '' is no override. Only valid with smart. */
+export type Override = '' | 'execute' | 'plan' | 'analyze' | 'debug' | 'verified';
+export const OVERRIDES: readonly Exclude<Override, ''>[] = ['execute', 'plan', 'analyze', 'debug', 'verified'];
+
+export type Permission = 'ask' | 'auto' | 'full';
+export const PERMISSIONS: readonly Permission[] = ['ask', 'auto', 'full'];
+
+/** What a turn actually ran as (resolved per turn). */
+export type ExecutionMode = 'chat' | 'propose' | 'analyze' | 'plan' | 'execute' | 'debug' | 'verified';
+
 export interface Session {
   id: string;
   title: string;
   workspace: string;
+  /** Absent only from servers older than issue 5; read through `sessionPreference`. */
+  interactionMode?: Interaction;
+  executionOverride?: Override;
+  permissionMode?: Permission;
+  /** A stored mode that could not be read; the session runs read-only until it is changed. */
+  unrecognizedMode?: string;
+  externalAgent?: string;
+  running?: boolean;
   /** RFC 3339 */
   createdAt: string;
   /** RFC 3339 */
@@ -17,10 +37,218 @@ export interface Session {
 export interface CreateSessionRequest {
   title?: string;
   workspace?: string;
+  interactionMode?: Interaction;
+  executionOverride?: Override;
+  /** Omitted unless the new-task draft holds a choice: the backend then applies the default. */
+  permissionMode?: Permission;
 }
 
+export interface ConfigureRequest {
+  id: string;
+  interactionMode?: Interaction;
+  /** '' clears the override. */
+  executionOverride?: Override;
+}
+
+export interface ConfigureResult {
+  session: Session;
+  /** True when a turn runs: the change waits for the next turn boundary. */
+  queued: boolean;
+}
+
+export interface Ack {
+  turnId?: string;
+  steered?: boolean;
+  queued?: boolean;
+  cleared?: boolean;
+}
+
+export interface QueueItem {
+  switch?: { interaction_mode: Interaction; execution_override: Override };
+  message_id?: string;
+}
+
+export type TurnStatus = 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted' | 'unverified';
+
+export type TArgsWire = Record<string, string | number>;
+
+export interface Turn {
+  id: string;
+  prompt: string;
+  executionMode: ExecutionMode;
+  reasonKey: string;
+  reasonArgs?: TArgsWire | null;
+  status: TurnStatus;
+  error: string;
+  temporary: boolean;
+  createdAt: string;
+}
+
+export type Verdict = 'allow' | 'ask' | 'deny' | 'cancelled' | '';
+
+export interface UserItem {
+  type: 'user';
+  turnId: string;
+  text: string;
+  steer: boolean;
+}
+export interface AssistantItem {
+  type: 'assistant';
+  turnId: string;
+  text: string;
+}
+export interface ToolItem {
+  type: 'tool';
+  turnId: string;
+  callId: string;
+  name: string;
+  input: unknown;
+  output: string;
+  isError: boolean;
+  verdict: Verdict;
+  /** Gate layer: profile, rule, protected, grant, mode. */
+  layer: string;
+  /** Gate or tool error code (error.<code>). */
+  code: string;
+  /** How an approval was answered: allow_once, allow_session, allow_always, reject, timed_out, … */
+  approved: string;
+  /** Live only (tool.call): why the gate decided (gate.reason.*). */
+  reasonKey?: string;
+  /** Live only (tool.call): the full command or parameters. */
+  summary?: string;
+  /** Live only: the tool's result has arrived. */
+  done?: boolean;
+}
+export interface DirectItem {
+  type: 'direct';
+  turnId: '';
+  callId: string;
+  name: string;
+  input: unknown;
+  output: string;
+  isError: boolean;
+  code?: string;
+}
+export interface ModeItem {
+  type: 'mode';
+  turnId: string;
+  interactionMode: Interaction;
+  executionOverride: Override;
+}
+export interface ClearedItem {
+  type: 'cleared';
+  turnId: '';
+}
+export type Item = UserItem | AssistantItem | ToolItem | DirectItem | ModeItem | ClearedItem;
+
+export type DecisionKind = 'question' | 'approval' | 'plan_review';
+
+export interface ApprovalPayload {
+  tool: string;
+  kind: string;
+  /** The full command or parameters. */
+  summary: string;
+  path?: string;
+  command?: string;
+  code?: string;
+  reasonKey?: string;
+}
+export interface QuestionPayload {
+  question: string;
+  options?: string[] | null;
+  multiple?: boolean;
+}
+export interface PlanReviewPayload {
+  /** Markdown */
+  plan: string;
+  /** The plan's first heading. */
+  title?: string;
+}
+
+export interface Decision {
+  id: string;
+  sessionId: string;
+  turnId: string;
+  kind: DecisionKind;
+  payload: unknown;
+  createdAt: string;
+  deadline: string;
+}
+
+export type Outcome = 'answered' | 'rejected' | 'timed_out' | 'cancelled' | 'interrupted';
+
+export interface Resolved {
+  id: string;
+  sessionId: string;
+  kind: DecisionKind;
+  outcome: Outcome;
+  answer?: unknown;
+  reason?: string;
+  /** e.g. decision.reason.timed_out */
+  reasonKey?: string;
+}
+
+export interface ResolveRequest {
+  id: string;
+  choice?: string;
+  reason?: string;
+  selected?: string[];
+  text?: string;
+  feedback?: string;
+}
+
+export interface Transcript {
+  sessionId: string;
+  /** The running turn's id, or ''. */
+  running: string;
+  queue: QueueItem[];
+  pending: Decision[];
+  turns: Turn[];
+  items: Item[];
+}
+
+export interface JsonSchemaProperty {
+  type?: string | string[];
+  title?: string;
+  description?: string;
+  items?: { type?: string };
+  enum?: unknown[];
+  default?: unknown;
+}
+
+export interface ToolDef {
+  name: string;
+  description: string;
+  inputSchema: { type?: string; properties?: Record<string, JsonSchemaProperty>; required?: string[] };
+}
+
+export interface DirectResult {
+  sessionId: string;
+  callId: string;
+  name: string;
+  input: unknown;
+  output: string;
+  isError: boolean;
+  code?: string;
+}
+
+export type Theme = 'system' | 'light' | 'dark';
+
+export interface ProviderSettings {
+  kind: '' | 'anthropic' | 'openai' | 'demo' | string;
+  model: string;
+  baseUrl: string;
+  keys?: { anthropic: '' | 'env' | 'keyring'; openai: '' | 'env' | 'keyring' };
+}
+
+/** Fields beyond `language` arrived with issue 5; a server may omit them, so they are optional here. */
 export interface Settings {
   language: Language;
+  defaultPermission?: Permission;
+  decisionTimeout?: string;
+  theme?: Theme;
+  provider?: ProviderSettings;
+  providerReady?: boolean;
 }
 
 export interface SystemInfo {
@@ -28,4 +256,67 @@ export interface SystemInfo {
   dataDir: string;
   defaultWorkspace: string;
   transport: 'desktop' | 'browser';
+}
+
+// Broadcast payloads.
+
+export interface TurnStartedEvent {
+  sessionId: string;
+  turnId: string;
+  executionMode: ExecutionMode;
+  reasonKey: string;
+  reasonArgs?: TArgsWire | null;
+  /** The message that started the turn, when the server sends it. */
+  prompt?: string;
+}
+export interface TurnDeltaEvent {
+  sessionId: string;
+  turnId: string;
+  text: string;
+}
+export interface ToolCallEvent {
+  sessionId: string;
+  turnId: string;
+  callId: string;
+  name: string;
+  input: unknown;
+  summary?: string;
+  verdict: Verdict;
+  layer?: string;
+  code?: string;
+  reasonKey?: string;
+}
+export interface ToolOutputEvent {
+  sessionId: string;
+  turnId: string;
+  callId: string;
+  text: string;
+}
+export interface ToolResultEvent {
+  sessionId: string;
+  turnId: string;
+  callId: string;
+  name: string;
+  output: string;
+  isError: boolean;
+  approved?: string;
+  code?: string;
+}
+export interface TurnEndedEvent {
+  sessionId: string;
+  turnId: string;
+  status: TurnStatus;
+  error: string;
+}
+export interface SessionModeEvent {
+  sessionId: string;
+  interactionMode: Interaction;
+  executionOverride: Override;
+}
+export interface QueueChangedEvent {
+  sessionId: string;
+  items: QueueItem[] | null;
+}
+export interface SessionRef {
+  sessionId: string;
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Session } from '../../bridge';
 import { useI18n } from '../../i18n/I18nProvider';
 import { PencilIcon, TrashIcon } from '../../ui/icons';
+import { ForkIcon } from '../composer/icons';
 import { DeleteConfirm } from './DeleteConfirm';
 import { fullDateTime, relativeTime } from './formatTime';
 import { RenameInput } from './RenameInput';
@@ -20,11 +21,13 @@ export interface SessionItemProps {
   onRename: (id: string, title: string) => Promise<boolean>;
   /** Resolves true when the session was deleted (failures are reported by the caller). */
   onDelete: (id: string) => Promise<boolean>;
+  /** Copies the session with its history into a new one. */
+  onFork: (id: string) => void;
   onArrow: (from: HTMLElement, dir: 1 | -1) => void;
 }
 
 export function SessionItem(props: SessionItemProps) {
-  const { session, selected, now, focusRequested, onFocused, onSelect, onRename, onDelete, onArrow } = props;
+  const { session, selected, now, focusRequested, onFocused, onSelect, onRename, onDelete, onFork, onArrow } = props;
   const { t, lang } = useI18n();
   const [mode, setMode] = useState<Mode>('idle');
   const mainRef = useRef<HTMLButtonElement>(null);
@@ -89,6 +92,9 @@ export function SessionItem(props: SessionItemProps) {
             onKeyDown={onKeyDown}
           >
             <span className="session-item__title" data-testid="session-title">
+              {session.running && (
+                <span className="session-item__running" data-testid="session-running" role="img" aria-label={t('composer.sessions.running')} />
+              )}
               {session.title}
             </span>
             <time className="session-item__time" dateTime={session.updatedAt} title={fullDateTime(session.updatedAt, lang)}>
@@ -106,6 +112,16 @@ export function SessionItem(props: SessionItemProps) {
                 onClick={() => setMode('renaming')}
               >
                 <PencilIcon size={14} />
+              </button>
+              <button
+                type="button"
+                className="icon-btn"
+                data-testid="fork-session"
+                aria-label={t('composer.sessions.forkNamed', { Title: session.title })}
+                title={t('composer.sessions.fork')}
+                onClick={() => onFork(session.id)}
+              >
+                <ForkIcon size={14} />
               </button>
               <button
                 type="button"

@@ -12,9 +12,10 @@ export interface SessionListProps {
   onSelect: (id: string) => void;
   onRename: (id: string, title: string) => Promise<boolean>;
   onDelete: (id: string) => Promise<boolean>;
+  onFork: (id: string) => void;
 }
 
-export function SessionList({ sessions, selectedId, focusId, onFocused, onSelect, onRename, onDelete }: SessionListProps) {
+export function SessionList({ sessions, selectedId, focusId, onFocused, onSelect, onRename, onDelete, onFork }: SessionListProps) {
   const t = useT();
   const now = useNow();
   const listRef = useRef<HTMLUListElement>(null);
@@ -39,6 +40,7 @@ export function SessionList({ sessions, selectedId, focusId, onFocused, onSelect
           onSelect={onSelect}
           onRename={onRename}
           onDelete={onDelete}
+          onFork={onFork}
           onArrow={onArrow}
         />
       ))}

@@ -8,7 +8,8 @@ import { SessionList, type SessionListProps } from './SessionList';
 
 type Props = Omit<SessionListProps, 'sessions'> & {
   state: SessionsState;
-  creating: boolean;
+  /** The new-task composer is showing. */
+  drafting: boolean;
   onCreate: () => void;
   onRetry: () => void;
 };
@@ -25,7 +26,7 @@ function SkeletonRows() {
 
 /** The sessions part of the sidebar: heading, New session, and the list in its current state. */
 export const SessionSidebar = forwardRef<HTMLButtonElement, Props>(function SessionSidebar(
-  { state, creating, onCreate, onRetry, ...listProps },
+  { state, drafting, onCreate, onRetry, ...listProps },
   newButtonRef,
 ) {
   const t = useT();
@@ -42,8 +43,7 @@ export const SessionSidebar = forwardRef<HTMLButtonElement, Props>(function Sess
           className="btn btn--primary btn--small"
           data-testid="new-session"
           onClick={onCreate}
-          disabled={creating}
-          aria-busy={creating || undefined}
+          aria-current={drafting ? 'page' : undefined}
         >
           <PlusIcon size={14} />
           <span>{t('shell.sessions.new')}</span>

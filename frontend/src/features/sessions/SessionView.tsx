@@ -1,11 +1,23 @@
-import type { Session } from '../../bridge';
+import { useEffect, useMemo } from 'react';
+import type { Api, Session } from '../../bridge';
 import { useI18n } from '../../i18n/I18nProvider';
+import { ErrorNotice } from '../../ui/ErrorNotice';
 import { FolderIcon, SparkIcon } from '../../ui/icons';
+import { Spinner } from '../../ui/Spinner';
+import { useStore } from '../../ui/store';
+import { SessionComposer } from '../composer/SessionComposer';
+import { createSessionLive } from '../transcript/sessionLive';
+import { Transcript } from '../transcript/Transcript';
 import { fullDateTime } from './formatTime';
 
-/** The selected session: its header and, for now, an empty transcript. */
-export function SessionView({ session }: { session: Session }) {
+/** The selected session: its header, the live transcript, and the composer docked below it. */
+export function SessionView({ api, session, onSessionUpdated }: { api: Api; session: Session; onSessionUpdated: (s: Session) => void }) {
   const { t, lang } = useI18n();
+  const live = useMemo(() => createSessionLive(api, session.id), [api, session.id]);
+  useEffect(() => live.start(), [live]);
+  const state = useStore(live);
+  const empty = state.transcript.items.length === 0 && state.transcript.turns.length === 0;
+
   return (
     <article className="session-view" data-testid="session-view" data-session-id={session.id} aria-labelledby="session-title">
       <header className="session-view__header">
@@ -19,20 +31,37 @@ export function SessionView({ session }: { session: Session }) {
               {session.workspace}
             </span>
           </span>
-          <span className="meta-text">
-            {t('shell.session.created', { When: fullDateTime(session.createdAt, lang) })}
-          </span>
+          <span className="meta-text">{t('shell.session.created', { When: fullDateTime(session.createdAt, lang) })}</span>
         </div>
       </header>
-      <section className="transcript transcript--empty" aria-label={t('shell.session.transcript')}>
-        <div className="empty-state empty-state--quiet">
-          <div className="empty-state__art">
-            <SparkIcon size={24} />
-          </div>
-          <h2 className="empty-state__title">{t('shell.session.emptyTitle')}</h2>
-          <p className="empty-state__text">{t('shell.session.emptyBody')}</p>
+      {state.status === 'loading' ? (
+        <div className="transcript transcript--center">
+          <Spinner label={t('shell.state.loading')} size={20} />
         </div>
-      </section>
+      ) : state.status === 'error' ? (
+        <div className="transcript transcript--center">
+          <ErrorNotice error={state.error} title={t('composer.transcript.loadFailed')} onRetry={() => void live.load()} testId="transcript-error" />
+        </div>
+      ) : empty ? (
+        <section className="transcript transcript--center" aria-label={t('shell.session.transcript')} data-testid="transcript-empty">
+          <div className="empty-state empty-state--quiet">
+            <div className="empty-state__art">
+              <SparkIcon size={24} />
+            </div>
+            <h2 className="empty-state__title">{t('shell.session.emptyTitle')}</h2>
+            <p className="empty-state__text">{t('shell.session.emptyBody')}</p>
+          </div>
+        </section>
+      ) : (
+        <Transcript
+          transcript={state.transcript}
+          onStop={() => void live.cancel()}
+          onContinue={() => void live.continueTurn()}
+        />
+      )}
+      <div className="session-view__composer">
+        <SessionComposer api={api} session={session} live={live} onSessionUpdated={onSessionUpdated} />
+      </div>
     </article>
   );
 }

@@ -50,10 +50,14 @@ export function createSessionsStore(api: Api) {
       void load();
       return () => offs.forEach((off) => off());
     },
-    async create(): Promise<Session> {
-      const created = await api.sessions.create({});
-      store.set((s) => ({ ...s, status: 'ready', sessions: upsert(s.sessions, created) }));
-      return created;
+    /** Takes in a session our own request returned (created, configured, forked). */
+    upsert(session: Session) {
+      store.set((s) => ({ ...s, status: 'ready', sessions: upsert(s.sessions, session) }));
+    },
+    async fork(id: string): Promise<Session> {
+      const forked = await api.sessions.fork(id);
+      store.set((s) => ({ ...s, status: 'ready', sessions: upsert(s.sessions, forked) }));
+      return forked;
     },
     async rename(id: string, title: string): Promise<Session> {
       const renamed = await api.sessions.rename(id, title);

@@ -1,9 +1,25 @@
 import { useEffect, useRef } from 'react';
 import type { Language } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
+import { ErrorNotice } from '../../ui/ErrorNotice';
+import { Spinner } from '../../ui/Spinner';
 import { AboutSection, type InfoState } from './AboutSection';
+import { useAppSettings } from './appSettingsStore';
+import { DecisionTimeoutField } from './DecisionTimeoutField';
+import { DefaultPermissionPicker } from './DefaultPermissionPicker';
+import { ExternalAgentsSection } from './ExternalAgentsSection';
 import { LanguagePicker } from './LanguagePicker';
+import { ProvidersSection } from './ProvidersSection';
+import { RulesSection } from './RulesSection';
+import { SettingsSection } from './SettingsSection';
+import { useSettingsApi } from './settingsApiContext';
+import { ThemePicker } from './ThemePicker';
+import './settings.css';
 
+/**
+ * The only place the defaults are written (R-AUTH-1): permission, rules, providers, external agents,
+ * timeout, language, theme.
+ */
 export function SettingsPage({
   language,
   onLanguageChange,
@@ -16,6 +32,9 @@ export function SettingsPage({
   onRetryInfo: () => void;
 }) {
   const t = useT();
+  const api = useSettingsApi();
+  const [state, store] = useAppSettings();
+  const settings = state.settings;
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
@@ -31,12 +50,47 @@ export function SettingsPage({
         </h1>
         <p className="page-header__subtitle">{t('shell.settings.subtitle')}</p>
       </header>
-      <section className="settings-card" aria-labelledby="general-heading">
-        <h2 id="general-heading" className="settings-card__title">
-          {t('shell.settings.general')}
-        </h2>
+
+      {state.status === 'error' && !settings && (
+        <div className="settings-page__notice">
+          <ErrorNotice error={state.error} title={t('settings.loadFailed')} onRetry={() => void store.load()} testId="settings-error" />
+        </div>
+      )}
+
+      <SettingsSection id="general" title={t('shell.settings.general')}>
         <LanguagePicker language={language} onChange={onLanguageChange} />
-      </section>
+        {settings && <ThemePicker theme={settings.theme} onChange={async (theme) => store.apply(await api.settings.setTheme(theme))} />}
+      </SettingsSection>
+
+      {state.status === 'loading' && !settings && (
+        <div className="settings-card settings-card__loading" data-testid="settings-loading">
+          <Spinner label={t('shell.state.loading')} />
+        </div>
+      )}
+
+      {settings && (
+        <>
+          <SettingsSection
+            id="permissions"
+            title={t('settings.permissions.title')}
+            description={t('settings.permissions.description')}
+            testId="permissions-section"
+          >
+            <DefaultPermissionPicker
+              value={settings.defaultPermission}
+              onSave={async (mode) => store.apply(await api.settings.setDefaultPermission(mode))}
+            />
+            <DecisionTimeoutField
+              value={settings.decisionTimeout}
+              onSave={async (value) => store.apply(await api.settings.setDecisionTimeout(value))}
+            />
+          </SettingsSection>
+          <RulesSection />
+          <ProvidersSection settings={settings} store={store} />
+          <ExternalAgentsSection settings={settings} store={store} />
+        </>
+      )}
+
       <AboutSection state={info} onRetry={onRetryInfo} />
     </div>
   );

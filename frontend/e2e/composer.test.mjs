@@ -1,0 +1,329 @@
+// Composer end-to-end: real Chromium (Debian's) against `agentdesk serve --provider scripted`, one
+// server per scenario with its own script. Run with AGENTDESK_BIN=/path/to/agentdesk npm run e2e.
+// Screenshots go to <repo>/build/screenshots/composer-*.png.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { after, afterEach, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const shotsDir = resolve(here, '../../build/screenshots');
+const bin = process.env.AGENTDESK_BIN;
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const temps = [];
+const servers = [];
+let context;
+let page;
+let pageErrors = [];
+let srv; // the current scenario's server: {base, token, proc, output}
+
+function tempDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+
+/** Starts `agentdesk serve` with a scripted provider replaying `responses`, one per model request. */
+function startServer(responses) {
+  const dir = tempDir('agentdesk-composer-');
+  const script = join(dir, 'script.json');
+  writeFileSync(script, JSON.stringify({ responses }));
+  const env = { ...process.env, LANG: 'en_US.UTF-8', HOME: dir };
+  for (const k of ['LC_ALL', 'LC_MESSAGES', 'LANGUAGE', 'AGENTDESK_DATA_DIR']) delete env[k];
+  const proc = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--data-dir', join(dir, 'data'), '--provider', 'scripted', '--script', script], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  servers.push(proc);
+  const s = { proc, output: '', workspace: mkdtempSync(join(dir, 'ws-')) };
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve printed no address in 20 s:\n${s.output}`)), 20_000);
+    const onData = (chunk) => {
+      s.output += chunk.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=([A-Za-z0-9_-]+)/.exec(s.output);
+      if (m) {
+        clearTimeout(timer);
+        resolvePromise(Object.assign(s, { base: m[1], token: m[2] }));
+      }
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', (chunk) => (s.output += chunk.toString()));
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}:\n${s.output}`));
+    });
+  });
+}
+
+async function stopServer(proc) {
+  if (proc.exitCode !== null) return;
+  proc.removeAllListeners('exit');
+  const exited = new Promise((r) => proc.once('exit', r));
+  proc.kill('SIGTERM');
+  const killer = setTimeout(() => proc.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(killer);
+}
+
+/** Calls the app API over HTTP as another client would, with the bearer token. */
+async function api(method, req = {}) {
+  const res = await fetch(`${srv.base}/api/${method}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${srv.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(req),
+  });
+  const text = await res.text();
+  assert.equal(res.status, 200, `${method}: ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+const shot = (name) => page.screenshot({ path: join(shotsDir, `composer-${name}.png`) });
+const byId = (id) => page.getByTestId(id);
+const composerMode = () => byId('composer').getAttribute('data-mode');
+
+/** A session in the scenario's temp workspace, opened in the page. */
+async function openSession(fields = {}) {
+  const s = await api('Sessions.Create', { workspace: srv.workspace, ...fields });
+  await page.goto(`${srv.base}/?token=${srv.token}`);
+  await byId('app-shell').waitFor();
+  await page.locator(`[data-testid="session-item"][data-session-id="${s.id}"] [data-testid="session-select"]`).click();
+  await page.locator(`[data-testid="session-view"][data-session-id="${s.id}"]`).waitFor();
+  await byId('composer').waitFor();
+  return s;
+}
+
+async function send(text) {
+  await byId('composer-input').fill(text);
+  await byId('composer-input').press('Enter');
+}
+
+before(async () => {
+  assert.ok(bin, 'set AGENTDESK_BIN to the agentdesk binary (go build -o /tmp/agentdesk . in the repo root)');
+  assert.ok(existsSync(bin), `AGENTDESK_BIN=${bin} does not exist`);
+  assert.ok(existsSync(chromiumPath), `${chromiumPath} not found: apt-get install chromium`);
+  mkdirSync(shotsDir, { recursive: true });
+  context = await chromium.launchPersistentContext(tempDir('agentdesk-composer-browser-'), {
+    executablePath: chromiumPath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 800 },
+    locale: 'en-US',
+    reducedMotion: 'reduce',
+  });
+  context.setDefaultTimeout(10_000);
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (err) => pageErrors.push(String(err)));
+  page.on('console', (msg) => msg.type() === 'error' && pageErrors.push(msg.text()));
+});
+
+afterEach(async () => {
+  // Leave the page before its server goes, so a dropped socket is not logged as an error.
+  await page.goto('about:blank');
+  if (srv) await stopServer(srv.proc);
+  srv = null;
+  const errors = pageErrors;
+  pageErrors = [];
+  assert.deepEqual(errors, [], 'the page logged errors');
+});
+
+after(async () => {
+  await context?.close().catch(() => {});
+  for (const p of servers) await stopServer(p);
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+test('a Chat turn answers without any tool card', async () => {
+  srv = await startServer([{ text: 'Chat answers from the conversation only.' }]);
+  await openSession({ interactionMode: 'chat' });
+  assert.equal(await byId('mode-selector').textContent(), 'Chat');
+  await send('What does this project do?');
+  await byId('msg-assistant').getByText('Chat answers from the conversation only.').waitFor();
+  await page.locator('[data-testid="turn-status"][data-status="done"]').waitFor({ state: 'attached' });
+  assert.equal(await byId('turn-chip').getAttribute('data-mode'), 'chat');
+  assert.equal(await byId('tool-card').count(), 0);
+  await shot('01-chat');
+});
+
+test('Smart · Plan: the plan review morphs the composer; Approve leaves plan mode', async () => {
+  const plan = '# Add a response cache\n\n1. Wrap the client in a cache\n2. Expire entries after `5m`\n3. Cover it with tests\n\n> Nothing changes until you approve.';
+  srv = await startServer([
+    { text: 'Here is my plan.', tool_calls: [{ name: 'exit_plan_mode', input: { plan } }] },
+    { text: 'Plan approved; starting with the cache wrapper.' },
+    { text: 'spare' },
+  ]);
+  await openSession({ interactionMode: 'smart', executionOverride: 'plan' });
+  assert.equal(await byId('mode-selector').textContent(), 'Smart · Plan');
+  await send('Design a cache for the API client');
+  await byId('composer-mode-plan-review').waitFor();
+  assert.equal(await composerMode(), 'plan-review');
+  assert.equal(await byId('composer-mode-title').textContent(), 'Add a response cache');
+  assert.equal(await byId('plan-markdown').locator('li').count(), 3);
+  assert.equal(await page.getByRole('dialog').count(), 0, 'no modal for a decision');
+  await shot('02-plan-review');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForFunction(() => getComputedStyle(document.body).backgroundColor !== 'rgb(255, 255, 255)');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await shot('03-plan-review-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  await byId('plan-approve').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="composer"]')?.getAttribute('data-mode') === 'idle');
+  await byId('msg-assistant').getByText('Plan approved; starting with the cache wrapper.').waitFor();
+  // Out of plan mode: in the selector and in the transcript.
+  await page.waitForFunction(() => document.querySelector('[data-testid="mode-selector"]')?.textContent !== 'Smart · Plan');
+  const modes = await page.locator('[data-testid="mode-change"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-override')));
+  assert.notEqual(modes.at(-1), 'plan', `the last mode change should leave plan: ${modes}`);
+  const session = (await api('Sessions.List'))[0];
+  assert.notEqual(session.executionOverride, 'plan');
+  await shot('04-plan-approved');
+});
+
+test('an approval rejected with a reason: the reason is the error the agent saw', async () => {
+  srv = await startServer([
+    { text: 'I will clean the build folder.', tool_calls: [{ name: 'bash', input: { command: 'rm -rf build && echo cleaned' } }] },
+    { text: 'Understood, I left it alone.' },
+  ]);
+  await openSession({ interactionMode: 'smart', executionOverride: 'execute' });
+  await send('Clean the build');
+  await byId('composer-mode-approval').waitFor();
+  assert.match(await byId('approval-summary').textContent(), /rm -rf build && echo cleaned/);
+  await byId('approval-reason').fill('Keep the build folder for now');
+  await shot('05-approval');
+  await byId('approval-reject').click();
+  const card = page.locator('[data-testid="tool-card"][data-tool="bash"]');
+  await card.first().getByTestId('tool-error').getByText('Keep the build folder for now').waitFor();
+  assert.match(await card.first().getByTestId('tool-verdict').textContent(), /rejected/i);
+  await byId('msg-assistant').getByText('Understood, I left it alone.').waitFor();
+  assert.equal(await composerMode(), 'idle');
+  await shot('06-rejected-with-reason');
+});
+
+test('two decisions in a row are shown one after the other', async () => {
+  srv = await startServer([
+    {
+      text: 'Two things first.',
+      tool_calls: [
+        { name: 'bash', input: { command: 'touch notes.txt' } },
+        { name: 'ask_user', input: { question: 'Which format should the notes use?', options: ['Markdown', 'Plain text'] } },
+      ],
+    },
+    { text: 'Thanks, done.' },
+  ]);
+  await openSession({ interactionMode: 'smart', executionOverride: 'execute' });
+  await send('Start the notes file');
+  await byId('composer-mode-approval').waitFor();
+  await shot('07-first-decision');
+  await byId('approval-allow-once').click();
+  await byId('composer-mode-question').waitFor();
+  assert.equal(await byId('question-text').textContent(), 'Which format should the notes use?');
+  await shot('08-second-decision');
+  await byId('question-option').filter({ hasText: 'Plain text' }).click();
+  await byId('question-answer').click();
+  await byId('msg-assistant').getByText('Thanks, done.').waitFor();
+  assert.equal(await composerMode(), 'idle');
+});
+
+test('a mode switch during a running turn is queued and applies at the next turn', async () => {
+  srv = await startServer([{ text: 'Working on the long task…', delay_ms: 2500 }, { text: 'A chat answer.' }]);
+  await openSession({ interactionMode: 'smart', executionOverride: 'analyze' });
+  await send('Explain the architecture');
+  await byId('chip-turn').waitFor();
+  await byId('mode-selector').click();
+  await byId('mode-option-chat').click();
+  await byId('chip-queued-switch').getByText('Next turn: Chat').waitFor();
+  assert.equal(await byId('mode-selector').textContent(), 'Smart · Analyze', 'in force until the boundary');
+  await shot('09-queued-switch');
+  await byId('msg-assistant').getByText('Working on the long task…').waitFor({ timeout: 15_000 });
+  await byId('chip-queued-switch').waitFor({ state: 'detached', timeout: 15_000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid="mode-selector"]')?.textContent === 'Chat');
+  await send('And in short?');
+  await byId('msg-assistant').getByText('A chat answer.').waitFor();
+  const chips = await page.locator('[data-testid="turn-chip"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-mode')));
+  assert.deepEqual(chips, ['analyze', 'chat']);
+  await shot('10-switch-applied');
+});
+
+test('new tasks: Full access in the draft never writes the default; a new default shows in the next task', async () => {
+  srv = await startServer([{ text: 'On it.' }, { text: 'Again.' }, { text: 'spare' }]);
+  await page.goto(`${srv.base}/?token=${srv.token}`);
+  await byId('new-task-composer').waitFor();
+  await page.locator('[data-testid="permission-picker"][data-source="default"]').waitFor();
+  assert.equal(await byId('permission-label').textContent(), 'Ask');
+
+  await byId('permission-picker').click();
+  await byId('permission-option-full').click();
+  await byId('full-access-confirm').waitFor();
+  await shot('11-full-access-confirm');
+  await byId('full-access-confirm-button').click();
+  assert.equal(await byId('permission-label').textContent(), 'Full access');
+  assert.equal(await byId('permission-picker').getAttribute('data-source'), 'draft');
+  await send('Tidy the README');
+  await byId('session-view').waitFor();
+  const [created] = await api('Sessions.List');
+  assert.equal(created.permissionMode, 'full');
+  assert.equal((await api('Settings.Get')).defaultPermission, 'ask', 'the draft never writes the default');
+
+  await byId('new-session').click();
+  await page.locator('[data-testid="permission-picker"][data-source="default"]').waitFor();
+  assert.equal(await byId('permission-label').textContent(), 'Ask');
+  await shot('12-next-task-ask');
+
+  // Settings changes the default (as the Settings page would): the next new task shows it.
+  await api('Settings.SetDefaultPermission', { permissionMode: 'auto' });
+  await page.locator(`[data-testid="session-item"][data-session-id="${created.id}"] [data-testid="session-select"]`).click();
+  await byId('session-view').waitFor();
+  await byId('new-session').click();
+  await page.locator('[data-testid="permission-picker"][data-source="default"][data-permission="auto"]').waitFor();
+  assert.equal(await byId('permission-label').textContent(), 'Auto');
+  await shot('13-next-task-auto');
+});
+
+test('a reload during a pending approval shows it again', async () => {
+  srv = await startServer([
+    { text: 'Writing the config.', tool_calls: [{ name: 'write', input: { path: 'config.toml', content: 'debug = true\n' } }] },
+    { text: 'Written.' },
+  ]);
+  await openSession({ interactionMode: 'smart', executionOverride: 'execute' });
+  await send('Create a config file');
+  await byId('composer-mode-approval').waitFor();
+  await page.reload();
+  await byId('composer-mode-approval').waitFor();
+  assert.match(await byId('approval-summary').textContent(), /config\.toml/);
+  await shot('14-reload-pending-approval');
+  await byId('approval-allow-once').click();
+  await byId('msg-assistant').getByText('Written.').waitFor();
+});
+
+test('the 简体中文 UI shows the composer and a decision in Chinese', async () => {
+  srv = await startServer([
+    { text: '我先运行一个命令。', tool_calls: [{ name: 'bash', input: { command: 'go test ./...' } }] },
+    { text: '完成。' },
+  ]);
+  await api('Settings.SetLanguage', { language: 'zh-CN' });
+  await openSession({ interactionMode: 'smart', executionOverride: 'execute' });
+  assert.equal(await byId('composer-send').textContent(), '发送');
+  assert.equal(await byId('mode-selector').textContent(), '智能 · 执行');
+  await send('运行测试');
+  await byId('composer-mode-approval').waitFor();
+  assert.equal(await byId('approval-allow-once').textContent(), '仅允许一次');
+  assert.equal(await byId('approval-reject').textContent(), '拒绝');
+  assert.equal(await byId('composer-mode-title').textContent(), '运行命令');
+  await shot('15-zh-CN-approval');
+  await byId('approval-allow-once').click();
+  await byId('msg-assistant').getByText('完成。').waitFor();
+});

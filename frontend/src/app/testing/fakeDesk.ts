@@ -1,0 +1,119 @@
+import { BridgeError } from '../../bridge/errors';
+import type { Decision, Permission, Session, Transcript } from '../../bridge/types';
+import { FakeTransport } from '../../test/fakeTransport';
+
+type Handler = (req: Record<string, unknown>) => unknown;
+
+/**
+ * The shell's fake of the Go app API: FakeTransport (sessions, language) plus the composer,
+ * transcript, decision and settings methods of issue 5, with their broadcasts.
+ */
+export class FakeDesk extends FakeTransport {
+  defaultPermission: Permission | null = 'ask';
+  providerReady = true;
+  transcripts = new Map<string, Transcript>();
+  sent: { sessionId: string; text: string }[] = [];
+  resolved: Record<string, unknown>[] = [];
+  private n = 0;
+
+  private handlers: Record<string, Handler> = {
+    'Settings.Get': () => this.settings(),
+    'Sessions.Create': (r) => this.createSession(r),
+    'Sessions.Transcript': (r) => this.transcriptOf(String(r.id)),
+    'Sessions.Configure': (r) => {
+      const s = this.must(String(r.id));
+      const queued = Boolean(this.transcriptOf(s.id).running);
+      if (!queued) {
+        if (r.interactionMode) s.interactionMode = r.interactionMode as Session['interactionMode'];
+        if (r.executionOverride !== undefined) s.executionOverride = r.executionOverride as Session['executionOverride'];
+        this.emit('session.mode', { sessionId: s.id, interactionMode: s.interactionMode, executionOverride: s.executionOverride });
+      }
+      return { session: { ...s }, queued };
+    },
+    'Sessions.SetPermission': (r) => {
+      const s = this.must(String(r.id));
+      s.permissionMode = r.permissionMode as Permission;
+      return { ...s };
+    },
+    'Sessions.Fork': (r) => {
+      const s = this.must(String(r.id));
+      return this.createSession({ title: `${s.title} (fork)`, workspace: s.workspace });
+    },
+    'Sessions.Continue': () => ({ turnId: 't-continue' }),
+    'Composer.Send': (r) => {
+      this.sent.push({ sessionId: String(r.sessionId), text: String(r.text) });
+      return { turnId: `t${++this.n}` };
+    },
+    'Composer.Cancel': () => ({ cancelled: true }),
+    'Composer.Unqueue': () => null,
+    'Composer.Tools': () => [
+      {
+        name: 'read',
+        description: 'Read a file',
+        inputSchema: { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } }, required: ['path'] },
+      },
+    ],
+    'Composer.RunTool': (r) => ({ sessionId: r.sessionId, callId: `c${++this.n}`, name: r.name, input: r.input, output: 'file text', isError: false }),
+    'Decisions.Pending': (r) => this.transcriptOf(String(r.id)).pending,
+    'Decisions.Resolve': (r) => {
+      this.resolved.push(r);
+      return { won: true };
+    },
+  };
+
+  settings() {
+    return {
+      language: this.language,
+      ...(this.defaultPermission ? { defaultPermission: this.defaultPermission } : {}),
+      decisionTimeout: '10m0s',
+      theme: 'system',
+      provider: { kind: 'anthropic', model: 'claude-test', baseUrl: '', keys: { anthropic: 'env', openai: '' } },
+      providerReady: this.providerReady,
+    };
+  }
+
+  private must(id: string): Session {
+    const s = this.sessions.find((x) => x.id === id);
+    if (!s) throw new BridgeError('NOT_FOUND', `Nothing with the id “${id}” was found.`, { ID: id });
+    return s;
+  }
+
+  private createSession(r: Record<string, unknown>): Promise<Session> {
+    const inner = super.call('Sessions.Create', { title: r.title, workspace: r.workspace });
+    this.calls.pop(); // the request was recorded as it came in, with every field
+    return inner.then((raw) => {
+      const s = this.sessions.find((x) => x.id === (raw as Session).id) as Session;
+      s.interactionMode = (r.interactionMode as Session['interactionMode']) ?? 'smart';
+      s.executionOverride = (r.executionOverride as Session['executionOverride']) ?? '';
+      s.permissionMode = (r.permissionMode as Permission) ?? this.defaultPermission ?? 'ask';
+      s.running = false;
+      return { ...s };
+    });
+  }
+
+  transcriptOf(id: string): Transcript {
+    let t = this.transcripts.get(id);
+    if (!t) this.transcripts.set(id, (t = { sessionId: id, running: '', queue: [], pending: [], turns: [], items: [] }));
+    return t;
+  }
+
+  /** Plays decision.asked from the server. */
+  ask(d: Partial<Decision> & Pick<Decision, 'id' | 'sessionId' | 'kind' | 'payload'>) {
+    const full: Decision = { turnId: 't1', createdAt: new Date(Date.parse('2025-01-01T10:00:00Z') + ++this.n * 1000).toISOString(), deadline: '', ...d };
+    this.transcriptOf(d.sessionId).pending.push(full);
+    this.emit('decision.asked', full);
+    return full;
+  }
+
+  override async call(method: string, req?: object): Promise<unknown> {
+    const h = this.handlers[method];
+    if (!h) return super.call(method, req);
+    this.calls.push({ method, req });
+    const fail = this.failNext[method];
+    if (fail) {
+      delete this.failNext[method];
+      throw fail;
+    }
+    return h((req ?? {}) as Record<string, unknown>);
+  }
+}

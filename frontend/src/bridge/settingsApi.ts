@@ -1,0 +1,137 @@
+import { transport } from './select';
+import type { Unsubscribe } from './transport';
+import type { Language, Session } from './types';
+
+/** Wire types of the Settings and System facades (API.md); JSON names as the Go side emits them. */
+
+export type Permission = 'ask' | 'auto' | 'full';
+export const PERMISSIONS: readonly Permission[] = ['ask', 'auto', 'full'];
+
+export type Theme = 'system' | 'light' | 'dark';
+export const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
+
+export type ProviderKind = '' | 'anthropic' | 'openai' | 'demo';
+/** The providers whose API key AgentDesk keeps. */
+export type KeyProvider = 'anthropic' | 'openai';
+export const KEY_PROVIDERS: readonly KeyProvider[] = ['anthropic', 'openai'];
+/** Where a provider's key comes from: nowhere, the environment, or the OS keyring. */
+export type KeySource = '' | 'env' | 'keyring';
+
+export interface ProviderSettings {
+  kind: ProviderKind;
+  model: string;
+  baseUrl: string;
+  keys: Record<KeyProvider, KeySource>;
+}
+
+export interface AppSettings {
+  language: Language;
+  defaultPermission: Permission;
+  /** A Go duration such as "10m0s". */
+  decisionTimeout: string;
+  theme: Theme;
+  provider: ProviderSettings;
+  /** False: no provider is usable yet, so the first-run onboarding shows. */
+  providerReady: boolean;
+  /** The external ACP agent command lines a session may run on, e.g. "goose acp" (R-ACP-2). */
+  externalAgents: string[];
+}
+
+export interface Rule {
+  id: string;
+  effect: 'allow' | 'deny';
+  kind: string;
+  path: string;
+  command: string;
+  /** Where the rule came from, e.g. "approval" (an "Always allow" answer) or "settings". */
+  source: string;
+  /** RFC 3339 */
+  createdAt: string;
+}
+
+export interface LocalServer {
+  name: 'Ollama' | 'LM Studio';
+  baseUrl: string;
+  ok: boolean;
+  models: string[];
+}
+
+export interface ProviderChoice {
+  kind: ProviderKind;
+  model: string;
+  baseUrl: string;
+}
+
+export interface SystemInfo {
+  version: string;
+  dataDir: string;
+  defaultWorkspace: string;
+  transport: 'desktop' | 'browser';
+}
+
+/** The part of a `decision.asked` Decision that a notification needs. */
+export interface AskedDecision {
+  id: string;
+  sessionId: string;
+  kind: 'question' | 'approval' | 'plan_review';
+  payload?: {
+    summary?: string;
+    command?: string;
+    path?: string;
+    tool?: string;
+    question?: string;
+    title?: string;
+  } | null;
+}
+
+export interface ResolvedDecision {
+  id: string;
+  sessionId: string;
+}
+
+/**
+ * The typed Settings/System API: the Settings page, onboarding, theme and notifications use this.
+ * Built on the same transport selection as `createApi`; `getTransport` is injectable for tests.
+ */
+export function createSettingsApi(getTransport = transport) {
+  const call = <T>(method: string, req?: object) => getTransport().call(method, req) as Promise<T>;
+  const on =
+    <T>(name: string) =>
+    (cb: (data: T) => void): Unsubscribe =>
+      getTransport().onEvent(name, (data) => cb(data as T));
+
+  return {
+    settings: {
+      get: () => call<AppSettings>('Settings.Get'),
+      setLanguage: (language: Language) => call<AppSettings>('Settings.SetLanguage', { language }),
+      /** The only writer of the default permission mode (R-AUTH-1). */
+      setDefaultPermission: (permissionMode: Permission) =>
+        call<AppSettings>('Settings.SetDefaultPermission', { permissionMode }),
+      setDecisionTimeout: (value: string) => call<AppSettings>('Settings.SetDecisionTimeout', { value }),
+      setTheme: (theme: Theme) => call<AppSettings>('Settings.SetTheme', { theme }),
+      setProvider: (choice: ProviderChoice) => call<AppSettings>('Settings.SetProvider', choice),
+      saveKey: (provider: KeyProvider, key: string) => call<AppSettings>('Settings.SaveKey', { provider, key }),
+      deleteKey: (provider: KeyProvider) => call<AppSettings>('Settings.DeleteKey', { provider }),
+      rules: () => call<Rule[] | null>('Settings.Rules').then((r) => r ?? []),
+      revokeRule: (id: string) => call<Rule[] | null>('Settings.RevokeRule', { id }).then((r) => r ?? []),
+      probeLocal: () => call<LocalServer[] | null>('Settings.ProbeLocal').then((r) => r ?? []),
+      startDemo: () => call<Session>('Settings.StartDemo'),
+      /** Replaces the whole list; the server trims each command, rejects an empty one and drops repeats. */
+      setExternalAgents: (commands: string[]) => call<AppSettings>('Settings.SetExternalAgents', { commands }),
+      onChanged: on<AppSettings>('settings.changed'),
+    },
+    system: {
+      info: () => call<SystemInfo>('System.Info'),
+      /** Desktop only: the Go side builds the OS notification from the decision. */
+      notifyDecision: (id: string) => call<null>('System.NotifyDecision', { id }).then(() => undefined),
+    },
+    decisions: {
+      onAsked: on<AskedDecision>('decision.asked'),
+      onResolved: on<ResolvedDecision>('decision.resolved'),
+    },
+    /** Fires after the event stream recovered from a drop: refetch what may have been missed. */
+    onReconnect: (cb: () => void): Unsubscribe => getTransport().onReconnect(cb),
+  };
+}
+
+export type SettingsApi = ReturnType<typeof createSettingsApi>;

@@ -1,0 +1,96 @@
+import { useId, useState } from 'react';
+import { OVERRIDES } from '../../bridge';
+import { useT } from '../../i18n/I18nProvider';
+import { CheckIcon, ChevronDownIcon, ChevronRightIcon } from './icons';
+import { choose, currentChoice, preferenceLabelKey, type Preference, type SelectorChoice } from './selector';
+import { useMenu } from './useMenu';
+
+/**
+ * Smart and Chat, then Advanced… with the overrides (R-MODE-1). The label reads "Smart · Plan"
+ * for an override; plain Smart clears it. The change applies to the next message.
+ */
+export function ModeSelector({
+  value,
+  onChange,
+  disabled,
+}: {
+  value: Preference;
+  onChange: (p: Preference) => void;
+  disabled?: boolean;
+}) {
+  const t = useT();
+  const menu = useMenu();
+  const id = useId();
+  const checked = currentChoice(value);
+  const [advanced, setAdvanced] = useState(false);
+  const showAdvanced = advanced || (checked !== 'smart' && checked !== 'chat');
+
+  const pick = (c: SelectorChoice) => {
+    menu.close();
+    onChange(choose(c));
+  };
+
+  const item = (c: SelectorChoice, label: string, hint?: string) => (
+    <button
+      key={c}
+      type="button"
+      role="menuitemradio"
+      aria-checked={checked === c}
+      className="menu__item"
+      data-testid={`mode-option-${c}`}
+      onClick={() => pick(c)}
+    >
+      <span className="menu__check">{checked === c && <CheckIcon size={14} />}</span>
+      <span className="menu__text">
+        <span className="menu__label">{label}</span>
+        {hint && <span className="menu__hint">{hint}</span>}
+      </span>
+    </button>
+  );
+
+  return (
+    <div className="control" ref={menu.rootRef}>
+      <button
+        ref={menu.buttonRef}
+        type="button"
+        className="control__button"
+        data-testid="mode-selector"
+        data-interaction={value.interactionMode}
+        data-override={value.executionOverride}
+        aria-haspopup="menu"
+        aria-expanded={menu.open}
+        aria-controls={menu.open ? id : undefined}
+        aria-label={t('composer.selector.aria', { Mode: t(preferenceLabelKey(value)) })}
+        title={t('composer.selector.shortcut')}
+        disabled={disabled}
+        onClick={() => menu.setOpen(!menu.open)}
+      >
+        <span className="control__value">{t(preferenceLabelKey(value))}</span>
+        <ChevronDownIcon size={14} />
+      </button>
+      {menu.open && (
+        <div id={id} ref={menu.menuRef} role="menu" className="menu" aria-label={t('composer.selector.menu')} onKeyDown={menu.onMenuKeyDown}>
+          {item('smart', t('mode.label.smart'), t('composer.selector.smartHint'))}
+          {item('chat', t('mode.label.chat'), t('composer.selector.chatHint'))}
+          <div className="menu__sep" role="separator" />
+          <button
+            type="button"
+            role="menuitem"
+            className="menu__item menu__item--toggle"
+            aria-expanded={showAdvanced}
+            data-testid="mode-advanced"
+            onClick={() => setAdvanced(!showAdvanced)}
+          >
+            <span className="menu__check">{showAdvanced ? <ChevronDownIcon size={14} /> : <ChevronRightIcon size={14} />}</span>
+            <span className="menu__label">{t('composer.selector.advanced')}</span>
+          </button>
+          {showAdvanced && (
+            <div role="group" aria-label={t('composer.selector.advanced')} className="menu__group">
+              {OVERRIDES.map((o) => item(o, t(`mode.label.${o}`), t(`composer.selector.hint.${o}`)))}
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

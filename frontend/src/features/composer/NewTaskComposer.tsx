@@ -1,0 +1,73 @@
+import { useEffect, useMemo } from 'react';
+import type { Api, Session } from '../../bridge';
+import { BridgeError } from '../../bridge';
+import { useT } from '../../i18n/I18nProvider';
+import { useStore } from '../../ui/store';
+import { ChipsBand } from './ChipsBand';
+import { Composer } from './Composer';
+import type { ModeContext } from './ComposerMode';
+import { ControlsRow } from './ControlsRow';
+import { emptyQueue } from './decisionQueue';
+import type { NewTaskStore } from './newTaskStore';
+import { draftPermissionDisplay } from './permission';
+import { cyclePreference } from './selector';
+import { useProviderSettings } from './useProviderLabel';
+
+const noSession = () => Promise.reject(new BridgeError('INTERNAL', 'no session yet'));
+
+/**
+ * The new-task composer: no session exists until the first message is sent. The selector and
+ * the permission picker are draft-local; the default is asked afresh each time this mounts.
+ */
+export function NewTaskComposer({ api, draft, onStarted }: { api: Api; draft: NewTaskStore; onStarted: (s: Session) => void }) {
+  const t = useT();
+  const state = useStore(draft);
+  const provider = useProviderSettings(api);
+
+  useEffect(() => {
+    void draft.refreshDefault();
+    return draft.start();
+  }, [draft]);
+
+  const ctx = useMemo<ModeContext>(
+    () => ({
+      t,
+      sessionId: null,
+      running: false,
+      text: state.text,
+      setText: draft.setText,
+      send: async () => {
+        const created = await draft.submit();
+        if (created) onStarted(created);
+        else if (draft.get().error !== null) throw draft.get().error;
+      },
+      cancelTurn: async () => undefined,
+      openFnForm: null,
+      closeFnForm: () => undefined,
+      resolve: noSession,
+      listTools: noSession,
+      runTool: noSession,
+    }),
+    [t, state.text, draft, onStarted],
+  );
+
+  return (
+    <Composer
+      testId="new-task-composer"
+      queue={emptyQueue}
+      ctx={ctx}
+      onCycleMode={() => draft.setPreference(cyclePreference(state.preference))}
+      chips={<ChipsBand runningTurn={null} queue={[]} waiting={0} note={null} onUnqueue={() => undefined} onDismissNote={() => undefined} />}
+      controls={
+        <ControlsRow
+          preference={state.preference}
+          onPreference={draft.setPreference}
+          permission={draftPermissionDisplay(state.permission, state.defaultPermission)}
+          onPermission={(p) => draft.choosePermission(p)}
+          onRetryPermission={() => void draft.refreshDefault()}
+          provider={provider}
+        />
+      }
+    />
+  );
+}

@@ -1,0 +1,213 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { App } from '../../app/App';
+import { FakeDesk } from '../../app/testing/fakeDesk';
+import { createApi } from '../../bridge';
+import { createSettingsApi } from '../../bridge/settingsApi';
+import { session } from '../../test/fakeTransport';
+
+async function openSession(init?: (f: FakeDesk) => void) {
+  const fake = new FakeDesk({ sessions: [{ ...session('s1', 'Work', '2025-01-01T08:00:00Z'), interactionMode: 'smart', executionOverride: '', permissionMode: 'ask' }] });
+  init?.(fake);
+  render(<App api={createApi(() => fake)} settingsApi={createSettingsApi(() => fake)} />);
+  await screen.findByTestId('composer');
+  await waitFor(() => expect(fake.calls.some((c) => c.method === 'Sessions.Transcript')).toBe(true));
+  return { fake, user: userEvent.setup() };
+}
+
+const composer = () => screen.getByTestId('composer');
+const mode = () => composer().dataset.mode;
+const approval = (id: string, command = 'rm -rf build') => ({
+  id,
+  sessionId: 's1',
+  kind: 'approval' as const,
+  payload: { tool: 'bash', kind: 'bash', summary: command, command, reasonKey: 'gate.reason.shell_not_read_only' },
+});
+
+describe('the session composer', () => {
+  it('morphs into an approval in place and sends Reject with the reason', async () => {
+    const { fake, user } = await openSession();
+    act(() => void fake.ask(approval('d1')));
+    expect(mode()).toBe('approval');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByTestId('composer-mode-title').textContent).toBe('Run command');
+    expect(screen.getByTestId('approval-summary').textContent).toContain('rm -rf build');
+    expect(composer().textContent).toContain('The command is not on the read-only list');
+    // The controls row is still there, unchanged.
+    expect(screen.getByTestId('mode-selector')).toBeTruthy();
+
+    await user.type(screen.getByTestId('approval-reason'), 'Not on this branch');
+    await user.click(screen.getByTestId('approval-reject'));
+    await waitFor(() => expect(mode()).toBe('idle'));
+    expect(fake.resolved).toEqual([{ id: 'd1', choice: 'reject', reason: 'Not on this branch' }]);
+  });
+
+  it('offers the four approval answers and truncates a long command head-and-tail', async () => {
+    const { fake, user } = await openSession();
+    const long = Array.from({ length: 40 }, (_, i) => `echo line-${i + 1}`).join('\n');
+    act(() => void fake.ask(approval('d1', long)));
+    for (const id of ['approval-allow-once', 'approval-allow-session', 'approval-allow-always', 'approval-reject']) {
+      expect(screen.getByTestId(id)).toBeTruthy();
+    }
+    const summary = screen.getByTestId('approval-summary');
+    expect(summary.textContent).toContain('echo line-1');
+    expect(summary.textContent).toContain('echo line-40');
+    expect(summary.textContent).not.toContain('echo line-20\n');
+    expect(screen.getByTestId('approval-summary-gap').textContent).toContain('30');
+    await user.click(screen.getByTestId('approval-summary-toggle'));
+    expect(summary.textContent).toContain('echo line-20');
+    await user.click(screen.getByTestId('approval-allow-session'));
+    await waitFor(() => expect(fake.resolved).toEqual([{ id: 'd1', choice: 'allow_session' }]));
+  });
+
+  it('shows two decisions one after the other', async () => {
+    const { fake, user } = await openSession();
+    act(() => {
+      fake.ask(approval('d1'));
+      fake.ask({ id: 'd2', sessionId: 's1', kind: 'question', payload: { question: 'Which branch?', options: ['main', 'dev'] } });
+    });
+    expect(mode()).toBe('approval');
+    expect(screen.getByTestId('chip-more-decisions').textContent).toContain('1');
+    await user.click(screen.getByTestId('approval-allow-once'));
+    await waitFor(() => expect(mode()).toBe('question'));
+    expect(screen.getByTestId('question-text').textContent).toBe('Which branch?');
+    expect(screen.getByTestId('question-answer')).toHaveProperty('disabled', true);
+    await user.click(screen.getAllByTestId('question-option')[1]!);
+    await user.click(screen.getByTestId('question-answer'));
+    await waitFor(() => expect(mode()).toBe('idle'));
+    expect(fake.resolved[1]).toEqual({ id: 'd2', selected: ['dev'] });
+  });
+
+  it('leaves the mode with the note "No response, timed out." on a timeout', async () => {
+    const { fake } = await openSession();
+    act(() => void fake.ask(approval('d1')));
+    act(() => fake.emit('decision.resolved', { id: 'd1', sessionId: 's1', kind: 'approval', outcome: 'timed_out', reasonKey: 'decision.reason.timed_out' }));
+    expect(mode()).toBe('idle');
+    expect(screen.getByTestId('chip-note').textContent).toBe('No response, timed out.');
+  });
+
+  it('clears a decision answered in another window', async () => {
+    const { fake } = await openSession();
+    act(() => void fake.ask(approval('d1')));
+    act(() => fake.emit('decision.resolved', { id: 'd1', sessionId: 's1', kind: 'approval', outcome: 'answered' }));
+    expect(mode()).toBe('idle');
+    expect(screen.queryByTestId('chip-note')).toBeNull();
+  });
+
+  it('ignores decisions of other sessions', async () => {
+    const { fake } = await openSession();
+    act(() => void fake.ask({ ...approval('x'), sessionId: 'other' }));
+    expect(mode()).toBe('idle');
+  });
+
+  it('restores a pending decision after a reload', async () => {
+    await openSession((f) => {
+      f.transcriptOf('s1').pending.push({ ...approval('d9'), turnId: 't1', createdAt: '2025-01-01T10:00:00Z', deadline: '' });
+    });
+    await waitFor(() => expect(mode()).toBe('approval'));
+  });
+
+  it('renders a plan review as sanitized Markdown titled by its first heading', async () => {
+    const { fake, user } = await openSession();
+    const plan = '# Migrate the store\n\n1. Add the column\n2. Backfill\n\n<img src=x onerror="alert(1)"><script>alert(2)</script>';
+    act(() => void fake.ask({ id: 'p1', sessionId: 's1', kind: 'plan_review', payload: { plan } }));
+    expect(mode()).toBe('plan-review');
+    expect(screen.getByTestId('composer-mode-title').textContent).toBe('Migrate the store');
+    const md = screen.getByTestId('plan-markdown');
+    expect(md.querySelectorAll('li')).toHaveLength(2);
+    expect(md.innerHTML).not.toContain('onerror');
+    expect(md.querySelector('script')).toBeNull();
+    await user.type(screen.getByTestId('plan-feedback'), 'Backfill in batches');
+    await user.click(screen.getByTestId('plan-keep-planning'));
+    await waitFor(() => expect(fake.resolved).toEqual([{ id: 'p1', choice: 'keep_planning', feedback: 'Backfill in batches' }]));
+  });
+
+  it('runs a tool from the fn-form; Escape leaves it; a system decision cancels it', async () => {
+    const { fake, user } = await openSession();
+    await user.click(screen.getByTestId('open-fn-form'));
+    expect(mode()).toBe('fn-form');
+    await user.keyboard('{Escape}');
+    expect(mode()).toBe('idle');
+
+    await user.click(screen.getByTestId('open-fn-form'));
+    const path = await screen.findByTestId('fn-field-path');
+    expect(path.textContent).toContain('Path');
+    act(() => void fake.ask(approval('d1')));
+    expect(mode()).toBe('approval');
+    act(() => fake.emit('decision.resolved', { id: 'd1', sessionId: 's1', kind: 'approval', outcome: 'answered' }));
+    expect(mode()).toBe('idle');
+
+    await user.click(screen.getByTestId('open-fn-form'));
+    await user.click(await screen.findByTestId('fn-form-run'));
+    expect(within(screen.getByTestId('fn-field-path')).getByRole('textbox').getAttribute('aria-invalid')).toBe('true');
+    await user.type(within(screen.getByTestId('fn-field-path')).getByRole('textbox'), 'README.md');
+    await user.click(screen.getByTestId('fn-form-run'));
+    await waitFor(() => expect(mode()).toBe('idle'));
+    expect(fake.calls.find((c) => c.method === 'Composer.RunTool')?.req).toEqual({ sessionId: 's1', name: 'read', input: { path: 'README.md' } });
+    expect((await screen.findByTestId('direct-card')).textContent).toContain('file text');
+  });
+
+  it('selector: Advanced… → Plan reads "Smart · Plan"; Shift+Tab cycles Smart and Chat', async () => {
+    const { fake, user } = await openSession();
+    await user.click(screen.getByTestId('mode-selector'));
+    await user.click(screen.getByTestId('mode-advanced'));
+    await user.click(screen.getByTestId('mode-option-plan'));
+    await waitFor(() => expect(screen.getByTestId('mode-selector').textContent).toBe('Smart · Plan'));
+    expect(fake.calls.filter((c) => c.method === 'Sessions.Configure').map((c) => c.req)).toEqual([
+      { id: 's1', interactionMode: 'smart', executionOverride: 'plan' },
+    ]);
+
+    await user.click(screen.getByTestId('composer-input'));
+    await user.keyboard('{Shift>}{Tab}{/Shift}');
+    await waitFor(() => expect(screen.getByTestId('mode-selector').textContent).toBe('Chat'));
+    await user.keyboard('{Shift>}{Tab}{/Shift}');
+    await waitFor(() => expect(screen.getByTestId('mode-selector').textContent).toBe('Smart'));
+  });
+
+  it('shows a queued switch as "Next turn: Chat" with a cancel', async () => {
+    const { fake, user } = await openSession((f) => (f.transcriptOf('s1').running = 't1'));
+    await user.click(screen.getByTestId('mode-selector'));
+    await user.click(screen.getByTestId('mode-option-chat'));
+    act(() => fake.emit('queue.changed', { sessionId: 's1', items: [{ switch: { interaction_mode: 'chat', execution_override: '' } }] }));
+    expect(screen.getByTestId('chip-queued-switch').textContent).toContain('Next turn: Chat');
+    // In force until the boundary.
+    expect(screen.getByTestId('mode-selector').textContent).toBe('Smart');
+    await user.click(screen.getByTestId('chip-unqueue'));
+    expect(fake.calls.find((c) => c.method === 'Composer.Unqueue')?.req).toEqual({ sessionId: 's1', index: 0 });
+  });
+
+  it('Full access asks inline, then applies to this session only', async () => {
+    const { fake, user } = await openSession();
+    await user.click(screen.getByTestId('permission-picker'));
+    await user.click(screen.getByTestId('permission-option-full'));
+    const confirm = screen.getByTestId('full-access-confirm');
+    expect(within(screen.getByTestId('composer-controls')).getByTestId('full-access-confirm')).toBe(confirm);
+    expect(fake.calls.some((c) => c.method === 'Sessions.SetPermission')).toBe(false);
+    await user.click(screen.getByTestId('full-access-confirm-button'));
+    await waitFor(() => expect(screen.getByTestId('permission-label').textContent).toBe('Full access'));
+    expect(fake.calls.find((c) => c.method === 'Sessions.SetPermission')?.req).toEqual({ id: 's1', permissionMode: 'full' });
+    expect(fake.defaultPermission).toBe('ask');
+  });
+
+  it('streams a turn: the mode chip, text, a tool card with its verdict, and Stop while it runs', async () => {
+    const { fake, user } = await openSession();
+    await user.type(screen.getByTestId('composer-input'), 'List the files{Enter}');
+    await waitFor(() => expect(screen.getByTestId('msg-user').textContent).toBe('List the files'));
+    act(() => {
+      fake.emit('turn.started', { sessionId: 's1', turnId: 't1', executionMode: 'analyze', reasonKey: 'route.reason.analyze' });
+      fake.emit('turn.delta', { sessionId: 's1', turnId: 't1', text: 'Let me ' });
+      fake.emit('turn.delta', { sessionId: 's1', turnId: 't1', text: '**look**.' });
+      fake.emit('tool.call', { sessionId: 's1', turnId: 't1', callId: 'c1', name: 'bash', input: { command: 'ls' }, verdict: 'allow', layer: 'rule' });
+      fake.emit('tool.output', { sessionId: 's1', turnId: 't1', callId: 'c1', text: 'a.go\n' });
+    });
+    expect(screen.getByTestId('turn-chip').dataset.mode).toBe('analyze');
+    expect(screen.getByTestId('turn-chip').textContent).toContain('the request asks a question');
+    expect(screen.getByTestId('msg-assistant').querySelector('strong')?.textContent).toBe('look');
+    expect(screen.getByTestId('tool-verdict').textContent).toBe('Allowed by rule');
+    expect(screen.getByTestId('tool-output').textContent).toBe('a.go\n');
+    expect(screen.getByTestId('chip-turn').textContent).toBe('Running as Analyze');
+    await user.click(screen.getByTestId('composer-stop'));
+    expect(fake.calls.find((c) => c.method === 'Composer.Cancel')?.req).toEqual({ id: 's1' });
+  });
+});

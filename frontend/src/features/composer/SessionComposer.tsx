@@ -1,0 +1,125 @@
+import { useCallback, useMemo, useState } from 'react';
+import type { Api, Permission, Session } from '../../bridge';
+import { useT } from '../../i18n/I18nProvider';
+import { ErrorNotice } from '../../ui/ErrorNotice';
+import { useStore } from '../../ui/store';
+import type { SessionLive } from '../transcript/sessionLive';
+import { ChipsBand } from './ChipsBand';
+import { Composer } from './Composer';
+import type { ModeContext } from './ComposerMode';
+import { ControlsRow } from './ControlsRow';
+import { sessionPermissionDisplay } from './permission';
+import { cyclePreference, normalizePreference, samePreference, sessionPreference, type Preference } from './selector';
+import { useProviderSettings } from './useProviderLabel';
+
+/**
+ * The composer of an open session. Selector changes go to Sessions.Configure (queued while a turn
+ * runs); a permission change goes to Sessions.SetPermission and stays in this session.
+ */
+export function SessionComposer({
+  api,
+  session,
+  live,
+  onSessionUpdated,
+}: {
+  api: Api;
+  session: Session;
+  live: SessionLive;
+  onSessionUpdated: (s: Session) => void;
+}) {
+  const t = useT();
+  const state = useStore(live);
+  const provider = useProviderSettings(api);
+  const [text, setText] = useState('');
+  const [controlError, setControlError] = useState<unknown>(null);
+  const { transcript, decisions } = state;
+  const running = transcript.running !== '';
+  const preference = state.preference ?? sessionPreference(session);
+
+  const ctx = useMemo<ModeContext>(
+    () => ({
+      t,
+      sessionId: session.id,
+      running,
+      text,
+      setText,
+      send: async (msg) => {
+        await live.send(msg);
+        setText('');
+      },
+      cancelTurn: async () => {
+        await live.cancel();
+      },
+      openFnForm: live.openFnForm,
+      closeFnForm: live.closeFnForm,
+      resolve: live.resolve,
+      listTools: () => api.composer.tools(session.id),
+      runTool: live.runTool,
+    }),
+    [t, session.id, running, text, live, api],
+  );
+
+  const configure = useCallback(
+    async (next: Preference) => {
+      const p = normalizePreference(next);
+      if (samePreference(p, preference) && transcript.queue.every((q) => !q.switch)) return;
+      setControlError(null);
+      try {
+        const res = await api.sessions.configure({ id: session.id, interactionMode: p.interactionMode, executionOverride: p.executionOverride });
+        if (res?.session) onSessionUpdated(res.session);
+        if (!res?.queued) live.setPreference(p);
+      } catch (err) {
+        setControlError(err);
+      }
+    },
+    [api, session.id, preference, transcript.queue, live, onSessionUpdated],
+  );
+
+  const setPermission = useCallback(
+    async (p: Permission) => {
+      setControlError(null);
+      try {
+        onSessionUpdated(await api.sessions.setPermission(session.id, p));
+      } catch (err) {
+        setControlError(err);
+      }
+    },
+    [api, session.id, onSessionUpdated],
+  );
+
+  const runningTurn = running ? (transcript.turns.find((x) => x.id === transcript.running) ?? null) : null;
+
+  return (
+    <>
+      {controlError !== null && (
+        <div className="composer-toast">
+          <ErrorNotice error={controlError} onDismiss={() => setControlError(null)} testId="composer-control-error" />
+        </div>
+      )}
+      <Composer
+        queue={decisions}
+        ctx={ctx}
+        onCycleMode={() => void configure(cyclePreference(preference))}
+        chips={
+          <ChipsBand
+            runningTurn={runningTurn}
+            queue={transcript.queue}
+            waiting={Math.max(decisions.pending.length - 1, 0)}
+            note={decisions.note}
+            onUnqueue={(i) => void live.unqueue(i).catch(setControlError)}
+            onDismissNote={live.dismissNote}
+          />
+        }
+        controls={
+          <ControlsRow
+            preference={preference}
+            onPreference={(p) => void configure(p)}
+            permission={sessionPermissionDisplay(session.permissionMode)}
+            onPermission={setPermission}
+            provider={provider}
+          />
+        }
+      />
+    </>
+  );
+}

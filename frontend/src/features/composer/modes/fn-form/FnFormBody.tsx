@@ -1,0 +1,101 @@
+import { useEffect } from 'react';
+import type { ToolDef } from '../../../../bridge';
+import { ErrorNotice } from '../../../../ui/ErrorNotice';
+import { Spinner } from '../../../../ui/Spinner';
+import type { ModeBodyProps } from '../../ComposerMode';
+import { tOr, toolLabel } from '../../toolLabel';
+import { SchemaField } from './SchemaField';
+import { buildInput, fieldsOf, type FormValues } from './schemaForm';
+
+export interface FnFormState {
+  tools: ToolDef[] | null;
+  loadError: unknown;
+  selected: string;
+  values: FormValues;
+  /** Set after a Run with missing or invalid fields, so the marks appear only then. */
+  tried: boolean;
+}
+
+export const selectedTool = (s: FnFormState) => s.tools?.find((x) => x.name === s.selected) ?? null;
+
+/** Pick a tool this mode allows (Composer.Tools), fill the form built from its schema, Run. */
+export function FnFormBody({ state, setState, ctx, run, busy }: ModeBodyProps<FnFormState>) {
+  const { t } = ctx;
+  const { listTools } = ctx;
+  const loaded = state.tools !== null || state.loadError !== null;
+
+  useEffect(() => {
+    if (loaded) return;
+    let live = true;
+    listTools().then(
+      (tools) => live && setState((s) => ({ ...s, tools, selected: s.selected || (tools[0]?.name ?? '') })),
+      (loadError: unknown) => live && setState((s) => ({ ...s, loadError: loadError ?? new Error('tools') })),
+    );
+    return () => {
+      live = false;
+    };
+  }, [loaded, listTools, setState]);
+
+  if (state.loadError !== null) {
+    return <ErrorNotice error={state.loadError} onRetry={() => setState((s) => ({ ...s, loadError: null }))} testId="fn-form-error" />;
+  }
+  if (state.tools === null) {
+    return (
+      <div className="fn-form fn-form--loading">
+        <Spinner label={t('composer.fnForm.loading')} />
+      </div>
+    );
+  }
+  if (state.tools.length === 0) {
+    return (
+      <p className="fn-form__empty" data-testid="fn-form-empty">
+        {t('composer.fnForm.none')}
+      </p>
+    );
+  }
+  const tool = selectedTool(state);
+  const built = tool ? buildInput(tool, state.values) : null;
+  const bad = new Set(state.tried && built && !built.ok ? [...built.missing, ...built.invalid] : []);
+  return (
+    <div className="fn-form" data-testid="fn-form">
+      <div className="fn-form__tools" role="radiogroup" aria-label={t('composer.fnForm.pick')}>
+        {state.tools.map((x) => (
+          <button
+            key={x.name}
+            type="button"
+            role="radio"
+            aria-checked={x.name === state.selected}
+            className={`tool-chip${x.name === state.selected ? ' is-selected' : ''}`}
+            data-testid={`fn-tool-${x.name}`}
+            disabled={busy}
+            onClick={() => setState((s) => ({ ...s, selected: x.name, values: {}, tried: false }))}
+          >
+            {toolLabel(t, x.name)}
+          </button>
+        ))}
+      </div>
+      {tool && (
+        <>
+          <p className="fn-form__hint">{tOr(t, `tool.${tool.name}.hint`, tool.description)}</p>
+          <div className="fn-form__fields">
+            {fieldsOf(tool).map((f, i) => (
+              <SchemaField
+                key={`${tool.name}-${f.name}`}
+                tool={tool.name}
+                field={f}
+                value={state.values[f.name]}
+                invalid={bad.has(f.name)}
+                disabled={busy}
+                autoFocus={i === 0}
+                onChange={(v) => setState((s) => ({ ...s, values: { ...s.values, [f.name]: v } }))}
+                onSubmit={() => run('run')}
+                t={t}
+              />
+            ))}
+          </div>
+        </>
+      )}
+    </div>
+  );
+
+}

@@ -1,0 +1,77 @@
+import type { TFunction } from '../../../../i18n/translate';
+import { AutoGrowTextarea } from '../../AutoGrowTextarea';
+import { tOr } from '../../toolLabel';
+import type { Field } from './schemaForm';
+
+/** One parameter: labelled from the locales (tool.<name>.param.<prop>) when they know it. */
+export function SchemaField({
+  tool,
+  field,
+  value,
+  invalid,
+  disabled,
+  autoFocus,
+  onChange,
+  onSubmit,
+  t,
+}: {
+  tool: string;
+  field: Field;
+  value: string | boolean | undefined;
+  invalid: boolean;
+  disabled: boolean;
+  autoFocus: boolean;
+  onChange: (v: string | boolean) => void;
+  onSubmit: () => void;
+  t: TFunction;
+}) {
+  const id = `fn-${tool}-${field.name}`;
+  const label = tOr(t, `tool.${tool}.param.${field.name}`, field.title);
+  const help = field.kind === 'list' ? t('composer.fnForm.listHint') : field.description;
+  if (field.kind === 'boolean') {
+    return (
+      <label className="fn-field fn-field--check" data-testid={`fn-field-${field.name}`}>
+        <input type="checkbox" checked={value === true} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />
+        <span>{label}</span>
+      </label>
+    );
+  }
+  const common = {
+    id,
+    className: `input${invalid ? ' is-invalid' : ''}`,
+    value: typeof value === 'string' ? value : '',
+    disabled,
+    autoFocus,
+    'aria-invalid': invalid || undefined,
+    'aria-describedby': help ? `${id}-help` : undefined,
+  };
+  return (
+    <div className="fn-field" data-testid={`fn-field-${field.name}`}>
+      <label htmlFor={id} className="fn-field__label">
+        {label}
+        {field.required ? <span className="fn-field__req"> *</span> : <span className="fn-field__opt"> {t('composer.fnForm.optional')}</span>}
+      </label>
+      {field.kind === 'long' || field.kind === 'list' ? (
+        <AutoGrowTextarea {...common} maxRows={8} className={`${common.className} mono`} onChange={(e) => onChange(e.target.value)} />
+      ) : (
+        <input
+          {...common}
+          type="text"
+          inputMode={field.kind === 'number' || field.kind === 'integer' ? 'decimal' : undefined}
+          onChange={(e) => onChange(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              onSubmit();
+            }
+          }}
+        />
+      )}
+      {help && (
+        <p id={`${id}-help`} className="fn-field__help">
+          {help}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import type { ComposerMode } from '../../ComposerMode';
+import { FnFormBody, selectedTool, type FnFormState } from './FnFormBody';
+import { buildInput } from './schemaForm';
+
+/** The person runs a tool directly (R-DEC-1); the result lands in the transcript. Esc leaves. */
+export const fnFormMode: ComposerMode<FnFormState> = {
+  id: 'fn-form',
+  title: (_d, t) => t('composer.fnForm.title'),
+  init: () => ({ tools: null, loadError: null, selected: '', values: {}, tried: false }),
+  Body: FnFormBody,
+  actions: (state, { t }) => [
+    { id: 'cancel', label: t('composer.action.cancel'), tone: 'ghost', testId: 'fn-form-cancel' },
+    { id: 'run', label: t('composer.fnForm.run'), tone: 'primary', testId: 'fn-form-run', disabled: !selectedTool(state) },
+  ],
+  perform: async (id, state, ctx, _decision, setState) => {
+    if (id === 'cancel') {
+      ctx.closeFnForm();
+      return;
+    }
+    const tool = selectedTool(state);
+    if (id !== 'run' || !tool) return;
+    const built = buildInput(tool, state.values);
+    if (!built.ok) {
+      // Mark what is missing or invalid; nothing reaches the server.
+      setState((s) => ({ ...s, tried: true }));
+      return;
+    }
+    await ctx.runTool(tool.name, built.input);
+  },
+  escape: 'leave',
+};
+

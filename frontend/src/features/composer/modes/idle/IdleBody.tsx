@@ -1,0 +1,28 @@
+import type { KeyboardEvent } from 'react';
+import { AutoGrowTextarea } from '../../AutoGrowTextarea';
+import type { ModeBodyProps } from '../../ComposerMode';
+
+/** The message box: Enter sends, Shift+Enter starts a new line (an IME composition is left alone). */
+export function IdleBody({ ctx, run, busy }: ModeBodyProps<null>) {
+  const { t } = ctx;
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      if (ctx.text.trim() !== '') run('send');
+    }
+  };
+  return (
+    <AutoGrowTextarea
+      className="composer__input"
+      data-testid="composer-input"
+      aria-label={t('composer.input.label')}
+      placeholder={ctx.sessionId ? (ctx.running ? t('composer.input.placeholderRunning') : t('composer.input.placeholder')) : t('composer.input.placeholderNew')}
+      value={ctx.text}
+      onChange={(e) => ctx.setText(e.target.value)}
+      onKeyDown={onKeyDown}
+      readOnly={busy}
+      autoFocus
+      maxRows={12}
+    />
+  );
+}

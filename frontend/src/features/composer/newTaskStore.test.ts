@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { createApi } from '../../bridge';
+import { BridgeError } from '../../bridge/errors';
+import { FakeDesk } from '../../app/testing/fakeDesk';
+import { createNewTaskStore } from './newTaskStore';
+import { draftPermissionDisplay } from './permission';
+
+function setup(init?: (f: FakeDesk) => void) {
+  const fake = new FakeDesk();
+  init?.(fake);
+  const draft = createNewTaskStore(createApi(() => fake));
+  return { fake, draft, display: () => draftPermissionDisplay(draft.get().permission, draft.get().defaultPermission) };
+}
+
+const creates = (f: FakeDesk) => f.calls.filter((c) => c.method === 'Sessions.Create').map((c) => c.req);
+
+describe('the permission display of a new task', () => {
+  it('is draft choice ?? backend default ?? an explicit state', () => {
+    expect(draftPermissionDisplay(null, { status: 'loading' })).toEqual({ source: 'loading' });
+    expect(draftPermissionDisplay(null, { status: 'ready', mode: 'auto' })).toEqual({ source: 'default', mode: 'auto' });
+    expect(draftPermissionDisplay('full', { status: 'ready', mode: 'auto' })).toEqual({ source: 'draft', mode: 'full' });
+    expect(draftPermissionDisplay(null, { status: 'error', error: null })).toEqual({ source: 'unavailable' });
+    expect(draftPermissionDisplay('ask', { status: 'error', error: null })).toEqual({ source: 'draft', mode: 'ask' });
+  });
+
+  it('shows the backend default once loaded', async () => {
+    const { draft, display } = setup((f) => (f.defaultPermission = 'auto'));
+    expect(display()).toEqual({ source: 'loading' });
+    await draft.refreshDefault();
+    expect(display()).toEqual({ source: 'default', mode: 'auto' });
+  });
+
+  it('shows "couldn\'t load the default" when the query fails — never a guessed mode', async () => {
+    const { fake, draft, display } = setup();
+    fake.failNext['Settings.Get'] = new BridgeError('TRANSPORT', 'Failed to fetch');
+    await draft.refreshDefault();
+    expect(display()).toEqual({ source: 'unavailable' });
+    // A retry that works shows the default.
+    await draft.refreshDefault();
+    expect(display()).toEqual({ source: 'default', mode: 'ask' });
+  });
+
+  it('treats a Settings answer without a valid default as unavailable', async () => {
+    const { draft, display } = setup((f) => (f.defaultPermission = null));
+    await draft.refreshDefault();
+    expect(display()).toEqual({ source: 'unavailable' });
+  });
+
+  it('asks the backend afresh for every new task', async () => {
+    const { fake, draft, display } = setup();
+    await draft.refreshDefault();
+    expect(display()).toEqual({ source: 'default', mode: 'ask' });
+    fake.defaultPermission = 'auto';
+    await draft.refreshDefault();
+    expect(display()).toEqual({ source: 'default', mode: 'auto' });
+    expect(fake.calls.filter((c) => c.method === 'Settings.Get')).toHaveLength(2);
+  });
+});
+
+describe('the new-task flow', () => {
+  it('omits the permission on create when the draft holds none', async () => {
+    const { fake, draft } = setup();
+    draft.setText('Fix the build');
+    const s = await draft.submit();
+    expect(s?.permissionMode).toBe('ask');
+    expect(creates(fake)).toEqual([{ interactionMode: 'smart' }]);
+    expect(fake.sent).toEqual([{ sessionId: s?.id, text: 'Fix the build' }]);
+  });
+
+  it('sends the draft choice once on create, then consumes it after the first send kept its session', async () => {
+    const { fake, draft, display } = setup();
+    await draft.refreshDefault();
+    draft.choosePermission('full');
+    draft.setPreference({ interactionMode: 'smart', executionOverride: 'plan' });
+    draft.setText('Plan the migration');
+    const s = await draft.submit();
+    expect(s).not.toBeNull();
+    expect(creates(fake)).toEqual([{ interactionMode: 'smart', executionOverride: 'plan', permissionMode: 'full' }]);
+    // Consumed: the next new task starts from the default again, and it never wrote the default.
+    expect(draft.get().permission).toBeNull();
+    expect(draft.get().text).toBe('');
+    expect(fake.defaultPermission).toBe('ask');
+    expect(fake.calls.some((c) => c.method === 'Settings.SetDefaultPermission')).toBe(false);
+    await draft.refreshDefault();
+    expect(display()).toEqual({ source: 'default', mode: 'ask' });
+  });
+
+  it('a failed first send leaves the choice (and the text) in the draft and takes the session back', async () => {
+    const { fake, draft, display } = setup();
+    draft.choosePermission('full');
+    draft.setText('Refactor');
+    fake.failNext['Composer.Send'] = new BridgeError('PROVIDER_KEY_MISSING', 'No API key for Anthropic.');
+    expect(await draft.submit()).toBeNull();
+    expect(draft.get().permission).toBe('full');
+    expect(draft.get().text).toBe('Refactor');
+    expect(draft.get().error).toBeInstanceOf(BridgeError);
+    expect(display()).toEqual({ source: 'draft', mode: 'full' });
+    expect(fake.sessions).toHaveLength(0);
+
+    // The retry creates again with the same choice; now it is consumed.
+    const s = await draft.submit();
+    expect(s?.permissionMode).toBe('full');
+    expect(creates(fake).map((r) => (r as { permissionMode?: string }).permissionMode)).toEqual(['full', 'full']);
+    expect(draft.get().permission).toBeNull();
+  });
+
+  it('a failed create leaves the draft as it was', async () => {
+    const { fake, draft } = setup();
+    draft.choosePermission('auto');
+    draft.setText('Hello');
+    fake.failNext['Sessions.Create'] = new BridgeError('WORKSPACE_NOT_FOUND', 'The workspace folder /nope does not exist.');
+    expect(await draft.submit()).toBeNull();
+    expect(draft.get()).toMatchObject({ permission: 'auto', text: 'Hello', sending: false });
+    expect(fake.sent).toEqual([]);
+  });
+
+  it('sends nothing for an empty message', async () => {
+    const { fake, draft } = setup();
+    draft.setText('   ');
+    expect(await draft.submit()).toBeNull();
+    expect(creates(fake)).toEqual([]);
+  });
+
+  it('passes a chosen workspace and follows a default changed elsewhere', async () => {
+    const { fake, draft, display } = setup();
+    const off = draft.start();
+    await draft.refreshDefault();
+    fake.emit('settings.changed', { ...fake.settings(), defaultPermission: 'auto' });
+    expect(display()).toEqual({ source: 'default', mode: 'auto' });
+    off();
+    draft.setWorkspace(' /work/x ');
+    draft.setText('go');
+    await draft.submit();
+    expect(creates(fake)[0]).toMatchObject({ workspace: '/work/x' });
+  });
+});

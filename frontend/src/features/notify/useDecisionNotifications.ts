@@ -1,0 +1,44 @@
+import { useEffect, useRef } from 'react';
+import type { AskedDecision } from '../../bridge/settingsApi';
+import { useT } from '../../i18n/I18nProvider';
+import type { TFunction } from '../../i18n/translate';
+import { useSettingsApi } from '../settings/settingsApiContext';
+import { browserNotifyEnv, createDecisionNotifier, type NotificationText, type NotifyEnv } from './decisionNotifier';
+
+const MAX_BODY = 160;
+
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_BODY ? `${flat.slice(0, MAX_BODY - 1)}…` : flat;
+}
+
+/** The browser notification's words: what kind of decision, and its command, question or plan title. */
+export function notificationText(d: AskedDecision, t: TFunction): NotificationText {
+  const p = d.payload ?? {};
+  const detail =
+    d.kind === 'approval' ? p.summary || p.command || p.path : d.kind === 'question' ? p.question : p.title;
+  const kind = d.kind === 'approval' || d.kind === 'question' || d.kind === 'plan_review' ? d.kind : 'other';
+  return {
+    title: t(`notify.title.${kind}`),
+    body: detail ? clip(detail) : t('notify.body.default'),
+  };
+}
+
+/**
+ * Call once in the shell: when a decision is asked while this window is unfocused or hidden, a
+ * desktop notification says so (via the Go side in the desktop window, the Notification API in a
+ * browser). `env` is for tests.
+ */
+export function useDecisionNotifications(env?: NotifyEnv): void {
+  const api = useSettingsApi();
+  const t = useT();
+  const tRef = useRef(t);
+  useEffect(() => {
+    tRef.current = t;
+  }, [t]);
+
+  useEffect(() => {
+    const notifier = createDecisionNotifier(api, env ?? browserNotifyEnv(), (d) => notificationText(d, tRef.current));
+    return notifier.start();
+  }, [api, env]);
+}

@@ -1,0 +1,36 @@
+import { THEMES, type Theme } from '../../bridge/settingsApi';
+import { useT } from '../../i18n/I18nProvider';
+import { ErrorNotice } from '../../ui/ErrorNotice';
+import { Segmented } from './Segmented';
+import { useAction } from './useAction';
+
+export function ThemePicker({ theme, onChange }: { theme: Theme; onChange: (theme: Theme) => Promise<unknown> }) {
+  const t = useT();
+  const save = useAction(onChange);
+  return (
+    <div className="setting-row">
+      <div className="setting-row__label">
+        <span className="setting-row__title" id="theme-label">
+          {t('settings.theme.label')}
+        </span>
+        <p className="setting-row__help">{t('settings.theme.help')}</p>
+      </div>
+      <div className="setting-row__control">
+        <Segmented
+          label={t('settings.theme.label')}
+          options={THEMES.map((value) => ({ value, label: t(`settings.theme.${value}`) }))}
+          value={theme}
+          onChange={(next) => {
+            if (!save.pending) void save.run(next);
+          }}
+          testId="theme-picker"
+        />
+      </div>
+      {save.error !== null && (
+        <div className="setting-row__error">
+          <ErrorNotice error={save.error} onDismiss={save.clearError} testId="theme-error" />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+import { useEffect } from 'react';
+import { LANGUAGES, type Language } from '../../bridge';
+import {
+  PERMISSIONS,
+  THEMES,
+  type AppSettings,
+  type KeySource,
+  type Permission,
+  type ProviderKind,
+  type SettingsApi,
+  type Theme,
+} from '../../bridge/settingsApi';
+import { createStore, useStore } from '../../ui/store';
+import { useSettingsApi } from './settingsApiContext';
+
+export interface AppSettingsState {
+  status: 'loading' | 'ready' | 'error';
+  settings: AppSettings | null;
+  /** Why loading failed (status 'error'). */
+  error: unknown;
+}
+
+const PROVIDER_KINDS: readonly ProviderKind[] = ['', 'anthropic', 'openai', 'demo'];
+const KEY_SOURCES: readonly KeySource[] = ['', 'env', 'keyring'];
+
+function oneOf<T>(allowed: readonly T[], v: unknown, fallback: T): T {
+  return allowed.includes(v as T) ? (v as T) : fallback;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/** Reads a wire Settings defensively: a missing or unknown field never breaks the page. */
+export function normalizeSettings(raw: unknown): AppSettings {
+  const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  const p = (typeof r.provider === 'object' && r.provider !== null ? r.provider : {}) as Record<string, unknown>;
+  const keys = (typeof p.keys === 'object' && p.keys !== null ? p.keys : {}) as Record<string, unknown>;
+  return {
+    language: oneOf<Language>(LANGUAGES, r.language, 'en'),
+    defaultPermission: oneOf<Permission>(PERMISSIONS, r.defaultPermission, 'ask'),
+    decisionTimeout: str(r.decisionTimeout),
+    theme: oneOf<Theme>(THEMES, r.theme, 'system'),
+    provider: {
+      kind: oneOf(PROVIDER_KINDS, p.kind, ''),
+      model: str(p.model),
+      baseUrl: str(p.baseUrl),
+      keys: { anthropic: oneOf(KEY_SOURCES, keys.anthropic, ''), openai: oneOf(KEY_SOURCES, keys.openai, '') },
+    },
+    // Only an explicit false asks for onboarding: never nag on a server that does not say.
+    providerReady: r.providerReady !== false,
+    externalAgents: Array.isArray(r.externalAgents) ? r.externalAgents.filter((c): c is string => typeof c === 'string') : [],
+  };
+}
+
+/**
+ * Every setting, loaded by request and kept current by `settings.changed` (from this window or any
+ * other). One store per API, shared by every component that reads settings; it listens while used.
+ */
+export function createAppSettingsStore(api: SettingsApi) {
+  const store = createStore<AppSettingsState>({ status: 'loading', settings: null, error: null });
+  let users = 0;
+  let stop: (() => void) | null = null;
+
+  const apply = (raw: unknown) => store.set((s) => ({ ...s, status: 'ready', settings: normalizeSettings(raw), error: null }));
+
+  async function load() {
+    store.set((s) => (s.status === 'error' ? { ...s, status: 'loading', error: null } : s));
+    try {
+      apply(await api.settings.get());
+    } catch (error) {
+      // A failed refresh keeps what is already shown.
+      store.set((s) => (s.status === 'ready' ? s : { ...s, status: 'error', error }));
+    }
+  }
+
+  return {
+    ...store,
+    load,
+    /** Applies settings a call returned (the broadcast may follow; both carry the same state). */
+    apply,
+    /** Starts listening for the first user; the returned function stops after the last one. */
+    start(): () => void {
+      if (users++ === 0) {
+        const offs = [api.settings.onChanged(apply), api.onReconnect(() => void load())];
+        stop = () => offs.forEach((off) => off());
+        void load();
+      }
+      return () => {
+        if (--users === 0) {
+          stop?.();
+          stop = null;
+        }
+      };
+    },
+  };
+}
+
+export type AppSettingsStore = ReturnType<typeof createAppSettingsStore>;
+
+const stores = new WeakMap<SettingsApi, AppSettingsStore>();
+
+export function appSettingsStoreFor(api: SettingsApi): AppSettingsStore {
+  let s = stores.get(api);
+  if (!s) stores.set(api, (s = createAppSettingsStore(api)));
+  return s;
+}
+
+/** The current settings and the store that holds them (to reload or apply a call's result). */
+export function useAppSettings(): [AppSettingsState, AppSettingsStore] {
+  const store = appSettingsStoreFor(useSettingsApi());
+  useEffect(() => store.start(), [store]);
+  return [useStore(store), store];
+}

@@ -1,0 +1,35 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { formatDuration } from './duration';
+import { normalizeSettings } from './appSettingsStore';
+
+describe('formatDuration', () => {
+  it('drops the zero units Go prints', () => {
+    expect(formatDuration('10m0s')).toBe('10m');
+    expect(formatDuration('1h0m0s')).toBe('1h');
+    expect(formatDuration('24h0m0s')).toBe('24h');
+    expect(formatDuration('1h30m0s')).toBe('1h30m');
+    expect(formatDuration('1m30s')).toBe('1m30s');
+    expect(formatDuration('90s')).toBe('90s');
+  });
+});
+
+describe('normalizeSettings', () => {
+  it('fills what an older or damaged answer lacks without asking for onboarding', () => {
+    expect(normalizeSettings({ language: 'zh-CN', defaultPermission: 'sudo' })).toEqual({
+      language: 'zh-CN',
+      defaultPermission: 'ask',
+      decisionTimeout: '',
+      theme: 'system',
+      provider: { kind: '', model: '', baseUrl: '', keys: { anthropic: '', openai: '' } },
+      providerReady: true,
+      externalAgents: [],
+    });
+    expect(normalizeSettings({ providerReady: false }).providerReady).toBe(false);
+    expect(normalizeSettings({ externalAgents: ['goose acp', 7, null, 'claude-code-acp'] }).externalAgents).toEqual([
+      'goose acp',
+      'claude-code-acp',
+    ]);
+    expect(normalizeSettings({ externalAgents: 'goose acp' }).externalAgents).toEqual([]);
+  });
+});

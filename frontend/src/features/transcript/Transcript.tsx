@@ -1,0 +1,97 @@
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import type { Item, Transcript as TranscriptData } from '../../bridge';
+import { useT } from '../../i18n/I18nProvider';
+import { preferenceLabelKey } from '../composer/selector';
+import { Markdown } from './Markdown';
+import { ToolCard } from './ToolCard';
+import { groupTranscript } from './transcriptReducer';
+import { TurnChip, TurnEnd } from './TurnBlocks';
+import './transcript.css';
+
+/** The conversation: messages, tool cards, mode changes, and each turn's mode chip and status. */
+export function Transcript({
+  transcript,
+  onStop,
+  onContinue,
+}: {
+  transcript: TranscriptData;
+  onStop: () => void;
+  onContinue: () => void;
+}) {
+  const t = useT();
+  const blocks = useMemo(() => groupTranscript(transcript), [transcript]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  const lastTurn = transcript.turns[transcript.turns.length - 1];
+
+  // Follow the stream while the person is at the bottom; leave them alone when they scrolled up.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+  }, [blocks]);
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const onScroll = () => {
+      pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+    };
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => el.removeEventListener('scroll', onScroll);
+  }, []);
+
+  return (
+    <div ref={scroller} className="transcript" data-testid="transcript" role="log" aria-label={t('shell.session.transcript')}>
+      <div className="transcript__inner">
+        {blocks.map((b) => {
+          if (b.kind === 'turn-start') return <TurnChip key={b.key} turn={b.turn} />;
+          if (b.kind === 'turn-end') {
+            return (
+              <TurnEnd
+                key={b.key}
+                turn={b.turn}
+                onStop={onStop}
+                onContinue={onContinue}
+                canContinue={b.turn.id === lastTurn?.id && transcript.running === ''}
+              />
+            );
+          }
+          return <ItemView key={b.key} item={b.item} />;
+        })}
+      </div>
+    </div>
+  );
+}
+
+function ItemView({ item }: { item: Item }) {
+  const t = useT();
+  switch (item.type) {
+    case 'user':
+      return (
+        <div className={`msg msg--user${item.steer ? ' is-steer' : ''}`} data-testid="msg-user">
+          {item.steer && <span className="msg__tag">{t('composer.transcript.steer')}</span>}
+          <div className="msg__bubble">{item.text}</div>
+        </div>
+      );
+    case 'assistant':
+      return (
+        <div className="msg msg--assistant" data-testid="msg-assistant">
+          <Markdown source={item.text} />
+        </div>
+      );
+    case 'tool':
+    case 'direct':
+      return <ToolCard item={item} />;
+    case 'mode':
+      return (
+        <div className="divider" data-testid="mode-change" data-interaction={item.interactionMode} data-override={item.executionOverride}>
+          <span>{t('composer.transcript.modeChanged', { Mode: t(preferenceLabelKey(item)) })}</span>
+        </div>
+      );
+    case 'cleared':
+      return (
+        <div className="divider" data-testid="context-cleared">
+          <span>{t('composer.transcript.cleared')}</span>
+        </div>
+      );
+  }
+}

@@ -1,0 +1,89 @@
+import type { Turn } from '../../bridge';
+import { useT } from '../../i18n/I18nProvider';
+import { PlayIcon, StopIcon } from '../composer/icons';
+
+/** Where a turn begins: its resolved execution mode and the router's reason (R-MODE-2). */
+export function TurnChip({ turn }: { turn: Turn }) {
+  const t = useT();
+  const args = (turn.reasonArgs ?? undefined) as Record<string, string | number> | undefined;
+  // route.reason.override names the mode by its label; the server may send the raw mode.
+  const reasonArgs = args && typeof args.Mode === 'string' ? { ...args, Mode: modeName(t, args.Mode) } : args;
+  const reason = turn.reasonKey ? t(turn.reasonKey, reasonArgs) : t(`mode.label.${turn.executionMode}`);
+  return (
+    <div className="turn-chip-row">
+      <span className={`turn-chip turn-chip--${turn.executionMode}`} data-testid="turn-chip" data-mode={turn.executionMode}>
+        <span className="turn-chip__mode">{t(`mode.label.${turn.executionMode}`)}</span>
+        <span className="turn-chip__reason">{stripLead(reason)}</span>
+      </span>
+      {turn.temporary && <span className="badge badge--muted">{t('composer.turn.temporary')}</span>}
+    </div>
+  );
+}
+
+function modeName(t: (k: string) => string, mode: string): string {
+  const key = `mode.label.${mode}`;
+  const s = t(key);
+  return s === key ? mode : s;
+}
+
+/** "Plan — the request asks for a design" is shown as the chip "Plan | the request asks for a design". */
+function stripLead(reason: string): string {
+  const i = reason.indexOf(' — ');
+  return i > 0 && i < 24 ? reason.slice(i + 3) : reason;
+}
+
+/** Where a turn ends: working (with Stop), or how it ended — interrupted turns offer Continue. */
+export function TurnEnd({ turn, onStop, onContinue, canContinue }: { turn: Turn; onStop: () => void; onContinue: () => void; canContinue: boolean }) {
+  const t = useT();
+  switch (turn.status) {
+    case 'running':
+      return (
+        <div className="turn-end turn-end--running" data-testid="turn-status" data-status="running">
+          <span className="turn-end__dots" aria-hidden="true">
+            <i />
+            <i />
+            <i />
+          </span>
+          <span>{t('composer.turn.running')}</span>
+          <button type="button" className="link-btn" data-testid="turn-stop" onClick={onStop}>
+            <StopIcon size={12} />
+            {t('composer.action.stop')}
+          </button>
+        </div>
+      );
+    case 'interrupted':
+      return (
+        <div className="turn-end turn-end--warn" data-testid="turn-status" data-status="interrupted">
+          <span>{t('composer.turn.interrupted')}</span>
+          {canContinue && (
+            <button type="button" className="btn btn--small" data-testid="turn-continue" onClick={onContinue}>
+              <PlayIcon size={12} />
+              {t('composer.turn.continue')}
+            </button>
+          )}
+        </div>
+      );
+    case 'failed':
+      return (
+        <div className="turn-end turn-end--error" data-testid="turn-status" data-status="failed" role="note">
+          <span className="turn-end__label">{t('composer.turn.failed')}</span>
+          {turn.error && <span className="turn-end__detail">{turn.error}</span>}
+        </div>
+      );
+    case 'cancelled':
+      return (
+        <div className="turn-end" data-testid="turn-status" data-status="cancelled">
+          {t('composer.turn.cancelled')}
+        </div>
+      );
+    case 'unverified':
+      return (
+        <div className="turn-end turn-end--warn" data-testid="turn-status" data-status="unverified">
+          <span>{t('composer.turn.unverified')}</span>
+          {turn.error && <span className="turn-end__detail">{turn.error}</span>}
+        </div>
+      );
+    default:
+      return <div className="turn-end turn-end--done" data-testid="turn-status" data-status={turn.status} aria-hidden="true" />;
+  }
+}

@@ -1,0 +1,124 @@
+import type { Api, ResolveRequest, Unsubscribe } from '../../bridge';
+import { createStore } from '../../ui/store';
+import { emptyQueue, queueReducer, type QueueAction, type QueueState } from '../composer/decisionQueue';
+import { emptyTranscript, normalizeTranscript, transcriptReducer, type TranscriptAction } from './transcriptReducer';
+import type { Transcript } from '../../bridge';
+import { normalizePreference, type Preference } from '../composer/selector';
+
+export interface SessionLiveState {
+  status: 'loading' | 'ready' | 'error';
+  error: unknown;
+  transcript: Transcript;
+  decisions: QueueState;
+  /** The preference in force as this window last learned it (session.mode, Configure); null: the session's own. */
+  preference: Preference | null;
+}
+
+/**
+ * One open session, live: its transcript and its pending decisions, loaded by request and kept
+ * current by the broadcasts for this session (R-DEC-7). A second window or tab receives the same
+ * broadcasts, so an answer given there clears the composer here.
+ */
+export function createSessionLive(api: Api, sessionId: string, now: () => string = () => new Date().toISOString()) {
+  const store = createStore<SessionLiveState>({
+    status: 'loading',
+    error: null,
+    transcript: emptyTranscript(sessionId),
+    decisions: emptyQueue,
+    preference: null,
+  });
+  /** Bumped by every turn start: a snapshot requested before it may miss the new turn's stream. */
+  let epoch = 0;
+
+  const apply = (a: TranscriptAction) => store.set((s) => ({ ...s, transcript: transcriptReducer(s.transcript, a) }));
+  const decide = (a: QueueAction) => store.set((s) => ({ ...s, decisions: queueReducer(s.decisions, a) }));
+  const mine = <T extends { sessionId?: string }>(f: (e: T) => void) => (e: T) => {
+    if (e?.sessionId === sessionId) f(e);
+  };
+
+  async function load() {
+    const at = epoch;
+    store.set((s) => ({ ...s, status: s.status === 'ready' ? 'ready' : 'loading', error: null }));
+    try {
+      const t = normalizeTranscript({ ...(await api.sessions.transcript(sessionId)), sessionId });
+      if (at !== epoch && store.get().status === 'ready') return;
+      store.set((s) => ({
+        ...s,
+        status: 'ready',
+        error: null,
+        transcript: t,
+        decisions: queueReducer(s.decisions, { type: 'restore', pending: t.pending }),
+      }));
+    } catch (error) {
+      store.set((s) => (s.status === 'ready' ? s : { ...s, status: 'error', error }));
+    }
+  }
+
+  return {
+    ...store,
+    sessionId,
+    load,
+    start(): Unsubscribe {
+      const offs = [
+        api.turns.onStarted(
+          mine((e) => {
+            epoch++;
+            apply({ type: 'turn.started', e, at: now() });
+          }),
+        ),
+        api.turns.onDelta(mine((e) => apply({ type: 'turn.delta', e }))),
+        api.turns.onEnded(
+          mine((e) => {
+            apply({ type: 'turn.ended', e });
+            // The stored transcript is the truth once the turn is over: reconcile with it.
+            void load();
+          }),
+        ),
+        api.turns.onToolCall(mine((e) => apply({ type: 'tool.call', e }))),
+        api.turns.onToolOutput(mine((e) => apply({ type: 'tool.output', e }))),
+        api.turns.onToolResult(mine((e) => apply({ type: 'tool.result', e }))),
+        api.turns.onDirect(mine((e) => apply({ type: 'tool.direct', e }))),
+        api.turns.onQueue(mine((e) => apply({ type: 'queue.changed', e }))),
+        api.turns.onCleared(mine(() => apply({ type: 'context.cleared' }))),
+        api.sessions.onMode(
+          mine((e) => {
+            apply({ type: 'session.mode', e });
+            store.set((s) => ({ ...s, preference: normalizePreference(e) }));
+          }),
+        ),
+        api.decisions.onAsked(mine((decision) => decide({ type: 'asked', decision }))),
+        api.decisions.onResolved(mine((resolved) => decide({ type: 'resolved', resolved }))),
+        api.onReconnect(() => void load()),
+      ];
+      void load();
+      return () => offs.forEach((off) => off());
+    },
+    /** Sends a message (a steer while a turn runs, queued behind a pending switch); true when accepted. */
+    async send(text: string): Promise<void> {
+      const ack = await api.composer.send({ sessionId, text });
+      apply({ type: 'sent', text, ack: ack ?? {} });
+      decide({ type: 'dismissNote' });
+    },
+    cancel: () => api.composer.cancel(sessionId),
+    unqueue: (index: number) => api.composer.unqueue(sessionId, index),
+    continueTurn: () => api.sessions.continue(sessionId),
+    async resolve(req: ResolveRequest): Promise<boolean> {
+      const won = await api.decisions.resolve(req);
+      // Whoever won, the decision is over; decision.resolved confirms it for every window.
+      decide({ type: 'answered', id: req.id });
+      return won;
+    },
+    async runTool(name: string, input: Record<string, unknown>) {
+      const result = await api.composer.runTool(sessionId, name, input);
+      if (result) apply({ type: 'tool.direct', e: result });
+      decide({ type: 'closeFnForm' });
+      return result;
+    },
+    setPreference: (p: Preference) => store.set((s) => ({ ...s, preference: normalizePreference(p) })),
+    openFnForm: () => decide({ type: 'openFnForm' }),
+    closeFnForm: () => decide({ type: 'closeFnForm' }),
+    dismissNote: () => decide({ type: 'dismissNote' }),
+  };
+}
+
+export type SessionLive = ReturnType<typeof createSessionLive>;

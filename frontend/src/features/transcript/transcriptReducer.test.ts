@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { Transcript } from '../../bridge';
+import { emptyTranscript, groupTranscript, transcriptReducer, type TranscriptAction } from './transcriptReducer';
+
+const play = (actions: TranscriptAction[], from: Transcript = emptyTranscript('s1')) => actions.reduce(transcriptReducer, from);
+const started = (turnId: string, prompt?: string): TranscriptAction => ({
+  type: 'turn.started',
+  e: { sessionId: 's1', turnId, executionMode: 'execute', reasonKey: 'route.reason.execute', ...(prompt ? { prompt } : {}) },
+  at: '2025-01-01T10:00:00Z',
+});
+
+describe('the live transcript', () => {
+  it('puts our message first in its turn even when the turn started before the send returned', () => {
+    const t = play([
+      started('t1'),
+      { type: 'turn.delta', e: { sessionId: 's1', turnId: 't1', text: 'Hi' } },
+      { type: 'sent', text: 'Hello', ack: { turnId: 't1' } },
+      { type: 'turn.started', e: { sessionId: 's1', turnId: 't1', executionMode: 'execute', reasonKey: 'route.reason.execute', prompt: 'Hello' }, at: 'x' },
+    ]);
+    expect(t.items.map((i) => i.type)).toEqual(['user', 'assistant']);
+  });
+
+  it('streams text, tool output and results into their items', () => {
+    const t = play([
+      started('t1', 'Go'),
+      { type: 'turn.delta', e: { sessionId: 's1', turnId: 't1', text: 'A' } },
+      { type: 'turn.delta', e: { sessionId: 's1', turnId: 't1', text: 'B' } },
+      { type: 'tool.call', e: { sessionId: 's1', turnId: 't1', callId: 'c1', name: 'bash', input: { command: 'rm x' }, verdict: 'ask' } },
+      { type: 'tool.output', e: { sessionId: 's1', turnId: 't1', callId: 'c1', text: 'partial' } },
+      { type: 'tool.result', e: { sessionId: 's1', turnId: 't1', callId: 'c1', name: 'bash', output: 'Not now', isError: true, approved: 'reject' } },
+      { type: 'turn.delta', e: { sessionId: 's1', turnId: 't1', text: 'C' } },
+      { type: 'turn.ended', e: { sessionId: 's1', turnId: 't1', status: 'done', error: '' } },
+    ]);
+    expect(t.items).toMatchObject([
+      { type: 'user', text: 'Go' },
+      { type: 'assistant', text: 'AB' },
+      { type: 'tool', output: 'Not now', isError: true, approved: 'reject', done: true },
+      { type: 'assistant', text: 'C' },
+    ]);
+    expect(t.running).toBe('');
+    expect(t.turns[0]?.status).toBe('done');
+  });
+
+  it('records a steer, ignores a queued message, and adds mode changes once', () => {
+    const t = play([
+      started('t1', 'Go'),
+      { type: 'sent', text: 'also this', ack: { turnId: 't1', steered: true } },
+      { type: 'sent', text: 'later', ack: { queued: true } },
+      { type: 'session.mode', e: { sessionId: 's1', interactionMode: 'chat', executionOverride: '' } },
+      { type: 'session.mode', e: { sessionId: 's1', interactionMode: 'chat', executionOverride: '' } },
+    ]);
+    expect(t.items.map((i) => i.type)).toEqual(['user', 'user', 'mode']);
+    expect(t.items[1]).toMatchObject({ steer: true, text: 'also this' });
+  });
+
+  it('groups each turn: message, then its mode chip, items, then its status', () => {
+    const t = play([
+      started('t1', 'Go'),
+      { type: 'turn.delta', e: { sessionId: 's1', turnId: 't1', text: 'ok' } },
+      { type: 'turn.ended', e: { sessionId: 's1', turnId: 't1', status: 'interrupted', error: '' } },
+      started('t2'),
+    ]);
+    expect(groupTranscript(t).map((b) => (b.kind === 'item' ? b.item.type : b.kind))).toEqual([
+      'user',
+      'turn-start',
+      'assistant',
+      'turn-end',
+      'turn-start',
+      'turn-end',
+    ]);
+  });
+});

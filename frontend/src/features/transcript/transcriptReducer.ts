@@ -1,0 +1,242 @@
+import type {
+  Ack,
+  DirectResult,
+  Item,
+  QueueChangedEvent,
+  SessionModeEvent,
+  ToolCallEvent,
+  ToolItem,
+  ToolOutputEvent,
+  ToolResultEvent,
+  Transcript,
+  Turn,
+  TurnDeltaEvent,
+  TurnEndedEvent,
+  TurnStartedEvent,
+} from '../../bridge';
+
+export const emptyTranscript = (sessionId: string): Transcript => ({
+  sessionId,
+  running: '',
+  queue: [],
+  pending: [],
+  turns: [],
+  items: [],
+});
+
+export type TranscriptAction =
+  | { type: 'load'; transcript: Transcript }
+  | { type: 'turn.started'; e: TurnStartedEvent; at: string }
+  | { type: 'turn.delta'; e: TurnDeltaEvent }
+  | { type: 'turn.ended'; e: TurnEndedEvent }
+  | { type: 'tool.call'; e: ToolCallEvent }
+  | { type: 'tool.output'; e: ToolOutputEvent }
+  | { type: 'tool.result'; e: ToolResultEvent }
+  | { type: 'tool.direct'; e: DirectResult }
+  | { type: 'session.mode'; e: SessionModeEvent }
+  | { type: 'queue.changed'; e: QueueChangedEvent }
+  | { type: 'context.cleared' }
+  /** Our own Composer.Send was accepted: show the message at once. */
+  | { type: 'sent'; text: string; ack: Ack };
+
+/** Fills what an older or partial payload left out, so rendering never meets undefined lists. */
+export function normalizeTranscript(t: Partial<Transcript> & { sessionId: string }): Transcript {
+  return {
+    sessionId: t.sessionId,
+    running: t.running ?? '',
+    queue: t.queue ?? [],
+    pending: t.pending ?? [],
+    turns: t.turns ?? [],
+    items: (t.items ?? []).map((it) => normalizeItem(it, t.running ?? '')),
+  };
+}
+
+/** The server leaves out empty fields; the views read every field. */
+function normalizeItem(it: Item, running: string): Item {
+  switch (it.type) {
+    case 'tool':
+      return {
+        ...it,
+        input: it.input ?? {},
+        output: it.output ?? '',
+        isError: Boolean(it.isError),
+        verdict: it.verdict ?? '',
+        layer: it.layer ?? '',
+        code: it.code ?? '',
+        approved: it.approved ?? '',
+        // A stored call is finished unless its turn still runs.
+        done: it.turnId !== running || Boolean(it.isError) || Boolean(it.output),
+      };
+    case 'direct':
+      return { ...it, turnId: '', output: it.output ?? '', isError: Boolean(it.isError), code: it.code ?? '' };
+    case 'user':
+      return { ...it, turnId: it.turnId ?? '', text: it.text ?? '', steer: Boolean(it.steer) };
+    case 'assistant':
+      return { ...it, turnId: it.turnId ?? '', text: it.text ?? '' };
+    case 'mode':
+      return { ...it, turnId: it.turnId ?? '', executionOverride: it.executionOverride ?? '' };
+    default:
+      return it;
+  }
+}
+
+const hasUserItem = (items: Item[], turnId: string) => items.some((i) => i.type === 'user' && i.turnId === turnId && !i.steer);
+
+/** Puts the message first among its turn's items (the turn's events may have beaten the send's answer). */
+function insertUser(items: Item[], turnId: string, text: string): Item[] {
+  const at = items.findIndex((i) => i.turnId === turnId);
+  const user: Item = { type: 'user', turnId, text, steer: false };
+  return at < 0 ? [...items, user] : [...items.slice(0, at), user, ...items.slice(at)];
+}
+
+function updateTool(items: Item[], callId: string, f: (t: ToolItem) => ToolItem): Item[] {
+  let hit = false;
+  const next = items.map((i) => {
+    if (i.type !== 'tool' || i.callId !== callId) return i;
+    hit = true;
+    return f(i);
+  });
+  return hit ? next : items;
+}
+
+function upsertTurn(turns: Turn[], turn: Turn): Turn[] {
+  return turns.some((t) => t.id === turn.id) ? turns.map((t) => (t.id === turn.id ? { ...t, ...turn } : t)) : [...turns, turn];
+}
+
+/** Applies one server broadcast (or our own send) to a session's transcript. Pure. */
+export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcript {
+  switch (a.type) {
+    case 'load':
+      return normalizeTranscript(a.transcript);
+    case 'turn.started': {
+      const { e } = a;
+      const turn: Turn = {
+        id: e.turnId,
+        prompt: e.prompt ?? '',
+        executionMode: e.executionMode,
+        reasonKey: e.reasonKey,
+        reasonArgs: e.reasonArgs ?? null,
+        status: 'running',
+        error: '',
+        temporary: false,
+        createdAt: t.turns.find((x) => x.id === e.turnId)?.createdAt ?? a.at,
+      };
+      const items = e.prompt && !hasUserItem(t.items, e.turnId) ? insertUser(t.items, e.turnId, e.prompt) : t.items;
+      return { ...t, running: e.turnId, turns: upsertTurn(t.turns, turn), items };
+    }
+    case 'turn.delta': {
+      const last = t.items[t.items.length - 1];
+      if (last?.type === 'assistant' && last.turnId === a.e.turnId) {
+        return { ...t, items: [...t.items.slice(0, -1), { ...last, text: last.text + a.e.text }] };
+      }
+      return { ...t, items: [...t.items, { type: 'assistant', turnId: a.e.turnId, text: a.e.text }] };
+    }
+    case 'turn.ended': {
+      const { e } = a;
+      const turns = t.turns.map((x) => (x.id === e.turnId ? { ...x, status: e.status, error: e.error ?? '' } : x));
+      const items = t.items.map((i) => (i.type === 'tool' && i.turnId === e.turnId && !i.done ? { ...i, done: true } : i));
+      return { ...t, running: t.running === e.turnId ? '' : t.running, turns, items };
+    }
+    case 'tool.call': {
+      const { e } = a;
+      const fields = {
+        name: e.name,
+        input: e.input,
+        verdict: e.verdict,
+        layer: e.layer ?? '',
+        code: e.code ?? '',
+        reasonKey: e.reasonKey ?? '',
+        summary: e.summary ?? '',
+      };
+      if (t.items.some((i) => i.type === 'tool' && i.callId === e.callId)) {
+        return { ...t, items: updateTool(t.items, e.callId, (x) => ({ ...x, ...fields })) };
+      }
+      const item: ToolItem = { type: 'tool', turnId: e.turnId, callId: e.callId, output: '', isError: false, approved: '', done: false, ...fields };
+      return { ...t, items: [...t.items, item] };
+    }
+    case 'tool.output':
+      return { ...t, items: updateTool(t.items, a.e.callId, (x) => ({ ...x, output: x.output + a.e.text })) };
+    case 'tool.result': {
+      const { e } = a;
+      return {
+        ...t,
+        items: updateTool(t.items, e.callId, (x) => ({
+          ...x,
+          output: e.output ?? x.output,
+          isError: Boolean(e.isError),
+          approved: e.approved ?? x.approved,
+          code: e.code ?? x.code,
+          done: true,
+        })),
+      };
+    }
+    case 'tool.direct': {
+      const { e } = a;
+      if (t.items.some((i) => i.type === 'direct' && i.callId === e.callId)) return t;
+      return {
+        ...t,
+        items: [
+          ...t.items,
+          { type: 'direct', turnId: '', callId: e.callId, name: e.name, input: e.input, output: e.output, isError: e.isError, code: e.code ?? '' },
+        ],
+      };
+    }
+    case 'session.mode': {
+      const last = [...t.items].reverse().find((i) => i.type === 'mode');
+      if (last && last.interactionMode === a.e.interactionMode && last.executionOverride === a.e.executionOverride) return t;
+      return {
+        ...t,
+        items: [...t.items, { type: 'mode', turnId: t.running, interactionMode: a.e.interactionMode, executionOverride: a.e.executionOverride ?? '' }],
+      };
+    }
+    case 'queue.changed':
+      return { ...t, queue: a.e.items ?? [] };
+    case 'context.cleared':
+      return { ...t, items: [...t.items, { type: 'cleared', turnId: '' }] };
+    case 'sent': {
+      const { ack, text } = a;
+      if (ack.cleared || ack.queued || !ack.turnId) return t;
+      if (ack.steered) return { ...t, items: [...t.items, { type: 'user', turnId: ack.turnId, text, steer: true }] };
+      return hasUserItem(t.items, ack.turnId) ? t : { ...t, items: insertUser(t.items, ack.turnId, text) };
+    }
+  }
+}
+
+/** One row of the rendered transcript: an item, or where a turn begins (its mode chip) and ends (its status). */
+export type Block =
+  | { kind: 'item'; item: Item; key: string }
+  | { kind: 'turn-start'; turn: Turn; key: string }
+  | { kind: 'turn-end'; turn: Turn; key: string };
+
+/**
+ * Orders the transcript for display: each turn's chip follows the message that started it (or
+ * leads its first item), and its status follows its last item. Turns without items yet get both
+ * at the end.
+ */
+export function groupTranscript(t: Pick<Transcript, 'items' | 'turns'>): Block[] {
+  const turns = new Map(t.turns.map((x) => [x.id, x]));
+  const lastIndex = new Map<string, number>();
+  t.items.forEach((it, i) => it.turnId && lastIndex.set(it.turnId, i));
+  const started = new Set<string>();
+  const blocks: Block[] = [];
+  t.items.forEach((item, i) => {
+    const key = item.type === 'tool' || item.type === 'direct' ? `${item.type}-${item.callId}` : `${item.type}-${i}`;
+    const turn = item.turnId ? turns.get(item.turnId) : undefined;
+    const open = turn && !started.has(turn.id);
+    if (open && item.type !== 'user') {
+      started.add(turn.id);
+      blocks.push({ kind: 'turn-start', turn, key: `start-${turn.id}` });
+    }
+    blocks.push({ kind: 'item', item, key });
+    if (open && item.type === 'user') {
+      started.add(turn.id);
+      blocks.push({ kind: 'turn-start', turn, key: `start-${turn.id}` });
+    }
+    if (turn && lastIndex.get(turn.id) === i) blocks.push({ kind: 'turn-end', turn, key: `end-${turn.id}` });
+  });
+  for (const turn of t.turns) {
+    if (started.has(turn.id)) continue;
+    blocks.push({ kind: 'turn-start', turn, key: `start-${turn.id}` }, { kind: 'turn-end', turn, key: `end-${turn.id}` });
+  }
+  return blocks;
+}
