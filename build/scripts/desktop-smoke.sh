@@ -28,6 +28,8 @@ xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
   geometry=$(xdotool getwindowgeometry "$wid" | tr -s " " | tr "\n" " ")
   echo "desktop-smoke: window $wid mapped ($geometry), $colours colours painted"
   [ "$colours" -ge 64 ] || { echo "desktop-smoke: the window stayed blank"; cat "$data/app.log"; exit 1; }
+  # Painted is not settled: give the shell a moment to load its data before the kept shot.
+  sleep 2
   import -window "$wid" "$out"
 '
 echo "desktop-smoke: screenshot saved to $out"
