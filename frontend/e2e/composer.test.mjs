@@ -92,7 +92,20 @@ async function api(method, req = {}) {
   return text ? JSON.parse(text) : null;
 }
 
-const shot = (name) => page.screenshot({ path: join(shotsDir, `composer-${name}.png`) });
+// Shots wait for the composer's morph (height and fade transitions) to finish, not spinners.
+const settle = () =>
+  page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => {})),
+    ),
+  );
+const shot = async (name) => {
+  await settle();
+  await page.screenshot({ path: join(shotsDir, `composer-${name}.png`) });
+};
 const byId = (id) => page.getByTestId(id);
 const composerMode = () => byId('composer').getAttribute('data-mode');
 
