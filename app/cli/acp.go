@@ -7,14 +7,9 @@ import (
 	"os/signal"
 	"syscall"
 
-	"agentdesk/backend/acp/client"
 	"agentdesk/backend/acp/server"
-	"agentdesk/backend/agent"
-	"agentdesk/backend/bus"
-	"agentdesk/backend/decision"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/store"
-	"agentdesk/backend/tool"
 )
 
 // runACP is `agentdesk acp`: AgentDesk as an Agent Client Protocol agent on stdin/stdout, for
@@ -55,19 +50,15 @@ func runACP(c *Context, args []string) int {
 		return c.exitFor(err)
 	}
 	defer st.Close()
-	b := bus.New()
-	reg := decision.New(st, b.Publish, decision.Options{Timeout: decision.TimeoutSetting(st)})
-	pool := client.NewPool(logw)
-	defer pool.Close()
-	rt := agent.New(agent.Options{Store: st, Publish: b.Publish, Decisions: reg, Tools: tool.NewRegistry(),
-		Provider: agent.Fixed(prov), Messages: c.msgs, DataDir: c.DataDir, External: pool})
+	h := c.newHeadless(st, prov, logw)
+	defer h.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	in := c.Stdin
 	if in == nil {
 		in = eofReader{}
 	}
-	opts := server.Options{Store: st, Runtime: rt, Decisions: reg, Bus: b, Messages: c.msgs, Lang: c.lang,
+	opts := server.Options{Store: st, Runtime: h.rt, Decisions: h.reg, Bus: h.bus, Messages: c.msgs, Lang: c.lang,
 		Version: Version, Log: logw, Permission: flagValue(fs, "permission")}
 	if err := server.Serve(ctx, opts, in, c.Stdout); err != nil {
 		return c.exitFor(err)

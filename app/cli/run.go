@@ -10,14 +10,11 @@ import (
 	"unicode/utf8"
 
 	"agentdesk/backend/agent"
-	"agentdesk/backend/bus"
-	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/provider"
 	"agentdesk/backend/session"
 	"agentdesk/backend/store"
-	"agentdesk/backend/tool"
 )
 
 func runFlags(c *Context, fs *flag.FlagSet) {
@@ -123,13 +120,12 @@ func titleOf(prompt string) string {
 }
 
 func (c *Context) runTurn(st *store.Store, prov provider.Provider, fs *flag.FlagSet, in agent.Input) int {
-	b := bus.New()
-	reg := decision.New(st, b.Publish, decision.Options{Timeout: decision.TimeoutSetting(st)})
-	rt := agent.New(agent.Options{Store: st, Publish: b.Publish, Decisions: reg, Tools: tool.NewRegistry(),
-		Provider: agent.Fixed(prov), Messages: c.msgs, DataDir: c.DataDir})
+	h := c.newHeadless(st, prov, c.Stderr)
+	defer h.Close()
+	rt := h.rt
 	out := newRunPrinter(c, wantsJSON(fs))
-	b.Subscribe(out.print)
-	b.Subscribe(c.decider(reg))
+	h.bus.Subscribe(out.print)
+	h.bus.Subscribe(c.decider(h.reg))
 	ack, err := rt.Send(in)
 	if err != nil {
 		return c.exitFor(err)
