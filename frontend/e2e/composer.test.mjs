@@ -2,108 +2,30 @@
 // server per scenario with its own script. Run with AGENTDESK_BIN=/path/to/agentdesk npm run e2e.
 // Screenshots go to <repo>/build/screenshots/composer-*.png.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { apiOf, launchBrowser, settle, shotsDir, startServer as serve, stopServer, tearDown, tempDir } from './harness.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const shotsDir = resolve(here, '../../build/screenshots');
-const bin = process.env.AGENTDESK_BIN;
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-const temps = [];
-const servers = [];
 let context;
 let page;
 let pageErrors = [];
-let srv; // the current scenario's server: {base, token, proc, output}
-
-function tempDir(prefix) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-}
+let srv; // the current scenario's server: {base, token, proc, output, workspace}
+let api; // the app API of srv
 
 /** Starts `agentdesk serve` with a scripted provider replaying `responses`, one per model request. */
-function startServer(responses) {
+async function startServer(responses) {
   const dir = tempDir('agentdesk-composer-');
   const script = join(dir, 'script.json');
   writeFileSync(script, JSON.stringify({ responses }));
-  const env = { ...process.env, LANG: 'en_US.UTF-8', HOME: dir };
-  for (const k of ['LC_ALL', 'LC_MESSAGES', 'LANGUAGE', 'AGENTDESK_DATA_DIR']) delete env[k];
-  const proc = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--data-dir', join(dir, 'data'), '--provider', 'scripted', '--script', script], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  servers.push(proc);
-  const s = { proc, output: '', workspace: mkdtempSync(join(dir, 'ws-')) };
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve printed no address in 20 s:\n${s.output}`)), 20_000);
-    const onData = (chunk) => {
-      s.output += chunk.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=([A-Za-z0-9_-]+)/.exec(s.output);
-      if (m) {
-        clearTimeout(timer);
-        resolvePromise(Object.assign(s, { base: m[1], token: m[2] }));
-      }
-    };
-    proc.stdout.on('data', onData);
-    proc.stderr.on('data', (chunk) => (s.output += chunk.toString()));
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}:\n${s.output}`));
-    });
-  });
-}
-
-async function stopServer(proc) {
-  if (proc.exitCode !== null) return;
-  proc.removeAllListeners('exit');
-  const exited = new Promise((r) => proc.once('exit', r));
-  proc.kill('SIGTERM');
-  const killer = setTimeout(() => proc.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(killer);
-}
-
-/** Calls the app API over HTTP as another client would, with the bearer token. */
-async function api(method, req = {}) {
-  const res = await fetch(`${srv.base}/api/${method}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${srv.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(req),
-  });
-  const text = await res.text();
-  assert.equal(res.status, 200, `${method}: ${text}`);
-  return text ? JSON.parse(text) : null;
+  const s = await serve(['--data-dir', join(dir, 'data'), '--provider', 'scripted', '--script', script], { env: { HOME: dir } });
+  api = apiOf(s);
+  return Object.assign(s, { workspace: mkdtempSync(join(dir, 'ws-')) });
 }
 
 // Shots wait for the composer's morph (height and fade transitions) to finish, not spinners.
-const settle = () =>
-  page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-        .map((a) => a.finished.catch(() => {})),
-    ),
-  );
 const shot = async (name) => {
-  await settle();
+  await settle(page);
   await page.screenshot({ path: join(shotsDir, `composer-${name}.png`) });
 };
 const byId = (id) => page.getByTestId(id);
@@ -126,19 +48,7 @@ async function send(text) {
 }
 
 before(async () => {
-  assert.ok(bin, 'set AGENTDESK_BIN to the agentdesk binary (go build -o /tmp/agentdesk . in the repo root)');
-  assert.ok(existsSync(bin), `AGENTDESK_BIN=${bin} does not exist`);
-  assert.ok(existsSync(chromiumPath), `${chromiumPath} not found: apt-get install chromium`);
-  mkdirSync(shotsDir, { recursive: true });
-  context = await chromium.launchPersistentContext(tempDir('agentdesk-composer-browser-'), {
-    executablePath: chromiumPath,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 800 },
-    locale: 'en-US',
-    reducedMotion: 'reduce',
-  });
-  context.setDefaultTimeout(10_000);
+  context = await launchBrowser('agentdesk-composer-browser-', { reducedMotion: 'reduce' });
   page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (err) => pageErrors.push(String(err)));
   page.on('console', (msg) => msg.type() === 'error' && pageErrors.push(msg.text()));
@@ -154,11 +64,7 @@ afterEach(async () => {
   assert.deepEqual(errors, [], 'the page logged errors');
 });
 
-after(async () => {
-  await context?.close().catch(() => {});
-  for (const p of servers) await stopServer(p);
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
+after(() => tearDown(context));
 
 test('a Chat turn answers without any tool card', async () => {
   srv = await startServer([{ text: 'Chat answers from the conversation only.' }]);

@@ -2,91 +2,16 @@
 // against `agentdesk serve`. Run with AGENTDESK_BIN=/path/to/agentdesk npm run e2e.
 // Screenshots go to <repo>/build/screenshots/settings-*.png and onboarding-*.png.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { apiOf, eventually, launchBrowser, settle, shotsDir, startServer as serve, tearDown, tempDir } from './harness.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const shotsDir = resolve(here, '../../build/screenshots');
-const bin = process.env.AGENTDESK_BIN;
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-const temps = [];
-const servers = [];
 let context;
 
-function tempDir(prefix) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-}
-
-/** Starts `agentdesk serve` on a fresh data folder; resolves with its address and token. */
+/** Starts `agentdesk serve` on a fresh data folder, with no provider key from the machine. */
 function startServer(extraArgs = []) {
-  const env = { ...process.env, LANG: 'en_US.UTF-8' };
-  for (const k of ['LC_ALL', 'LC_MESSAGES', 'LANGUAGE', 'AGENTDESK_DATA_DIR', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY']) delete env[k];
-  const args = ['serve', '--addr', '127.0.0.1:0', '--data-dir', tempDir('agentdesk-settings-data-'), ...extraArgs];
-  const child = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  servers.push(child);
-  let output = '';
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve printed no address in 20 s:\n${output}`)), 20_000);
-    child.stdout.on('data', (chunk) => {
-      output += chunk.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=([A-Za-z0-9_-]+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolvePromise({ base: m[1], token: m[2], output: () => output });
-      }
-    });
-    child.stderr.on('data', (chunk) => (output += chunk.toString()));
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}:\n${output}`));
-    });
-  });
-}
-
-/** The app API over HTTP, as another client would call it, with the bearer token. */
-function apiOf(server) {
-  return async (method, req = {}) => {
-    const res = await fetch(`${server.base}/api/${method}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(req),
-    });
-    const body = await res.json();
-    assert.equal(res.status, 200, `${method}: ${JSON.stringify(body)}`);
-    return body;
-  };
-}
-
-async function eventually(fn, what, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return serve(['--data-dir', tempDir('agentdesk-settings-data-'), ...extraArgs], { unset: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'] });
 }
 
 async function newPage() {
@@ -96,51 +21,18 @@ async function newPage() {
   page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
   page.on('response', (res) => res.status() >= 400 && errors.push(`${res.status()} ${res.url()}`));
   // Screenshots wait for entrance animations and colour transitions to finish (not spinners).
-  const settle = () =>
-    page.evaluate(() =>
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-          .map((a) => a.finished.catch(() => {})),
-      ),
-    );
   const shot = async (name) => {
-    await settle();
+    await settle(page);
     await page.screenshot({ path: join(shotsDir, `${name}.png`) });
   };
   return { page, errors, shot };
 }
 
 before(async () => {
-  assert.ok(bin, 'set AGENTDESK_BIN to the agentdesk binary (go build -o /tmp/agentdesk . in the repo root)');
-  assert.ok(existsSync(bin), `AGENTDESK_BIN=${bin} does not exist`);
-  assert.ok(existsSync(chromiumPath), `${chromiumPath} not found: apt-get install chromium`);
-  mkdirSync(shotsDir, { recursive: true });
-  context = await chromium.launchPersistentContext(tempDir('agentdesk-settings-browser-'), {
-    executablePath: chromiumPath,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 860 },
-    locale: 'en-US',
-    colorScheme: 'light',
-  });
-  context.setDefaultTimeout(10_000);
+  context = await launchBrowser('agentdesk-settings-browser-', { viewport: { width: 1280, height: 860 }, colorScheme: 'light' });
 });
 
-after(async () => {
-  await context?.close().catch(() => {});
-  for (const child of servers) {
-    if (child.exitCode !== null) continue;
-    child.removeAllListeners('exit');
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(killer);
-  }
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
+after(() => tearDown(context));
 
 describe('Settings against a scripted server', () => {
   let server;

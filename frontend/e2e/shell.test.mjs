@@ -1,120 +1,30 @@
 // Browser end-to-end: real Chromium (Debian's) against `agentdesk serve` on a fresh data folder.
 // Run with AGENTDESK_BIN=/path/to/agentdesk npm run e2e. Screenshots go to <repo>/build/screenshots/.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { apiOf, launchBrowser, shotsDir, startServer, tearDown, tempDir } from './harness.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const shotsDir = resolve(here, '../../build/screenshots');
-const bin = process.env.AGENTDESK_BIN;
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-let server; // child process
-let serverOutput = '';
 let base; // http://127.0.0.1:PORT
 let token;
+let api; // the app API, called as another client would
 let context;
 let page;
-const temps = [];
 const pageErrors = [];
-
-function tempDir(prefix) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-}
-
-/** Starts `agentdesk serve` and resolves with the address line it prints. */
-function startServer() {
-  const env = { ...process.env, LANG: 'en_US.UTF-8' };
-  for (const k of ['LC_ALL', 'LC_MESSAGES', 'LANGUAGE', 'AGENTDESK_DATA_DIR']) delete env[k];
-  server = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--data-dir', tempDir('agentdesk-e2e-data-')], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve printed no address in 20 s:\n${serverOutput}`)), 20_000);
-    const onData = (chunk) => {
-      serverOutput += chunk.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+)\/\?token=([A-Za-z0-9_-]+)/.exec(serverOutput);
-      if (m) {
-        clearTimeout(timer);
-        resolvePromise({ base: m[1], token: m[2] });
-      }
-    };
-    server.stdout.on('data', onData);
-    server.stderr.on('data', (chunk) => (serverOutput += chunk.toString()));
-    server.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    server.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}:\n${serverOutput}`));
-    });
-  });
-}
-
-/** Calls the app API over HTTP as another client would, with the bearer token. */
-async function api(method, req = {}) {
-  const res = await fetch(`${base}/api/${method}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(req),
-  });
-  const body = await res.json();
-  assert.equal(res.status, 200, `${method}: ${JSON.stringify(body)}`);
-  return body;
-}
 
 const shot = (name) => page.screenshot({ path: join(shotsDir, `${name}.png`) });
 const sessionItems = () => page.getByTestId('session-item');
 const itemTitled = (title) => sessionItems().filter({ has: page.getByTestId('session-title').getByText(title, { exact: true }) });
 
 before(async () => {
-  assert.ok(bin, 'set AGENTDESK_BIN to the agentdesk binary (go build -o /tmp/agentdesk . in the repo root)');
-  assert.ok(existsSync(bin), `AGENTDESK_BIN=${bin} does not exist`);
-  assert.ok(existsSync(chromiumPath), `${chromiumPath} not found: apt-get install chromium`);
-  mkdirSync(shotsDir, { recursive: true });
-  ({ base, token } = await startServer());
-  context = await chromium.launchPersistentContext(tempDir('agentdesk-e2e-browser-'), {
-    executablePath: chromiumPath,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 800 },
-    locale: 'en-US',
-  });
-  context.setDefaultTimeout(10_000);
+  const server = await startServer(['--data-dir', tempDir('agentdesk-e2e-data-')]);
+  ({ base, token } = server);
+  api = apiOf(server);
+  context = await launchBrowser('agentdesk-e2e-browser-');
   page = context.pages()[0] ?? (await context.newPage());
 });
 
-after(async () => {
-  await context?.close().catch(() => {});
-  if (server && server.exitCode === null) {
-    server.removeAllListeners('exit');
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    const killer = setTimeout(() => server.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(killer);
-  }
-  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
-});
+after(() => tearDown(context));
 
 test('without the token the server answers 401 and does not serve the app', async () => {
   const res = await fetch(`${base}/`);

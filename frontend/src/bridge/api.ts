@@ -1,5 +1,5 @@
 import { transport } from './select';
-import type { Unsubscribe } from './transport';
+import { typedTransport } from './typed';
 import type {
   Ack,
   ConfigureRequest,
@@ -41,11 +41,7 @@ export interface SendRequest {
  * string. `getTransport` is injectable so tests can drive it with a fake.
  */
 export function createApi(getTransport = transport) {
-  const call = <T>(method: string, req?: object) => getTransport().call(method, req) as Promise<T>;
-  const on =
-    <T>(name: string) =>
-    (cb: (data: T) => void): Unsubscribe =>
-      getTransport().onEvent(name, (data) => cb(data as T));
+  const { call, on, onReconnect } = typedTransport(getTransport);
 
   return {
     sessions: {
@@ -100,8 +96,7 @@ export function createApi(getTransport = transport) {
     system: {
       info: () => call<SystemInfo>('System.Info'),
     },
-    /** Fires after the event stream recovered from a drop: refetch what may have been missed. */
-    onReconnect: (cb: () => void): Unsubscribe => getTransport().onReconnect(cb),
+    onReconnect,
   };
 }
 

@@ -1,14 +1,11 @@
 import { transport } from './select';
-import type { Unsubscribe } from './transport';
-import type { Language, Session } from './types';
+import { typedTransport } from './typed';
+import type { Language, Permission, Session, SystemInfo, Theme } from './types';
+
+// Shared with the app API's types; re-exported so the settings features import from one place.
+export { PERMISSIONS, THEMES, type Permission, type SystemInfo, type Theme } from './types';
 
 /** Wire types of the Settings and System facades (API.md); JSON names as the Go side emits them. */
-
-export type Permission = 'ask' | 'auto' | 'full';
-export const PERMISSIONS: readonly Permission[] = ['ask', 'auto', 'full'];
-
-export type Theme = 'system' | 'light' | 'dark';
-export const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
 
 export type ProviderKind = '' | 'anthropic' | 'openai' | 'demo';
 /** The providers whose API key AgentDesk keeps. */
@@ -62,13 +59,6 @@ export interface ProviderChoice {
   baseUrl: string;
 }
 
-export interface SystemInfo {
-  version: string;
-  dataDir: string;
-  defaultWorkspace: string;
-  transport: 'desktop' | 'browser';
-}
-
 /** The part of a `decision.asked` Decision that a notification needs. */
 export interface AskedDecision {
   id: string;
@@ -94,11 +84,7 @@ export interface ResolvedDecision {
  * Built on the same transport selection as `createApi`; `getTransport` is injectable for tests.
  */
 export function createSettingsApi(getTransport = transport) {
-  const call = <T>(method: string, req?: object) => getTransport().call(method, req) as Promise<T>;
-  const on =
-    <T>(name: string) =>
-    (cb: (data: T) => void): Unsubscribe =>
-      getTransport().onEvent(name, (data) => cb(data as T));
+  const { call, on, onReconnect } = typedTransport(getTransport);
 
   return {
     settings: {
@@ -129,8 +115,7 @@ export function createSettingsApi(getTransport = transport) {
       onAsked: on<AskedDecision>('decision.asked'),
       onResolved: on<ResolvedDecision>('decision.resolved'),
     },
-    /** Fires after the event stream recovered from a drop: refetch what may have been missed. */
-    onReconnect: (cb: () => void): Unsubscribe => getTransport().onReconnect(cb),
+    onReconnect,
   };
 }
 

@@ -233,6 +233,7 @@ export interface DirectResult {
 }
 
 export type Theme = 'system' | 'light' | 'dark';
+export const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
 
 export interface ProviderSettings {
   kind: '' | 'anthropic' | 'openai' | 'demo' | string;

@@ -1,22 +1,19 @@
 import { BridgeError } from '../bridge/errors';
-import type { EventCallback, Transport } from '../bridge/transport';
 import type { Session } from '../bridge/types';
+import { FakeTransportBase, type FakeRequest } from './fakeTransportBase';
 
 /**
- * An in-memory stand-in for the Go app API, with the same method names, shapes, errors and
- * broadcasts; `emit` plays an event from "another client".
+ * An in-memory stand-in for the Go app API's sessions and language, with the same method names,
+ * shapes, errors and broadcasts.
  */
-export class FakeTransport implements Transport {
-  readonly name = 'http' as const;
+export class FakeTransport extends FakeTransportBase {
   sessions: Session[] = [];
   language = 'en';
-  calls: { method: string; req: unknown }[] = [];
-  failNext: Record<string, BridgeError> = {};
-  private listeners = new Map<string, Set<EventCallback>>();
   private seq = 0;
   private clock = Date.parse('2025-01-01T10:00:00Z');
 
   constructor(init?: { sessions?: Session[]; language?: string }) {
+    super();
     this.sessions = init?.sessions ?? [];
     this.language = init?.language ?? 'en';
   }
@@ -30,18 +27,8 @@ export class FakeTransport implements Transport {
     return [...this.sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }
 
-  emit(name: string, data: unknown) {
-    for (const cb of [...(this.listeners.get(name) ?? [])]) cb(data);
-  }
-
-  async call(method: string, req?: object): Promise<unknown> {
-    this.calls.push({ method, req });
-    const fail = this.failNext[method];
-    if (fail) {
-      delete this.failNext[method];
-      throw fail;
-    }
-    const r = (req ?? {}) as Record<string, string>;
+  protected override handle(method: string, req: FakeRequest): unknown {
+    const r = req as Record<string, string>;
     switch (method) {
       case 'Sessions.List':
         return this.sorted();
@@ -80,22 +67,9 @@ export class FakeTransport implements Transport {
         this.language = r.language;
         this.emit('settings.changed', { language: this.language });
         return { language: this.language };
-      case 'System.Info':
-        return { version: '0.1.0-test', dataDir: '/tmp/agentdesk', defaultWorkspace: '/home/ada/project', transport: 'browser' };
       default:
-        throw new BridgeError('UNKNOWN_METHOD', `The app has no action named “${method}”.`, { Method: method });
+        return super.handle(method, req);
     }
-  }
-
-  onEvent(name: string, cb: EventCallback) {
-    let set = this.listeners.get(name);
-    if (!set) this.listeners.set(name, (set = new Set()));
-    set.add(cb);
-    return () => set.delete(cb);
-  }
-
-  onReconnect() {
-    return () => {};
   }
 }
 

@@ -1,5 +1,6 @@
 import { useT } from '../i18n/I18nProvider';
 import { describeError } from './errors';
+import { IconButton } from './IconButton';
 import { AlertIcon, CloseIcon } from './icons';
 
 /** An inline error with an optional retry or dismiss; the text is the BridgeError's message. */
@@ -30,15 +31,9 @@ export function ErrorNotice({
         </button>
       )}
       {onDismiss && (
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label={t('shell.action.dismiss')}
-          title={t('shell.action.dismiss')}
-          onClick={onDismiss}
-        >
+        <IconButton label={t('shell.action.dismiss')} onClick={onDismiss}>
           <CloseIcon />
-        </button>
+        </IconButton>
       )}
     </div>
   );

@@ -1,8 +1,9 @@
 import { BridgeError } from '../../bridge/errors';
 import type { Decision, Permission, Session, Transcript } from '../../bridge/types';
 import { FakeTransport } from '../../test/fakeTransport';
+import type { FakeRequest } from '../../test/fakeTransportBase';
 
-type Handler = (req: Record<string, unknown>) => unknown;
+type Handler = (req: FakeRequest) => unknown;
 
 /**
  * The shell's fake of the Go app API: FakeTransport (sessions, language) plus the composer,
@@ -78,17 +79,14 @@ export class FakeDesk extends FakeTransport {
     return s;
   }
 
-  private createSession(r: Record<string, unknown>): Promise<Session> {
-    const inner = super.call('Sessions.Create', { title: r.title, workspace: r.workspace });
-    this.calls.pop(); // the request was recorded as it came in, with every field
-    return inner.then((raw) => {
-      const s = this.sessions.find((x) => x.id === (raw as Session).id) as Session;
-      s.interactionMode = (r.interactionMode as Session['interactionMode']) ?? 'smart';
-      s.executionOverride = (r.executionOverride as Session['executionOverride']) ?? '';
-      s.permissionMode = (r.permissionMode as Permission) ?? this.defaultPermission ?? 'ask';
-      s.running = false;
-      return { ...s };
-    });
+  private createSession(r: FakeRequest): Session {
+    const created = super.handle('Sessions.Create', { title: r.title, workspace: r.workspace }) as Session;
+    const s = this.must(created.id);
+    s.interactionMode = (r.interactionMode as Session['interactionMode']) ?? 'smart';
+    s.executionOverride = (r.executionOverride as Session['executionOverride']) ?? '';
+    s.permissionMode = (r.permissionMode as Permission) ?? this.defaultPermission ?? 'ask';
+    s.running = false;
+    return { ...s };
   }
 
   transcriptOf(id: string): Transcript {
@@ -105,15 +103,8 @@ export class FakeDesk extends FakeTransport {
     return full;
   }
 
-  override async call(method: string, req?: object): Promise<unknown> {
+  protected override handle(method: string, req: FakeRequest): unknown {
     const h = this.handlers[method];
-    if (!h) return super.call(method, req);
-    this.calls.push({ method, req });
-    const fail = this.failNext[method];
-    if (fail) {
-      delete this.failNext[method];
-      throw fail;
-    }
-    return h((req ?? {}) as Record<string, unknown>);
+    return h ? h(req) : super.handle(method, req);
   }
 }

@@ -1,7 +1,7 @@
 import type { QueueItem, Turn } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
 import type { Note } from './decisionQueue';
-import { ClockIcon, CloseSmallIcon } from './icons';
+import { ClockIcon, CloseSmallIcon } from '../../ui/icons';
 import { preferenceLabelKey } from './selector';
 
 /**

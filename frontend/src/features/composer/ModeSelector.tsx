@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { OVERRIDES } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
-import { CheckIcon, ChevronDownIcon, ChevronRightIcon } from './icons';
+import { CheckIcon, ChevronDownIcon, ChevronRightIcon } from '../../ui/icons';
 import { choose, currentChoice, preferenceLabelKey, type Preference, type SelectorChoice } from './selector';
 import { useMenu } from './useMenu';
 

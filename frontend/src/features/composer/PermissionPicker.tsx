@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { PERMISSIONS, type Permission } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
 import { Spinner } from '../../ui/Spinner';
-import { CheckIcon, ChevronDownIcon, ShieldIcon } from './icons';
+import { CheckIcon, ChevronDownIcon, ShieldIcon } from '../../ui/icons';
 import { displayedMode, type PermissionDisplay } from './permission';
 import { useMenu } from './useMenu';
 

@@ -3,7 +3,7 @@ import { describeError } from '../../ui/errors';
 import { Spinner } from '../../ui/Spinner';
 import { useSettingsApi } from '../settings/settingsApiContext';
 import { useAction } from '../settings/useAction';
-import { PlayIcon } from './icons';
+import { PlayCircleIcon } from '../../ui/icons';
 import { PathCard } from './PathCard';
 
 /** Path three: the offline demo, a scripted Smart · Plan session that needs no key or network. */
@@ -12,7 +12,7 @@ export function DemoPath({ onStarted }: { onStarted: (sessionId: string) => void
   const api = useSettingsApi();
   const start = useAction(async () => onStarted((await api.settings.startDemo()).id));
   return (
-    <PathCard id="demo" icon={<PlayIcon />} title={t('onboarding.demo.title')} text={t('onboarding.demo.text')}>
+    <PathCard id="demo" icon={<PlayCircleIcon />} title={t('onboarding.demo.title')} text={t('onboarding.demo.text')}>
       {start.error !== null && (
         <p className="field-error" role="alert" data-testid="onboarding-demo-error">
           {describeError(start.error, t)}

@@ -6,7 +6,7 @@ import { PROVIDER_NAMES } from '../settings/presets';
 import { Segmented } from '../settings/Segmented';
 import { useSettingsApi } from '../settings/settingsApiContext';
 import { useAction } from '../settings/useAction';
-import { KeyIcon } from './icons';
+import { KeyIcon } from '../../ui/icons';
 import { PathCard } from './PathCard';
 
 /** Path one: paste an Anthropic or OpenAI key; it goes to the OS keyring and that provider is chosen. */

@@ -5,7 +5,7 @@ import { describeError } from '../../ui/errors';
 import { Spinner } from '../../ui/Spinner';
 import { useSettingsApi } from '../settings/settingsApiContext';
 import { useAction } from '../settings/useAction';
-import { ServerIcon } from './icons';
+import { ServerIcon } from '../../ui/icons';
 import { PathCard } from './PathCard';
 
 const MAX_MODELS = 6;

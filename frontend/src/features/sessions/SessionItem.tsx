@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Session } from '../../bridge';
 import { useI18n } from '../../i18n/I18nProvider';
-import { PencilIcon, TrashIcon } from '../../ui/icons';
-import { ForkIcon } from '../composer/icons';
+import { IconButton } from '../../ui/IconButton';
+import { ForkIcon, PencilIcon, TrashIcon } from '../../ui/icons';
 import { DeleteConfirm } from './DeleteConfirm';
 import { fullDateTime, relativeTime } from './formatTime';
 import { RenameInput } from './RenameInput';
@@ -103,36 +103,31 @@ export function SessionItem(props: SessionItemProps) {
           </button>
           {mode === 'idle' && (
             <div className="session-item__actions">
-              <button
-                type="button"
-                className="icon-btn"
-                data-testid="rename-session"
-                aria-label={t('shell.sessions.renameNamed', { Title: session.title })}
+              <IconButton
+                testId="rename-session"
+                label={t('shell.sessions.renameNamed', { Title: session.title })}
                 title={t('shell.sessions.rename')}
                 onClick={() => setMode('renaming')}
               >
                 <PencilIcon size={14} />
-              </button>
-              <button
-                type="button"
-                className="icon-btn"
-                data-testid="fork-session"
-                aria-label={t('composer.sessions.forkNamed', { Title: session.title })}
+              </IconButton>
+              <IconButton
+                testId="fork-session"
+                label={t('composer.sessions.forkNamed', { Title: session.title })}
                 title={t('composer.sessions.fork')}
                 onClick={() => onFork(session.id)}
               >
                 <ForkIcon size={14} />
-              </button>
-              <button
-                type="button"
-                className="icon-btn icon-btn--danger"
-                data-testid="delete-session"
-                aria-label={t('shell.sessions.deleteNamed', { Title: session.title })}
+              </IconButton>
+              <IconButton
+                danger
+                testId="delete-session"
+                label={t('shell.sessions.deleteNamed', { Title: session.title })}
                 title={t('shell.sessions.delete')}
                 onClick={() => setMode('confirming')}
               >
                 <TrashIcon size={14} />
-              </button>
+              </IconButton>
             </div>
           )}
         </>

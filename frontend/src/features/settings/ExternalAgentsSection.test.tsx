@@ -1,24 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BridgeError } from '../../bridge/errors';
-import type { InfoState } from './AboutSection';
-import { SettingsPage } from './SettingsPage';
 import { defaultSettings, FakeSettingsBackend } from './testing/fakeSettingsBackend';
-import { renderWithSettings } from './testing/renderWithSettings';
-
-const info: InfoState = {
-  status: 'ready',
-  info: { version: '0.1.0', dataDir: '/tmp/data', defaultWorkspace: '/home/ada', transport: 'browser' },
-};
-
-function renderPage(backend: FakeSettingsBackend, lang: 'en' | 'zh-CN' = 'en') {
-  return renderWithSettings(
-    <SettingsPage language={lang} onLanguageChange={vi.fn().mockResolvedValue(undefined)} info={info} onRetryInfo={() => {}} />,
-    backend,
-    lang,
-  );
-}
+import { renderSettingsPage } from './testing/renderSettingsPage';
 
 const commands = () => screen.queryAllByTestId('external-agent-command').map((el) => el.textContent);
 const writes = (backend: FakeSettingsBackend) => backend.called('Settings.SetExternalAgents').map((c) => c.req);
@@ -26,7 +11,7 @@ const writes = (backend: FakeSettingsBackend) => backend.called('Settings.SetExt
 describe('Settings: external agents', () => {
   it('explains what an external agent is, shows the empty state, and adds a typed command line', async () => {
     const backend = new FakeSettingsBackend();
-    renderPage(backend);
+    renderSettingsPage(backend);
     const user = userEvent.setup();
     const section = await screen.findByTestId('external-agents-section');
     expect(section.textContent).toContain('starts the command over stdio');
@@ -51,7 +36,7 @@ describe('Settings: external agents', () => {
 
   it('adds a suggestion in one click, then stops offering it', async () => {
     const backend = new FakeSettingsBackend({ settings: { externalAgents: ['claude-code-acp'] } });
-    renderPage(backend);
+    renderSettingsPage(backend);
     const user = userEvent.setup();
     await screen.findByTestId('external-agent-list');
     // A suggestion already in the list is not offered again.
@@ -73,7 +58,7 @@ describe('Settings: external agents', () => {
 
   it('removes one agent at a time and moves the focus to what took its place', async () => {
     const backend = new FakeSettingsBackend({ settings: { externalAgents: ['goose acp', 'claude-code-acp'] } });
-    renderPage(backend);
+    renderSettingsPage(backend);
     const user = userEvent.setup();
     await waitFor(() => expect(commands()).toEqual(['goose acp', 'claude-code-acp']));
     const [first] = screen.getAllByTestId('external-agent-item');
@@ -93,7 +78,7 @@ describe('Settings: external agents', () => {
 
   it('says so when a command line is already listed, without writing', async () => {
     const backend = new FakeSettingsBackend({ settings: { externalAgents: ['goose acp'] } });
-    renderPage(backend);
+    renderSettingsPage(backend);
     const user = userEvent.setup();
     const input = (await screen.findByTestId('external-agent-input')) as HTMLInputElement;
     await user.type(input, ' goose acp{Enter}');
@@ -109,7 +94,7 @@ describe('Settings: external agents', () => {
     backend.failNext['Settings.SetExternalAgents'] = new BridgeError('INVALID_INPUT', 'The command must not be empty.', {
       Field: 'command',
     });
-    renderPage(backend);
+    renderSettingsPage(backend);
     const user = userEvent.setup();
     const input = (await screen.findByTestId('external-agent-input')) as HTMLInputElement;
     await user.type(input, 'my-agent{Enter}');
@@ -131,7 +116,7 @@ describe('Settings: external agents', () => {
 
   it('follows settings.changed from another window', async () => {
     const backend = new FakeSettingsBackend();
-    renderPage(backend);
+    renderSettingsPage(backend);
     await screen.findByTestId('external-agents-empty');
     act(() => backend.emit('settings.changed', defaultSettings({ externalAgents: ['gemini --experimental-acp'] })));
     expect(commands()).toEqual(['gemini --experimental-acp']);
@@ -142,12 +127,12 @@ describe('Settings: external agents', () => {
     const backend = new FakeSettingsBackend();
     const { externalAgents: _omitted, ...older } = backend.settings;
     backend.settings = older as typeof backend.settings;
-    renderPage(backend);
+    renderSettingsPage(backend);
     expect(await screen.findByTestId('external-agents-empty')).toBeTruthy();
   });
 
   it('is in Simplified Chinese', async () => {
-    renderPage(new FakeSettingsBackend({ settings: { externalAgents: ['goose acp'] } }), 'zh-CN');
+    renderSettingsPage(new FakeSettingsBackend({ settings: { externalAgents: ['goose acp'] } }), 'zh-CN');
     const section = await screen.findByTestId('external-agents-section');
     expect(section.textContent).toContain('外部智能体');
     expect(section.textContent).toContain('外部智能体不支持对话模式');

@@ -1,31 +1,16 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BridgeError } from '../../bridge/errors';
-import type { InfoState } from './AboutSection';
-import { SettingsPage } from './SettingsPage';
 import { defaultSettings, FakeSettingsBackend, rule } from './testing/fakeSettingsBackend';
-import { renderWithSettings } from './testing/renderWithSettings';
-
-const info: InfoState = {
-  status: 'ready',
-  info: { version: '0.1.0', dataDir: '/tmp/data', defaultWorkspace: '/home/ada', transport: 'browser' },
-};
-
-function renderPage(backend: FakeSettingsBackend, lang: 'en' | 'zh-CN' = 'en') {
-  return renderWithSettings(
-    <SettingsPage language={lang} onLanguageChange={vi.fn().mockResolvedValue(undefined)} info={info} onRetryInfo={() => {}} />,
-    backend,
-    lang,
-  );
-}
+import { renderSettingsPage } from './testing/renderSettingsPage';
 
 const radio = (mode: string) => screen.getByTestId(`default-permission-${mode}`) as HTMLInputElement;
 
 describe('Settings: default permission', () => {
   it('shows the stored default and writes a plain change at once', async () => {
     const backend = new FakeSettingsBackend();
-    renderPage(backend);
+    renderSettingsPage(backend);
     await waitFor(() => expect(radio('ask').checked).toBe(true));
     expect(screen.getByTestId('default-permission').textContent).toContain('every edit, file write and command asks first');
 
@@ -38,7 +23,7 @@ describe('Settings: default permission', () => {
 
   it('asks before Full access and never writes on cancel', async () => {
     const backend = new FakeSettingsBackend();
-    renderPage(backend);
+    renderSettingsPage(backend);
     const user = userEvent.setup();
     await waitFor(() => expect(radio('ask').checked).toBe(true));
 
@@ -76,7 +61,7 @@ describe('Settings: default permission', () => {
   it('shows a failed write and keeps the stored value', async () => {
     const backend = new FakeSettingsBackend();
     backend.failNext['Settings.SetDefaultPermission'] = new BridgeError('STORE', 'The database is locked.');
-    renderPage(backend);
+    renderSettingsPage(backend);
     await waitFor(() => expect(radio('ask').checked).toBe(true));
     await userEvent.click(radio('auto'));
     expect((await screen.findByTestId('default-permission-error')).textContent).toContain('The database is locked.');
@@ -85,7 +70,7 @@ describe('Settings: default permission', () => {
 
   it('follows settings.changed from another window', async () => {
     const backend = new FakeSettingsBackend();
-    renderPage(backend);
+    renderSettingsPage(backend);
     await waitFor(() => expect(radio('ask').checked).toBe(true));
     act(() => backend.emit('settings.changed', defaultSettings({ defaultPermission: 'auto', theme: 'dark' })));
     expect(radio('auto').checked).toBe(true);
@@ -98,7 +83,7 @@ describe('Settings: always-allow rules', () => {
     const backend = new FakeSettingsBackend({
       rules: [rule('r1'), rule('r2', { kind: 'edit', command: '', path: 'src/**/*.ts', source: 'settings' })],
     });
-    renderPage(backend);
+    renderSettingsPage(backend);
     const user = userEvent.setup();
     await waitFor(() => expect(screen.getAllByTestId('rule-item')).toHaveLength(2));
     const [first, second] = screen.getAllByTestId('rule-item');
@@ -125,7 +110,7 @@ describe('Settings: always-allow rules', () => {
 
   it('shows the empty state, and refreshes when a decision is resolved elsewhere', async () => {
     const backend = new FakeSettingsBackend();
-    renderPage(backend);
+    renderSettingsPage(backend);
     expect((await screen.findByTestId('rules-empty')).textContent).toContain('No rules yet');
     backend.rules = [rule('r9', { command: 'go test ./...' })];
     act(() => backend.emit('decision.resolved', { id: 'd1', sessionId: 's1' }));
@@ -138,7 +123,7 @@ describe('Settings: providers, timeout and theme', () => {
     const backend = new FakeSettingsBackend({
       settings: { provider: { kind: 'anthropic', model: '', baseUrl: '', keys: { anthropic: '', openai: 'env' } } },
     });
-    renderPage(backend);
+    renderSettingsPage(backend);
     const user = userEvent.setup();
     const status = await screen.findByTestId('key-anthropic-status');
     expect(status.textContent).toBe('Not set');
@@ -161,7 +146,7 @@ describe('Settings: providers, timeout and theme', () => {
 
   it('sets an OpenAI-compatible provider with the Ollama preset and a model', async () => {
     const backend = new FakeSettingsBackend();
-    renderPage(backend);
+    renderSettingsPage(backend);
     const user = userEvent.setup();
     await user.selectOptions(await screen.findByTestId('provider-kind'), 'openai');
     await user.click(screen.getByTestId('preset-ollama'));
@@ -183,7 +168,7 @@ describe('Settings: providers, timeout and theme', () => {
 
   it('shows the timeout validation error inline from the server message', async () => {
     const backend = new FakeSettingsBackend();
-    renderPage(backend);
+    renderSettingsPage(backend);
     const user = userEvent.setup();
     const input = (await screen.findByTestId('decision-timeout-input')) as HTMLInputElement;
     expect(input.value).toBe('10m');
@@ -202,14 +187,14 @@ describe('Settings: providers, timeout and theme', () => {
 
   it('saves the theme', async () => {
     const backend = new FakeSettingsBackend();
-    renderPage(backend);
+    renderSettingsPage(backend);
     await userEvent.click(await screen.findByTestId('theme-picker-dark'));
     await waitFor(() => expect(backend.settings.theme).toBe('dark'));
     expect((screen.getByTestId('theme-picker-dark') as HTMLInputElement).checked).toBe(true);
   });
 
   it('is in Simplified Chinese', async () => {
-    renderPage(new FakeSettingsBackend(), 'zh-CN');
+    renderSettingsPage(new FakeSettingsBackend(), 'zh-CN');
     expect((await screen.findByTestId('permissions-section')).textContent).toContain('新会话的默认权限');
     expect(screen.getByTestId('default-permission').textContent).toContain('完全访问');
     expect(screen.getByTestId('rules-section').textContent).toContain('暂无规则');

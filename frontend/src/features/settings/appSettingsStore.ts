@@ -10,6 +10,7 @@ import {
   type SettingsApi,
   type Theme,
 } from '../../bridge/settingsApi';
+import { fieldsOf } from '../../bridge/wire';
 import { createStore, useStore } from '../../ui/store';
 import { useSettingsApi } from './settingsApiContext';
 
@@ -31,9 +32,9 @@ const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /** Reads a wire Settings defensively: a missing or unknown field never breaks the page. */
 export function normalizeSettings(raw: unknown): AppSettings {
-  const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
-  const p = (typeof r.provider === 'object' && r.provider !== null ? r.provider : {}) as Record<string, unknown>;
-  const keys = (typeof p.keys === 'object' && p.keys !== null ? p.keys : {}) as Record<string, unknown>;
+  const r = fieldsOf(raw);
+  const p = fieldsOf(r.provider);
+  const keys = fieldsOf(p.keys);
   return {
     language: oneOf<Language>(LANGUAGES, r.language, 'en'),
     defaultPermission: oneOf<Permission>(PERMISSIONS, r.defaultPermission, 'ask'),

@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { THEMES, type Theme } from '../../bridge/settingsApi';
 import { useAppSettings } from './appSettingsStore';
-import './themeTokens.css';
 
 /** The attribute on <html> the theme CSS keys on: "system" follows the OS, "light"/"dark" force it. */
 export const THEME_ATTRIBUTE = 'data-theme';

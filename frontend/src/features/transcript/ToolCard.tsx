@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { DirectItem, ToolItem } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
-import { ChevronDownIcon, ChevronRightIcon, TerminalIcon } from '../composer/icons';
+import { ChevronDownIcon, ChevronRightIcon, TerminalIcon } from '../../ui/icons';
 import { toolLabel } from '../composer/toolLabel';
 import { Markdown } from './Markdown';
 import { splitTitle } from './markdown';

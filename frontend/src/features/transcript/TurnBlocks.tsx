@@ -1,6 +1,6 @@
 import type { Turn } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
-import { PlayIcon, StopIcon } from '../composer/icons';
+import { PlayIcon, StopIcon } from '../../ui/icons';
 
 /** Where a turn begins: its resolved execution mode and the router's reason (R-MODE-2). */
 export function TurnChip({ turn }: { turn: Turn }) {

@@ -1,7 +1,7 @@
 import { BridgeError } from '../../../bridge/errors';
 import type { AppSettings, LocalServer, Rule } from '../../../bridge/settingsApi';
 import { createSettingsApi, type SettingsApi } from '../../../bridge/settingsApi';
-import type { EventCallback, Transport } from '../../../bridge/transport';
+import { FakeTransportBase, type FakeRequest } from '../../../test/fakeTransportBase';
 
 export function defaultSettings(patch: Partial<AppSettings> = {}): AppSettings {
   return {
@@ -35,17 +35,13 @@ const DURATION = /^(\d+)(s|m|h)$/;
  * An in-memory stand-in for the Settings and System facades (same method names, shapes, errors and
  * broadcasts) for the settings, onboarding, theme and notification tests.
  */
-export class FakeSettingsBackend implements Transport {
-  readonly name = 'http' as const;
+export class FakeSettingsBackend extends FakeTransportBase {
   settings: AppSettings;
   rules: Rule[];
   servers: LocalServer[] = [];
-  transport: 'desktop' | 'browser' = 'browser';
-  calls: { method: string; req: unknown }[] = [];
-  failNext: Record<string, BridgeError> = {};
-  private listeners = new Map<string, Set<EventCallback>>();
 
   constructor(init: { settings?: Partial<AppSettings>; rules?: Rule[]; servers?: LocalServer[]; transport?: 'desktop' | 'browser' } = {}) {
+    super();
     this.settings = defaultSettings(init.settings);
     this.rules = init.rules ?? [];
     this.servers = init.servers ?? [];
@@ -56,28 +52,14 @@ export class FakeSettingsBackend implements Transport {
     return createSettingsApi(() => this);
   }
 
-  called(method: string) {
-    return this.calls.filter((c) => c.method === method);
-  }
-
-  emit(name: string, data: unknown) {
-    for (const cb of [...(this.listeners.get(name) ?? [])]) cb(data);
-  }
-
   private changed(): AppSettings {
     const copy = structuredClone(this.settings);
     this.emit('settings.changed', copy);
     return structuredClone(copy);
   }
 
-  async call(method: string, req?: object): Promise<unknown> {
-    this.calls.push({ method, req });
-    const fail = this.failNext[method];
-    if (fail) {
-      delete this.failNext[method];
-      throw fail;
-    }
-    const r = (req ?? {}) as Record<string, string>;
+  protected override handle(method: string, req: FakeRequest): unknown {
+    const r = req as Record<string, string>;
     switch (method) {
       case 'Settings.Get':
         return structuredClone(this.settings);
@@ -112,7 +94,7 @@ export class FakeSettingsBackend implements Transport {
         return structuredClone(this.servers);
       case 'Settings.SetExternalAgents': {
         const clean: string[] = [];
-        for (const c of (req as { commands?: string[] }).commands ?? []) {
+        for (const c of (req.commands as string[] | undefined) ?? []) {
           const cmd = c.trim();
           if (!cmd) throw new BridgeError('INVALID_INPUT', 'The command must not be empty.', { Field: 'command' });
           if (!clean.includes(cmd)) clean.push(cmd);
@@ -125,23 +107,10 @@ export class FakeSettingsBackend implements Transport {
         this.settings.providerReady = true;
         this.changed();
         return { id: 'demo-1', title: 'Demo', workspace: '/tmp/demo', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' };
-      case 'System.Info':
-        return { version: '0.1.0-test', dataDir: '/tmp/agentdesk', defaultWorkspace: '/home/ada/project', transport: this.transport };
       case 'System.NotifyDecision':
         return null;
       default:
-        throw new BridgeError('UNKNOWN_METHOD', `The app has no action named “${method}”.`, { Method: method });
+        return super.handle(method, req);
     }
-  }
-
-  onEvent(name: string, cb: EventCallback) {
-    let set = this.listeners.get(name);
-    if (!set) this.listeners.set(name, (set = new Set()));
-    set.add(cb);
-    return () => set.delete(cb);
-  }
-
-  onReconnect() {
-    return () => {};
   }
 }

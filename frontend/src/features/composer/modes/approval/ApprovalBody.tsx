@@ -1,4 +1,5 @@
 import type { ApprovalPayload } from '../../../../bridge';
+import { fieldsOf } from '../../../../bridge/wire';
 import type { ModeBodyProps } from '../../ComposerMode';
 import { ExpandableCode } from '../../ExpandableCode';
 
@@ -7,7 +8,7 @@ export interface ApprovalState {
 }
 
 export function approvalPayload(p: unknown): ApprovalPayload {
-  const o = (typeof p === 'object' && p !== null ? p : {}) as Partial<ApprovalPayload>;
+  const o = fieldsOf<ApprovalPayload>(p);
   return { tool: o.tool ?? '', kind: o.kind ?? '', summary: o.summary ?? o.command ?? o.path ?? '', path: o.path, command: o.command, code: o.code, reasonKey: o.reasonKey };
 }
 

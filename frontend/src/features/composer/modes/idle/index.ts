@@ -1,6 +1,6 @@
 import { createElement } from 'react';
 import type { ComposerMode, ModeAction } from '../../ComposerMode';
-import { SendIcon, StopIcon, ToolIcon } from '../../icons';
+import { SendIcon, StopIcon, ToolIcon } from '../../../../ui/icons';
 import { IdleBody } from './IdleBody';
 
 /** Typing a message. While a turn runs, an empty box offers Stop; a message steers the turn. */

@@ -1,4 +1,5 @@
 import type { PlanReviewPayload } from '../../../../bridge';
+import { fieldsOf } from '../../../../bridge/wire';
 import { Markdown } from '../../../transcript/Markdown';
 import { splitTitle } from '../../../transcript/markdown';
 import { AutoGrowTextarea } from '../../AutoGrowTextarea';
@@ -9,7 +10,7 @@ export interface PlanReviewState {
 }
 
 export function planPayload(p: unknown): { title: string; body: string } {
-  const o = (typeof p === 'object' && p !== null ? p : {}) as Partial<PlanReviewPayload>;
+  const o = fieldsOf<PlanReviewPayload>(p);
   const split = splitTitle(o.plan ?? '');
   return { title: o.title?.trim() || split.title, body: split.body };
 }

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import type { QuestionPayload } from '../../../../bridge';
+import { fieldsOf } from '../../../../bridge/wire';
 import { AutoGrowTextarea } from '../../AutoGrowTextarea';
 import type { ModeBodyProps } from '../../ComposerMode';
 
@@ -9,7 +10,7 @@ export interface QuestionState {
 }
 
 export function questionPayload(p: unknown): Required<Pick<QuestionPayload, 'question' | 'multiple'>> & { options: string[] } {
-  const o = (typeof p === 'object' && p !== null ? p : {}) as Partial<QuestionPayload>;
+  const o = fieldsOf<QuestionPayload>(p);
   return { question: o.question ?? '', options: Array.isArray(o.options) ? o.options.map(String) : [], multiple: Boolean(o.multiple) };
 }
 
