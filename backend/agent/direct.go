@@ -68,7 +68,9 @@ func directMode(p mode.Preference) mode.ExecutionMode {
 	return mode.ModeExecute
 }
 
-// decideDirect applies the gate with full access: only a deny stops the person.
+// decideDirect applies the gate with full access: a deny stops the person, and so does a
+// protected path (.git internals, the app's data folder), which never runs without an
+// explicit approval — and a form offers none.
 func (t *turn) decideDirect(g *gated) error {
 	var ok bool
 	if g.tool, ok = t.rt.opts.Tools.Get(mode.Tool(g.call.Name)); !ok {
@@ -86,6 +88,9 @@ func (t *turn) decideDirect(g *gated) error {
 		return err
 	}
 	g.verdict = policy.Evaluate(policy.Input{Mode: t.exec, Permission: policy.Full, Rules: rules, Call: g.resolved})
+	if g.verdict.Decision == policy.DecideAsk && g.verdict.Layer == policy.LayerProtected {
+		return errs.New(policy.ProtectedPath, "Path", g.resolved.Target.Path)
+	}
 	return g.verdict.Err()
 }
 

@@ -30,6 +30,14 @@ func TestDirectRunsObeyTheHardDenyButNeverAsk(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(h.workspace, "c.txt")); err != nil {
 		t.Fatal(err)
 	}
+	os.MkdirAll(filepath.Join(h.workspace, ".git"), 0o755)
+	out, _ = h.rt.RunDirect(context.Background(), h.session, "write", json.RawMessage(`{"path":".git/config","content":"x"}`))
+	if !out.IsError || out.Code != "PROTECTED_PATH" {
+		t.Fatalf("a direct write to .git must be refused: %+v", out)
+	}
+	if _, err := os.Stat(filepath.Join(h.workspace, ".git", "config")); err == nil {
+		t.Fatal("the protected file was written")
+	}
 }
 
 func TestAQueuedSwitchCanBeCancelled(t *testing.T) {
