@@ -8,12 +8,14 @@ import (
 	"path/filepath"
 	"time"
 
+	"agentdesk/backend/agent"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/provider"
 	"agentdesk/backend/provider/scripted"
 	"agentdesk/backend/session"
+	"agentdesk/backend/store"
 	"agentdesk/locales"
 )
 
@@ -45,16 +47,20 @@ type KeySources struct {
 }
 
 func (s *Services) providerView() (ProviderView, error) {
+	return providerView(s.Store, s.getenv)
+}
+
+func providerView(st *store.Store, getenv func(string) string) (ProviderView, error) {
 	var v ProviderView
 	for key, dst := range map[string]*string{settingProviderKind: &v.Kind, settingProviderModel: &v.Model, settingProviderBaseURL: &v.BaseURL} {
-		val, _, err := s.Store.GetSetting(key)
+		val, _, err := st.GetSetting(key)
 		if err != nil {
 			return v, err
 		}
 		*dst = val
 	}
-	v.Keys.Anthropic, _ = provider.HasKey(provider.KindAnthropic, s.getenv)
-	v.Keys.OpenAI, _ = provider.HasKey(provider.KindOpenAI, s.getenv)
+	v.Keys.Anthropic, _ = provider.HasKey(provider.KindAnthropic, getenv)
+	v.Keys.OpenAI, _ = provider.HasKey(provider.KindOpenAI, getenv)
 	return v, nil
 }
 
@@ -71,27 +77,35 @@ func (s *Services) providerReady(v ProviderView) bool {
 	return false
 }
 
-// providerForTurn builds the provider of the next turn from Settings, so a change applies
-// without a restart. The demo gets a fresh script per turn, in the UI language.
+// providerForTurn is the command line's provider, else the one Settings describe.
 func (s *Services) providerForTurn() (provider.Provider, error) {
 	if s.override != nil {
 		return s.override, nil
 	}
-	v, err := s.providerView()
-	if err != nil {
-		return nil, err
-	}
-	switch v.Kind {
-	case "":
-		return nil, errs.New(NoProvider)
-	case ProviderDemo:
-		data, err := locales.Demo.ReadFile("demo/demo." + s.Language() + ".json")
+	return SettingsProvider(s.Store, s.getenv, s.Language)()
+}
+
+// SettingsProvider builds the provider of each turn from Settings, so a change applies without
+// a restart; every surface (window, browser, run, acp) uses it unless told otherwise. The demo
+// gets a fresh script per turn, in the language lang gives.
+func SettingsProvider(st *store.Store, getenv func(string) string, lang func() string) agent.ProviderSource {
+	return func() (provider.Provider, error) {
+		v, err := providerView(st, getenv)
 		if err != nil {
-			return nil, errs.Wrap(errs.Internal, err)
+			return nil, err
 		}
-		return scripted.FromBytes("demo", data)
+		switch v.Kind {
+		case "":
+			return nil, errs.New(NoProvider)
+		case ProviderDemo:
+			data, err := locales.Demo.ReadFile("demo/demo." + lang() + ".json")
+			if err != nil {
+				return nil, errs.Wrap(errs.Internal, err)
+			}
+			return scripted.FromBytes("demo", data)
+		}
+		return provider.New(provider.Config{Kind: v.Kind, Model: v.Model, BaseURL: v.BaseURL, Getenv: getenv})
 	}
-	return provider.New(provider.Config{Kind: v.Kind, Model: v.Model, BaseURL: v.BaseURL, Getenv: s.getenv})
 }
 
 // SetProviderRequest chooses the provider for new turns.

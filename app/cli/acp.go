@@ -41,15 +41,15 @@ func runACP(c *Context, args []string) int {
 		defer f.Close()
 		logw = f
 	}
-	prov, err := c.runProvider(fs)
-	if err != nil {
-		return c.exitFor(err)
-	}
 	st, err := store.Open(c.DataDir)
 	if err != nil {
 		return c.exitFor(err)
 	}
 	defer st.Close()
+	prov, err := c.runProvider(fs, st)
+	if err != nil {
+		return c.exitFor(err)
+	}
 	h := c.newHeadless(st, prov, logw)
 	defer h.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

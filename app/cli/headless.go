@@ -7,7 +7,6 @@ import (
 	"agentdesk/backend/agent"
 	"agentdesk/backend/bus"
 	"agentdesk/backend/decision"
-	"agentdesk/backend/provider"
 	"agentdesk/backend/store"
 	"agentdesk/backend/tool"
 )
@@ -22,11 +21,11 @@ type headless struct {
 	rt   *agent.Runtime
 }
 
-func (c *Context) newHeadless(st *store.Store, prov provider.Provider, logw io.Writer) *headless {
+func (c *Context) newHeadless(st *store.Store, prov agent.ProviderSource, logw io.Writer) *headless {
 	h := &headless{bus: bus.New(), pool: client.NewPool(logw)}
 	h.reg = decision.New(st, h.bus.Publish, decision.Options{Timeout: decision.TimeoutSetting(st)})
 	h.rt = agent.New(agent.Options{Store: st, Publish: h.bus.Publish, Decisions: h.reg, Tools: tool.NewRegistry(),
-		Provider: agent.Fixed(prov), Messages: c.msgs, DataDir: c.DataDir, External: h.pool})
+		Provider: prov, Messages: c.msgs, DataDir: c.DataDir, External: h.pool})
 	return h
 }
 

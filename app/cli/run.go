@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"agentdesk/app"
 	"agentdesk/backend/agent"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
@@ -41,15 +42,15 @@ func runRun(c *Context, args []string) int {
 	if err != nil {
 		return c.exitFor(err)
 	}
-	prov, err := c.runProvider(fs)
-	if err != nil {
-		return c.exitFor(err)
-	}
 	st, err := store.Open(c.DataDir)
 	if err != nil {
 		return c.exitFor(err)
 	}
 	defer st.Close()
+	prov, err := c.runProvider(fs, st)
+	if err != nil {
+		return c.exitFor(err)
+	}
 	sessionID, err := c.runSession(st, fs, pos[0])
 	if err != nil {
 		return c.exitFor(err)
@@ -76,18 +77,18 @@ func runInput(fs *flag.FlagSet) (mode.FollowUpInput, error) {
 	return mode.FollowUpInput{InteractionMode: &interaction, ExecutionOverride: &override, Temporary: true}, nil
 }
 
-func (c *Context) runProvider(fs *flag.FlagSet) (provider.Provider, error) {
-	kind := fs.Lookup("provider").Value.String()
-	script := fs.Lookup("script").Value.String()
-	if kind == "" && script != "" {
-		kind = provider.KindScripted
+// runProvider is the provider named by the flags, else the one chosen in Settings. A provider
+// named on the command line is built now, so a bad flag fails before anything runs.
+func (c *Context) runProvider(fs *flag.FlagSet, st *store.Store) (agent.ProviderSource, error) {
+	cfg, err := c.providerOverride(fs)
+	if err != nil || cfg == nil {
+		return app.SettingsProvider(st, c.Getenv, func() string { return c.lang }), err
 	}
-	if kind == "" {
-		kind = provider.KindAnthropic
+	p, err := provider.New(*cfg)
+	if err != nil {
+		return nil, err
 	}
-	return provider.New(provider.Config{Kind: kind, Model: fs.Lookup("model").Value.String(),
-		BaseURL: fs.Lookup("base-url").Value.String(), ScriptPath: script,
-		RecordPath: fs.Lookup("record").Value.String(), Getenv: c.Getenv})
+	return agent.Fixed(p), nil
 }
 
 // runSession is the --session given, or a new session over --workspace. Flags that describe
@@ -119,7 +120,7 @@ func titleOf(prompt string) string {
 	return line
 }
 
-func (c *Context) runTurn(st *store.Store, prov provider.Provider, fs *flag.FlagSet, in agent.Input) int {
+func (c *Context) runTurn(st *store.Store, prov agent.ProviderSource, fs *flag.FlagSet, in agent.Input) int {
 	h := c.newHeadless(st, prov, c.Stderr)
 	defer h.Close()
 	rt := h.rt

@@ -102,3 +102,11 @@ func TestRunJSONIsNDJSONEvents(t *testing.T) {
 		t.Fatalf("events: %s", joined)
 	}
 }
+
+func TestRunWithoutAProviderUsesSettingsAndSaysWhatIsMissing(t *testing.T) {
+	d, w := t.TempDir(), t.TempDir()
+	code, _, errOut := run(t, nil, "run", "--workspace", w, "--data-dir", d, "hello")
+	if code != ExitFailure || !strings.Contains(errOut, "NO_PROVIDER") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
