@@ -23,6 +23,7 @@ const FileName = "agentdesk.db"
 type Store struct {
 	db          *gorm.DB
 	path        string
+	owner       string // this open store's name on the turns it runs
 	Migrated    MigrationReport
 	Maintenance MaintenanceReport
 }
@@ -49,7 +50,7 @@ func open(dataDir string, steps []migration, fixes []Repair) (*Store, error) {
 	if err != nil {
 		return nil, errs.Wrap(errs.StoreFailure, err, "Path", path)
 	}
-	s := &Store{db: db, path: path}
+	s := &Store{db: db, path: path, owner: newOwner()}
 	if s.Migrated, err = migrate(db, path, steps); err != nil {
 		s.Close()
 		return nil, err
@@ -72,6 +73,7 @@ func (s *Store) Path() string { return s.path }
 
 // Close releases the database.
 func (s *Store) Close() error {
+	openOwners.Delete(s.owner)
 	sqlDB, err := s.db.DB()
 	if err != nil {
 		return err

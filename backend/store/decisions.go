@@ -108,18 +108,30 @@ func (s *Store) Decision(id string) (DecisionRow, error) {
 	return out, storeErr(err)
 }
 
-// InterruptUnfinished runs once at app start, before anything asks or starts a turn: whatever
-// was running or pending when the app last stopped can no longer finish, so every running turn
-// and every pending decision becomes interrupted, together or not at all (R-DEC-6).
+// InterruptUnfinished runs once at app start, before anything asks or starts a turn: a
+// running turn whose process is gone can no longer finish, so it and its pending decisions
+// become interrupted, together or not at all (R-DEC-6). Turns of a live process (an
+// `agentdesk run` or `acp` beside the app) and their decisions are left alone.
 func (s *Store) InterruptUnfinished() (turns, decisions int, err error) {
 	now := time.Now().UTC()
 	err = s.db.Transaction(func(tx *gorm.DB) error {
-		t := tx.Model(&Turn{}).Where("status = ?", TurnRunning).
+		var running []Turn
+		if err := tx.Where("status = ?", TurnRunning).Find(&running).Error; err != nil {
+			return err
+		}
+		// The empty string stands in for "no live turn": SQL's NOT IN () would match nothing.
+		live := []string{""}
+		for _, t := range running {
+			if ownerAlive(t.Owner) {
+				live = append(live, t.ID)
+			}
+		}
+		t := tx.Model(&Turn{}).Where("status = ? AND id NOT IN ?", TurnRunning, live).
 			Updates(map[string]any{"status": TurnInterrupted, "ended_at": now})
 		if t.Error != nil {
 			return t.Error
 		}
-		d := tx.Model(&DecisionRow{}).Where("status = ?", DecisionPending).
+		d := tx.Model(&DecisionRow{}).Where("status = ? AND (turn_id = '' OR turn_id NOT IN ?)", DecisionPending, live).
 			Updates(map[string]any{"status": DecisionInterrupted, "resolved_at": now})
 		if d.Error != nil {
 			return d.Error

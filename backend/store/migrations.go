@@ -8,6 +8,7 @@ var migrations = []migration{
 	{name: "session modes and permission, turns", up: addModesAndTurns},
 	{name: "decisions, rules and session grants", up: addDecisions},
 	{name: "external ACP agent per session", up: addExternalAgent},
+	{name: "the process that runs a turn", up: addTurnOwner},
 }
 
 func createFoundation(tx *gorm.DB) error {
@@ -120,4 +121,10 @@ func addDecisions(tx *gorm.DB) error {
 // instead of the built-in runtime; empty means built-in.
 func addExternalAgent(tx *gorm.DB) error {
 	return execAll(tx, `ALTER TABLE sessions ADD COLUMN external_agent TEXT NOT NULL DEFAULT ''`)
+}
+
+// addTurnOwner records which process runs a turn, so a starting app interrupts only the turns
+// of processes that are gone, never those of a live `agentdesk run` or `acp` beside it.
+func addTurnOwner(tx *gorm.DB) error {
+	return execAll(tx, `ALTER TABLE turns ADD COLUMN owner TEXT NOT NULL DEFAULT ''`)
 }

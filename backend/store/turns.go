@@ -35,6 +35,7 @@ type Turn struct {
 	ReasonArgs        string
 	Status            string
 	Error             string
+	Owner             string
 	CreatedAt         time.Time
 	EndedAt           *time.Time
 }
@@ -52,7 +53,7 @@ func (s *Store) StartTurn(sessionID, prompt string, p mode.Preference, temporary
 	}
 	t := Turn{ID: id.String(), SessionID: sessionID, Prompt: prompt, InteractionMode: string(p.Interaction),
 		ExecutionOverride: string(p.Override), Temporary: temporary, ExecutionMode: string(d.Mode),
-		ReasonKey: d.ReasonKey, ReasonArgs: string(args), Status: TurnRunning}
+		ReasonKey: d.ReasonKey, ReasonArgs: string(args), Status: TurnRunning, Owner: s.owner}
 	err = s.db.Transaction(func(tx *gorm.DB) error {
 		var last int64
 		if err := tx.Model(&Turn{}).Where("session_id = ?", sessionID).Select("COALESCE(MAX(seq), 0)").Scan(&last).Error; err != nil {
