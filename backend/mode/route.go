@@ -1,6 +1,7 @@
 package mode
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -87,15 +88,7 @@ func stripOpeners(words []string) []string {
 }
 
 func hasPrefix(words, prefix []string) bool {
-	if len(words) < len(prefix) {
-		return false
-	}
-	for i, p := range prefix {
-		if words[i] != p {
-			return false
-		}
-	}
-	return true
+	return len(words) >= len(prefix) && slices.Equal(words[:len(prefix)], prefix)
 }
 
 // containsPhrase reports whether phrase occurs as consecutive words.

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -144,15 +145,7 @@ func denyMatch(sh *Shell, prefix []string) ruleMatch {
 }
 
 func hasWordPrefix(words, prefix []string) bool {
-	if len(words) < len(prefix) {
-		return false
-	}
-	for i, p := range prefix {
-		if words[i] != p {
-			return false
-		}
-	}
-	return true
+	return len(words) >= len(prefix) && slices.Equal(words[:len(prefix)], prefix)
 }
 
 // containsCommand reports whether seq occurs in tokens as consecutive words, where the first
