@@ -235,17 +235,14 @@ func hasHan(s string) bool {
 	return false
 }
 
+// loadLocale reads every message of lang (all locale files), like the app does.
 func loadLocale(t *testing.T, lang string) map[string]string {
 	t.Helper()
-	b, err := locales.FS.ReadFile("tool." + lang + ".json")
+	all, err := i18n.Keys(locales.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m map[string]string
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return all[lang]
 }
 
 // TestErrorsRenderInEveryLanguage checks that each error's arguments fill its message.
