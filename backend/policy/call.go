@@ -24,7 +24,22 @@ type Call struct {
 	Kind    Kind
 	Path    string
 	Command string
+	// Escalation is set on a bash call that asks to step out of the kernel sandbox. It is a
+	// decision no grant or always-allow rule can answer in advance: it always asks.
+	Escalation Escalation
 }
+
+// Escalation is a bash call's request to step out of the sandbox.
+type Escalation string
+
+const (
+	NoEscalation        Escalation = ""
+	EscalateNetwork     Escalation = "network"     // reach the network
+	EscalateUnsandboxed Escalation = "unsandboxed" // run outside the kernel sandbox altogether
+)
+
+// Escalations lists the valid escalations.
+var Escalations = []Escalation{EscalateNetwork, EscalateUnsandboxed}
 
 // HasPath reports whether calls of kind k name a path the gate must resolve.
 func (k Kind) HasPath() bool { return k == KindRead || k == KindWrite || k == KindEdit }

@@ -51,6 +51,27 @@ type Env struct {
 	// Output, when set, receives bash output as it arrives, from one goroutine at a time, in
 	// order, split only at UTF-8 boundaries. The UI shows it live.
 	Output func(chunk string)
+	// Target is the path the gate resolved (and, when it asked, the person approved) for a
+	// read, write or edit call. A file tool refuses with TARGET_CHANGED when the path resolves
+	// elsewhere at the moment it acts. Nil for calls without a path, and for direct tests.
+	Target *policy.Target
+	// Shell says how a bash call is confined; the zero value is the strictest sandbox.
+	Shell ShellOptions
+}
+
+// ShellOptions are the per-call facts the bash tool needs to confine a command (R-GATE).
+type ShellOptions struct {
+	// Network: the person approved this call reaching the network (an escalation).
+	Network bool
+	// Unsandboxed: the person approved running this call outside the kernel sandbox.
+	Unsandboxed bool
+	// HardenGit: the call runs because it is in Auto's read-only shell class, so git runs with a
+	// hardened environment (no discovery above the workspace, no fsmonitor, pager, aliases …).
+	HardenGit bool
+	// DataDir is the app's data folder, which the sandbox hides from the command.
+	DataDir string
+	// PassEnv names environment variables kept even though they look like secrets (Settings).
+	PassEnv []string
 }
 
 // Question is an ask_user call as the person sees it.
