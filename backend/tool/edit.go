@@ -5,8 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
 
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
@@ -67,11 +67,12 @@ func (t editTool) Run(_ context.Context, env Env, input json.RawMessage) (Result
 	if err != nil {
 		return Result{}, err
 	}
-	real, err := realTarget(mode.ToolEdit, env.Workspace, in.Path)
+	file, err := locate(mode.ToolEdit, env, in.Path)
 	if err != nil {
 		return Result{}, err
 	}
-	data, perm, err := readForEdit(in.Path, real)
+	defer file.close()
+	data, perm, err := readForEdit(file)
 	if err != nil {
 		return Result{}, err
 	}
@@ -81,28 +82,30 @@ func (t editTool) Run(_ context.Context, env Env, input json.RawMessage) (Result
 	}
 	changed := make([]byte, 0, len(data)-len(in.OldString)+len(in.NewString))
 	changed = append(append(append(changed, data[:at]...), in.NewString...), data[at+len(in.OldString):]...)
-	if err := writeAtomic(real, changed, perm); err != nil {
-		return Result{}, fileError(mode.ToolEdit, in.Path, err)
+	if err := file.writeAtomic(changed, perm); err != nil {
+		return Result{}, err
 	}
 	line := bytes.Count(data[:at], []byte("\n")) + 1
 	return Result{Output: fmt.Sprintf("Edited %s: replaced 1 occurrence starting at line %d.", in.Path, line)}, nil
 }
 
 // readForEdit reads a regular text file and its permission bits, which the rewrite keeps.
-func readForEdit(shown, real string) ([]byte, fs.FileMode, error) {
-	info, err := os.Stat(real)
+func readForEdit(at *site) ([]byte, fs.FileMode, error) {
+	f, err := at.openRegular()
 	if err != nil {
-		return nil, 0, fileError(mode.ToolEdit, shown, err)
+		return nil, 0, err
 	}
-	if !info.Mode().IsRegular() {
-		return nil, 0, errs.New(NotAFile, "Path", shown)
-	}
-	data, err := os.ReadFile(real)
+	defer f.Close()
+	info, err := f.Stat()
 	if err != nil {
-		return nil, 0, fileError(mode.ToolEdit, shown, err)
+		return nil, 0, at.fail(err)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, 0, at.fail(err)
 	}
 	if bytes.IndexByte(data[:min(len(data), sniffLen)], 0) >= 0 {
-		return nil, 0, errs.New(BinaryFile, "Path", shown)
+		return nil, 0, errs.New(BinaryFile, "Path", at.shown)
 	}
 	return data, info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky), nil
 }

@@ -78,3 +78,56 @@ func TestEditThroughASymlinkChangesTheTarget(t *testing.T) {
 		t.Fatal("the symlink was replaced by a file")
 	}
 }
+
+func TestEditRefusesAFileSwappedForASymlinkAfterApproval(t *testing.T) {
+	ws := workspace(t, map[string]string{"a.txt": "inside secret\n"})
+	secret := outsideFile(t, "secret\n")
+	target := approve(t, ws, "a.txt")
+	swapForSymlink(t, filepath.Join(ws, "a.txt"), secret)
+	_, err := run(t, mode.ToolEdit, Env{Workspace: ws, Target: target}, editInputOf(t, "a.txt", "secret", "pwned"))
+	wantChanged(t, err, target.Path, secret)
+	if got := readBack(t, secret); got != "secret\n" {
+		t.Fatalf("the outside file was edited: %q", got)
+	}
+}
+
+// TestEditThroughTheRootCannotBeLedOut swaps the file after the tool's own check.
+func TestEditThroughTheRootCannotBeLedOut(t *testing.T) {
+	ws := workspace(t, map[string]string{"a.txt": "inside secret\n"})
+	secret := outsideFile(t, "secret\n")
+	at, err := locate(mode.ToolEdit, Env{Workspace: ws, Target: approve(t, ws, "a.txt")}, "a.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer at.close()
+	swapForSymlink(t, filepath.Join(ws, "a.txt"), secret)
+	_, _, err = readForEdit(at)
+	wantChanged(t, err, at.abs, secret)
+	if got := readBack(t, secret); got != "secret\n" {
+		t.Fatalf("the outside file changed: %q", got)
+	}
+}
+
+func TestEditWithAnApprovedTarget(t *testing.T) {
+	ws := workspace(t, map[string]string{"real.txt": "one\n"})
+	if err := os.Symlink("real.txt", filepath.Join(ws, "link.txt")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	for _, c := range []struct{ path, old, new string }{{"real.txt", "one", "two"}, {"link.txt", "two", "three"}} {
+		env := Env{Workspace: ws, Target: approve(t, ws, c.path)}
+		mustRun(t, mode.ToolEdit, env, editInputOf(t, c.path, c.old, c.new))
+	}
+	if got := readBack(t, filepath.Join(ws, "real.txt")); got != "three\n" {
+		t.Fatalf("target %q", got)
+	}
+}
+
+func TestEditAnApprovedPathOutsideTheWorkspace(t *testing.T) {
+	ws := t.TempDir()
+	secret := outsideFile(t, "one\n")
+	env := Env{Workspace: ws, Target: approve(t, ws, secret)}
+	mustRun(t, mode.ToolEdit, env, editInputOf(t, secret, "one", "two"))
+	if got := readBack(t, secret); got != "two\n" {
+		t.Fatalf("file %q", got)
+	}
+}

@@ -30,10 +30,13 @@ const (
 	ToolFailed errs.Kind = "TOOL_FAILED"
 	// ToolCancelled: the turn was cancelled while the tool ran. Args: Tool.
 	ToolCancelled errs.Kind = "TOOL_CANCELLED"
+	// TargetChanged: the path resolves somewhere other than what the gate approved (a symlink
+	// was swapped meanwhile), so the call was not carried out. Args: Path, Approved, Now.
+	TargetChanged errs.Kind = "TARGET_CHANGED"
 )
 
 // Kinds lists every kind above, for the test that checks each has a message in every language.
 var Kinds = []errs.Kind{
 	InvalidToolInput, UnknownTool, FileNotFound, NotAFile, BinaryFile, OffsetPastEnd,
-	InvalidPattern, EditNoMatch, EditManyMatches, EditNoChange, ToolFailed, ToolCancelled,
+	InvalidPattern, EditNoMatch, EditManyMatches, EditNoChange, ToolFailed, ToolCancelled, TargetChanged,
 }

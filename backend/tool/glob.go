@@ -7,9 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -72,36 +70,42 @@ func (t globTool) Run(ctx context.Context, env Env, input json.RawMessage) (Resu
 	if err != nil {
 		return Result{}, err
 	}
-	root, err := inWorkspace(mode.ToolGlob, env.Workspace, gp.base)
+	at, err := locate(mode.ToolGlob, env, gp.base)
 	if err != nil {
 		return Result{}, err
 	}
-	found, err := gp.find(ctx, root)
+	defer at.close()
+	found, err := gp.find(ctx, at)
 	if err != nil {
 		return Result{}, err
 	}
 	return globResult(found), nil
 }
 
-// find lists the matches below root, shown as base joined with the path below it.
-func (gp globPattern) find(ctx context.Context, root string) ([]string, error) {
+// find lists the matches below the pattern's base, shown as base joined with the path below it.
+// The walk goes through a root opened at the base, so no symlink leads it out of that folder.
+func (gp globPattern) find(ctx context.Context, at *site) ([]string, error) {
 	if len(gp.alts) == 0 {
-		return gp.literal(root), nil
+		return gp.literal(at), nil
 	}
-	real, err := filepath.EvalSymlinks(root)
+	dir, err := at.openDir()
 	if err != nil {
+		if err := at.fail(err); errs.KindOf(err) == TargetChanged {
+			return nil, err
+		}
 		// A base that does not exist has no matches; that is an answer, not a failure.
 		return nil, nil
 	}
+	defer dir.Close()
 	var found []string
-	err = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(dir.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if ctx.Err() != nil {
 			return errs.Wrap(ToolCancelled, ctx.Err(), "Tool", string(mode.ToolGlob))
 		}
-		if err != nil || p == real {
+		if err != nil || p == "." {
 			return nil // an unreadable folder is skipped, like find(1) does after its message
 		}
-		return gp.visit(real, p, d, &found)
+		return gp.visit(p, d, &found)
 	})
 	if errors.Is(err, errScanCap) {
 		err = nil
@@ -111,15 +115,11 @@ func (gp globPattern) find(ctx context.Context, root string) ([]string, error) {
 
 var errScanCap = errors.New("scan cap reached")
 
-func (gp globPattern) visit(root, p string, d fs.DirEntry, found *[]string) error {
+// visit judges one entry; rel is its slash-separated path below the base.
+func (gp globPattern) visit(rel string, d fs.DirEntry, found *[]string) error {
 	if d.IsDir() && d.Name() == ".git" {
-		return filepath.SkipDir
+		return fs.SkipDir
 	}
-	rel, err := filepath.Rel(root, p)
-	if err != nil {
-		return nil
-	}
-	rel = filepath.ToSlash(rel)
 	match, deeper := gp.match(strings.Split(rel, "/"))
 	if match && d.IsDir() == gp.dirsOnly {
 		*found = append(*found, gp.show(rel, d.IsDir()))
@@ -128,14 +128,14 @@ func (gp globPattern) visit(root, p string, d fs.DirEntry, found *[]string) erro
 		}
 	}
 	if d.IsDir() && !deeper {
-		return filepath.SkipDir
+		return fs.SkipDir
 	}
 	return nil
 }
 
 // literal handles a pattern without wildcards: it matches the one path it names, if that exists.
-func (gp globPattern) literal(root string) []string {
-	info, err := os.Stat(root)
+func (gp globPattern) literal(at *site) []string {
+	info, err := at.fs.Stat(at.name)
 	if err != nil || info.IsDir() != gp.dirsOnly {
 		return nil
 	}

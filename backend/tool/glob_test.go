@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -114,5 +115,45 @@ func TestMatchSegmentsHasNoExponentialBacktracking(t *testing.T) {
 	segs := strings.Split(strings.Repeat("a/", 60)+"c", "/")
 	if match, _ := matchSegments(pat, segs); match {
 		t.Fatal("matched")
+	}
+}
+
+func TestGlobRefusesABaseSwappedForASymlinkAfterApproval(t *testing.T) {
+	ws := workspace(t, map[string]string{"sub/in.go": ""})
+	outside := filepath.Dir(outsideFile(t, ""))
+	writeFile(t, filepath.Join(outside, "secret.go"), "")
+	target := approve(t, ws, "sub")
+	swapForSymlink(t, filepath.Join(ws, "sub"), outside)
+	res, err := run(t, mode.ToolGlob, Env{Workspace: ws, Target: target}, `{"pattern":"sub/*.go"}`)
+	wantChanged(t, err, target.Path, outside)
+	if strings.Contains(res.Output, "secret") {
+		t.Fatalf("listed the outside folder: %q", res.Output)
+	}
+	// Swapped after the check, the walk through the root refuses too.
+	swapForSymlink(t, filepath.Join(ws, "sub"), filepath.Join(ws, "real"))
+	writeFile(t, filepath.Join(ws, "real", "in.go"), "")
+	at, err := locate(mode.ToolGlob, Env{Workspace: ws}, "sub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer at.close()
+	swapForSymlink(t, filepath.Join(ws, "real"), outside)
+	gp, _ := compileGlob("sub/*.go")
+	found, err := gp.find(context.Background(), at)
+	wantChanged(t, err, at.abs, outside)
+	if len(found) != 0 {
+		t.Fatalf("found %q", found)
+	}
+}
+
+func TestGlobWithAnApprovedTarget(t *testing.T) {
+	ws := globTree(t)
+	env := Env{Workspace: ws, Target: approve(t, ws, ".")}
+	if res := mustRun(t, mode.ToolGlob, env, `{"pattern":"**/*_test.go"}`); res.Output != "a/b/c_test.go" {
+		t.Fatalf("got %q", res.Output)
+	}
+	env.Target = approve(t, ws, "lib")
+	if res := mustRun(t, mode.ToolGlob, env, `{"pattern":"lib/*.ts"}`); res.Output != "lib/e.ts" {
+		t.Fatalf("lib: %q", res.Output)
 	}
 }

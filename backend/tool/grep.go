@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -77,12 +78,13 @@ func (t grepTool) Run(ctx context.Context, env Env, input json.RawMessage) (Resu
 	if err != nil {
 		return Result{}, err
 	}
-	root, err := inWorkspace(mode.ToolGrep, env.Workspace, in.Path)
+	at, err := locate(mode.ToolGrep, env, in.Path)
 	if err != nil {
 		return Result{}, err
 	}
+	defer at.close()
 	s := &grepSearch{re: re}
-	if err := s.run(ctx, root, in.Path); err != nil {
+	if err := s.run(ctx, at); err != nil {
 		return Result{}, err
 	}
 	return s.result(), nil
@@ -98,18 +100,18 @@ type grepSearch struct {
 
 var errGrepCap = errors.New("grep cap reached")
 
-func (s *grepSearch) run(ctx context.Context, root, shown string) error {
-	info, err := os.Stat(root)
+func (s *grepSearch) run(ctx context.Context, at *site) error {
+	info, err := at.stat()
 	if err != nil {
-		return fileError(mode.ToolGrep, shown, err)
+		return err
 	}
 	switch {
 	case info.IsDir():
-		err = s.walk(ctx, root, shown)
+		err = s.walk(ctx, at)
 	case info.Mode().IsRegular():
-		err = s.file(root, filepath.ToSlash(shown))
+		err = s.one(at)
 	default:
-		return errs.New(NotAFile, "Path", shown) // a named pipe would block the search
+		return errs.New(NotAFile, "Path", at.shown) // a named pipe would block the search
 	}
 	if errors.Is(err, errGrepCap) {
 		return nil
@@ -117,14 +119,27 @@ func (s *grepSearch) run(ctx context.Context, root, shown string) error {
 	return err
 }
 
-// walk searches regular files only: symlinks are not followed, so the search stays in the
-// folder the gate resolved, and devices or pipes could block forever.
-func (s *grepSearch) walk(ctx context.Context, root, shown string) error {
-	real, err := filepath.EvalSymlinks(root)
+// one searches the single file the call names.
+func (s *grepSearch) one(at *site) error {
+	f, err := at.openRegular()
 	if err != nil {
-		return fileError(mode.ToolGrep, shown, err)
+		return err
 	}
-	return filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+	defer f.Close()
+	return s.search(f, filepath.ToSlash(at.shown))
+}
+
+// walk searches regular files only, through a root opened at the folder: symlinks are not
+// followed, so the search stays in the folder the gate resolved even if one is swapped in
+// meanwhile, and devices or pipes could block forever.
+func (s *grepSearch) walk(ctx context.Context, at *site) error {
+	dir, err := at.openDir()
+	if err != nil {
+		return at.fail(err)
+	}
+	defer dir.Close()
+	shown := filepath.ToSlash(at.shown)
+	return fs.WalkDir(dir.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if ctx.Err() != nil {
 			return errs.Wrap(ToolCancelled, ctx.Err(), "Tool", string(mode.ToolGrep))
 		}
@@ -132,25 +147,26 @@ func (s *grepSearch) walk(ctx context.Context, root, shown string) error {
 		case err != nil:
 			return nil // an unreadable folder or file is skipped, as grep -r goes on after one
 		case d.IsDir() && d.Name() == ".git":
-			return filepath.SkipDir
+			return fs.SkipDir
 		case !d.Type().IsRegular():
 			return nil
 		}
-		rel, err := filepath.Rel(real, p)
-		if err != nil {
-			return nil
-		}
-		return s.file(p, path.Join(filepath.ToSlash(shown), filepath.ToSlash(rel)))
+		return s.file(dir, p, path.Join(shown, p))
 	})
 }
 
-// file searches one file; a binary or unreadable file is skipped silently, as grep -rI does.
-func (s *grepSearch) file(p, shown string) error {
-	f, err := os.Open(p)
+// file searches one file met in the walk; an unreadable one is skipped silently, as grep -r does.
+func (s *grepSearch) file(dir *os.Root, name, shown string) error {
+	f, err := dir.Open(filepath.FromSlash(name))
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
+	return s.search(f, shown)
+}
+
+// search scans r line by line; a binary file is skipped silently, as grep -rI does.
+func (s *grepSearch) search(f io.Reader, shown string) error {
 	r := bufio.NewReaderSize(f, 64<<10)
 	if isBinary(r) {
 		return nil

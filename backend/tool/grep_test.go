@@ -1,7 +1,11 @@
 package tool
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -57,5 +61,50 @@ func TestGrepCapsMatches(t *testing.T) {
 	res = mustRun(t, mode.ToolGrep, Env{Workspace: ws}, `{"pattern":"match y","path":"long.txt"}`)
 	if len(res.Output) > 600 || !strings.HasSuffix(res.Output, "[…]") {
 		t.Fatalf("long line not cut: %d bytes", len(res.Output))
+	}
+}
+
+func TestGrepRefusesAFolderSwappedForASymlinkAfterApproval(t *testing.T) {
+	ws := workspace(t, map[string]string{"sub/in.txt": "needle inside\n"})
+	secret := outsideFile(t, "needle outside\n")
+	outside := filepath.Dir(secret)
+	target := approve(t, ws, "sub")
+	swapForSymlink(t, filepath.Join(ws, "sub"), outside)
+	res, err := run(t, mode.ToolGrep, Env{Workspace: ws, Target: target}, `{"pattern":"needle","path":"sub"}`)
+	wantChanged(t, err, target.Path, outside)
+	if strings.Contains(res.Output, "outside") {
+		t.Fatalf("searched the outside folder: %q", res.Output)
+	}
+}
+
+// TestGrepThroughTheRootCannotBeLedOut swaps the folder after the tool's own check.
+func TestGrepThroughTheRootCannotBeLedOut(t *testing.T) {
+	ws := workspace(t, map[string]string{"sub/in.txt": "needle inside\n"})
+	outside := filepath.Dir(outsideFile(t, "needle outside\n"))
+	at, err := locate(mode.ToolGrep, Env{Workspace: ws, Target: approve(t, ws, "sub")}, "sub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer at.close()
+	swapForSymlink(t, filepath.Join(ws, "sub"), outside)
+	s := &grepSearch{re: regexp.MustCompile("needle")}
+	wantChanged(t, s.run(context.Background(), at), at.abs, outside)
+	if s.matches != 0 {
+		t.Fatalf("searched the outside folder: %q", s.out.String())
+	}
+}
+
+func TestGrepDoesNotFollowSymlinksOutOfTheWorkspace(t *testing.T) {
+	ws := workspace(t, map[string]string{"in.txt": "needle inside\n"})
+	secret := outsideFile(t, "needle outside\n")
+	if err := os.Symlink(secret, filepath.Join(ws, "file-link")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	if err := os.Symlink(filepath.Dir(secret), filepath.Join(ws, "dir-link")); err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Workspace: ws, Target: approve(t, ws, ".")}
+	if res := mustRun(t, mode.ToolGrep, env, `{"pattern":"needle"}`); res.Output != "in.txt:1:needle inside" {
+		t.Fatalf("got %q", res.Output)
 	}
 }

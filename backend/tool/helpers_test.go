@@ -9,6 +9,7 @@ import (
 
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
+	"agentdesk/backend/policy"
 )
 
 var registry = NewRegistry()
@@ -89,4 +90,47 @@ func jsonInput(t testing.TB, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// approve resolves p the way the agent's gate does, for Env.Target.
+func approve(t testing.TB, ws, p string) *policy.Target {
+	t.Helper()
+	r, err := policy.Resolve(policy.Workspace{Root: ws}, policy.Call{Kind: policy.KindWrite, Path: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &r.Target
+}
+
+// swapForSymlink replaces the file or folder at p with a symlink to target, as an attacker
+// would between the approval and the tool's run.
+func swapForSymlink(t testing.TB, p, target string) {
+	t.Helper()
+	if err := os.RemoveAll(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, p); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+}
+
+// outsideFile makes a file in a folder of its own, outside any workspace, and returns its path.
+func outsideFile(t testing.TB, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "secret.txt")
+	writeFile(t, p, content)
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return real
+}
+
+// wantChanged asserts a TARGET_CHANGED refusal naming the approved and the current path.
+func wantChanged(t testing.TB, err error, approved, now string) {
+	t.Helper()
+	e := wantKind(t, err, TargetChanged)
+	if e.Args["Approved"] != approved || e.Args["Now"] != now {
+		t.Fatalf("args %v, want Approved %q, Now %q", e.Args, approved, now)
+	}
 }

@@ -79,11 +79,12 @@ func (t readTool) Run(ctx context.Context, env Env, input json.RawMessage) (Resu
 	if err != nil {
 		return Result{}, err
 	}
-	p, err := inWorkspace(mode.ToolRead, env.Workspace, in.Path)
+	at, err := locate(mode.ToolRead, env, in.Path)
 	if err != nil {
 		return Result{}, err
 	}
-	f, err := openRegular(mode.ToolRead, in.Path, p)
+	defer at.close()
+	f, err := at.openRegular()
 	if err != nil {
 		return Result{}, err
 	}

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"agentdesk/backend/i18n"
 	"agentdesk/backend/mode"
+	"agentdesk/locales"
 )
 
 func numbered(from, to int) string {
@@ -107,5 +109,87 @@ func TestReadFollowsASymlinkLikeTheGate(t *testing.T) {
 	}
 	if res := mustRun(t, mode.ToolRead, Env{Workspace: ws}, `{"path":"link/f.txt"}`); res.Output != "     1\thi\n" {
 		t.Fatalf("got %q", res.Output)
+	}
+}
+
+func TestReadRefusesAFileSwappedForASymlinkAfterApproval(t *testing.T) {
+	ws := workspace(t, map[string]string{"a.txt": "inside\n"})
+	secret := outsideFile(t, "secret\n")
+	target := approve(t, ws, "a.txt")
+	swapForSymlink(t, filepath.Join(ws, "a.txt"), secret)
+	res, err := run(t, mode.ToolRead, Env{Workspace: ws, Target: target}, `{"path":"a.txt"}`)
+	wantChanged(t, err, target.Path, secret)
+	if strings.Contains(res.Output, "secret") {
+		t.Fatalf("the outside file was read: %q", res.Output)
+	}
+}
+
+// TestReadThroughTheRootCannotBeLedOut swaps the file after the tool's own check, as a racing
+// attacker would: os.Root then refuses to follow the symlink out of the workspace.
+func TestReadThroughTheRootCannotBeLedOut(t *testing.T) {
+	ws := workspace(t, map[string]string{"a.txt": "inside\n"})
+	secret := outsideFile(t, "secret\n")
+	at, err := locate(mode.ToolRead, Env{Workspace: ws, Target: approve(t, ws, "a.txt")}, "a.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer at.close()
+	swapForSymlink(t, filepath.Join(ws, "a.txt"), secret)
+	if f, err := at.fs.Open(at.name); err == nil {
+		f.Close()
+		t.Fatal("the root followed a symlink out of the workspace")
+	}
+	_, err = at.openRegular()
+	wantChanged(t, err, at.abs, secret)
+}
+
+func TestReadWithAnApprovedTarget(t *testing.T) {
+	real := workspace(t, map[string]string{"src/a.txt": "hi\n"})
+	// The workspace folder itself may be a symlink; the root is opened at its real folder.
+	ws := filepath.Join(t.TempDir(), "ws")
+	if err := os.Symlink(real, ws); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	for _, p := range []string{"src/a.txt", filepath.Join(ws, "src", "a.txt")} {
+		env := Env{Workspace: ws, Target: approve(t, ws, p)}
+		if res := mustRun(t, mode.ToolRead, env, jsonInput(t, map[string]string{"path": p})); res.Output != "     1\thi\n" {
+			t.Fatalf("%s: %q", p, res.Output)
+		}
+	}
+}
+
+func TestReadAnApprovedPathOutsideTheWorkspace(t *testing.T) {
+	ws := t.TempDir()
+	secret := outsideFile(t, "approved\n")
+	target := approve(t, ws, secret)
+	if target.Inside {
+		t.Fatal("the outside file resolved inside")
+	}
+	res := mustRun(t, mode.ToolRead, Env{Workspace: ws, Target: target}, jsonInput(t, map[string]string{"path": secret}))
+	if res.Output != "     1\tapproved\n" {
+		t.Fatalf("got %q", res.Output)
+	}
+	// Approving one file does not approve another.
+	_, err := run(t, mode.ToolRead, Env{Workspace: ws, Target: approve(t, ws, "other.txt")}, jsonInput(t, map[string]string{"path": secret}))
+	wantKind(t, err, TargetChanged)
+}
+
+// TestTargetChangedTellsTheModelWhatHappened checks the English message, which the model reads.
+func TestTargetChangedTellsTheModelWhatHappened(t *testing.T) {
+	b, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := targetChanged("a.txt", "/ws/a.txt", "/etc/passwd")
+	msg := b.Error("en", e)
+	for _, want := range []string{"a.txt", "/ws/a.txt", "/etc/passwd", "not carried out"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+	for _, lang := range locales.Languages {
+		if msg := b.Error(lang, e); strings.Contains(msg, "<no value>") || strings.HasPrefix(msg, "error.") {
+			t.Errorf("%s: %q", lang, msg)
+		}
 	}
 }

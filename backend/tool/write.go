@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 
@@ -64,19 +63,20 @@ func (t writeTool) Run(_ context.Context, env Env, input json.RawMessage) (Resul
 	if err != nil {
 		return Result{}, err
 	}
-	real, err := realTarget(mode.ToolWrite, env.Workspace, in.Path)
+	at, err := locate(mode.ToolWrite, env, in.Path)
 	if err != nil {
 		return Result{}, err
 	}
-	perm, existed, err := modeToKeep(in.Path, real)
+	defer at.close()
+	perm, existed, err := modeToKeep(at)
 	if err != nil {
 		return Result{}, err
 	}
-	if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
-		return Result{}, fileError(mode.ToolWrite, in.Path, err)
+	if err := at.fs.MkdirAll(filepath.Dir(at.name), 0o755); err != nil {
+		return Result{}, at.fail(err)
 	}
-	if err := writeAtomic(real, []byte(in.Content), perm); err != nil {
-		return Result{}, fileError(mode.ToolWrite, in.Path, err)
+	if err := at.writeAtomic([]byte(in.Content), perm); err != nil {
+		return Result{}, err
 	}
 	verb := "Created"
 	if existed {
@@ -86,15 +86,15 @@ func (t writeTool) Run(_ context.Context, env Env, input json.RawMessage) (Resul
 }
 
 // modeToKeep returns an existing file's permission bits, or the new-file default.
-func modeToKeep(shown, real string) (fs.FileMode, bool, error) {
-	info, err := os.Stat(real)
+func modeToKeep(at *site) (fs.FileMode, bool, error) {
+	info, err := at.fs.Stat(at.name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return newFileMode, false, nil
 	case err != nil:
-		return 0, false, fileError(mode.ToolWrite, shown, err)
+		return 0, false, at.fail(err)
 	case !info.Mode().IsRegular():
-		return 0, false, errs.New(NotAFile, "Path", shown)
+		return 0, false, errs.New(NotAFile, "Path", at.shown)
 	}
 	return info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky), true, nil
 }

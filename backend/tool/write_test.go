@@ -74,3 +74,76 @@ func TestWriteThroughADanglingSymlinkCreatesTheTarget(t *testing.T) {
 		t.Fatal("the symlink was replaced")
 	}
 }
+
+func TestWriteRefusesAFileSwappedForASymlinkAfterApproval(t *testing.T) {
+	ws := workspace(t, map[string]string{"a.txt": "inside\n"})
+	secret := outsideFile(t, "secret\n")
+	target := approve(t, ws, "a.txt")
+	swapForSymlink(t, filepath.Join(ws, "a.txt"), secret)
+	_, err := run(t, mode.ToolWrite, Env{Workspace: ws, Target: target}, `{"path":"a.txt","content":"pwned"}`)
+	wantChanged(t, err, target.Path, secret)
+	if got := readBack(t, secret); got != "secret\n" {
+		t.Fatalf("the outside file was written: %q", got)
+	}
+}
+
+func TestWriteRefusesAParentFolderSwappedForASymlink(t *testing.T) {
+	ws := workspace(t, map[string]string{"sub/keep.txt": ""})
+	outside := filepath.Dir(outsideFile(t, ""))
+	target := approve(t, ws, "sub/new.txt")
+	swapForSymlink(t, filepath.Join(ws, "sub"), outside)
+	_, err := run(t, mode.ToolWrite, Env{Workspace: ws, Target: target}, `{"path":"sub/new.txt","content":"pwned"}`)
+	wantChanged(t, err, target.Path, filepath.Join(outside, "new.txt"))
+	if _, err := os.Lstat(filepath.Join(outside, "new.txt")); err == nil {
+		t.Fatal("the file was created outside the workspace")
+	}
+}
+
+// TestWriteThroughTheRootCannotBeLedOut swaps the parent folder after the tool's own check: the
+// folder creation, the temp file and the rename all go through os.Root, which refuses.
+func TestWriteThroughTheRootCannotBeLedOut(t *testing.T) {
+	ws := workspace(t, map[string]string{"sub/keep.txt": ""})
+	outside := filepath.Dir(outsideFile(t, ""))
+	at, err := locate(mode.ToolWrite, Env{Workspace: ws, Target: approve(t, ws, "sub/new.txt")}, "sub/new.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer at.close()
+	swapForSymlink(t, filepath.Join(ws, "sub"), outside)
+	err = at.writeAtomic([]byte("pwned"), newFileMode)
+	wantChanged(t, err, at.abs, filepath.Join(outside, "new.txt"))
+	if entries, _ := os.ReadDir(outside); len(entries) != 1 {
+		t.Fatalf("something was written outside: %v", entries)
+	}
+}
+
+func TestWriteWithAnApprovedTarget(t *testing.T) {
+	ws := workspace(t, map[string]string{"old.txt": "old"})
+	for _, p := range []string{"old.txt", "new/dir/f.txt"} {
+		env := Env{Workspace: ws, Target: approve(t, ws, p)}
+		mustRun(t, mode.ToolWrite, env, jsonInput(t, map[string]string{"path": p, "content": "fresh"}))
+		if got := readBack(t, filepath.Join(ws, filepath.FromSlash(p))); got != "fresh" {
+			t.Fatalf("%s: %q", p, got)
+		}
+	}
+	entries, _ := os.ReadDir(ws)
+	if len(entries) != 2 {
+		t.Fatalf("left behind: %v", entries)
+	}
+}
+
+func TestWriteAnApprovedPathOutsideTheWorkspace(t *testing.T) {
+	ws := t.TempDir()
+	secret := outsideFile(t, "before")
+	if err := os.Chmod(secret, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Workspace: ws, Target: approve(t, ws, secret)}
+	res := mustRun(t, mode.ToolWrite, env, jsonInput(t, map[string]string{"path": secret, "content": "after"}))
+	if res.Output != "Replaced "+secret+": wrote 5 bytes." || readBack(t, secret) != "after" {
+		t.Fatalf("got %q, file %q", res.Output, readBack(t, secret))
+	}
+	if info, _ := os.Stat(secret); info.Mode().Perm() != 0o640 {
+		t.Fatalf("mode %v", info.Mode())
+	}
+}
