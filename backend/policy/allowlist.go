@@ -5,10 +5,14 @@ import "strings"
 // commandSpec says when a command on the read-only allowlist really only reads.
 type commandSpec struct {
 	// globSafe: no option of the command writes or runs anything, so an unquoted glob that
-	// expands to a file named like an option (say "-delete") cannot change what it does.
+	// expands at run time to a file named like an option (say "-delete") cannot change what
+	// it does.
 	globSafe bool
 	// pathFree: the arguments are not paths (echo, pwd), so the outside-workspace check is moot.
 	pathFree bool
+	// follows lists the options that make the command follow symbolic links while it walks a
+	// folder, which could lead it out of the workspace past the check of its arguments.
+	follows []string
 	// check vets the arguments (words after the command name); nil accepts any.
 	check func(args []string) bool
 }
@@ -18,17 +22,17 @@ type commandSpec struct {
 // with an output-file or exec option that is easy to miss (sort -o, sed -i, tree -o, file -C,
 // xargs, env, awk) are left out on purpose: they ask.
 var readOnlyCommands = map[string]commandSpec{
-	"ls":       {globSafe: true},
+	"ls":       {globSafe: true, follows: []string{"-L", "--dereference"}},
 	"cat":      {globSafe: true},
 	"head":     {globSafe: true},
 	"tail":     {globSafe: true},
 	"wc":       {globSafe: true},
 	"stat":     {globSafe: true},
-	"du":       {globSafe: true},
-	"grep":     {globSafe: true},
-	"egrep":    {globSafe: true},
-	"fgrep":    {globSafe: true},
-	"diff":     {globSafe: true},
+	"du":       {globSafe: true, follows: []string{"-L", "--dereference"}},
+	"grep":     {globSafe: true, follows: grepFollows},
+	"egrep":    {globSafe: true, follows: grepFollows},
+	"fgrep":    {globSafe: true, follows: grepFollows},
+	"diff":     {globSafe: true, follows: []string{"-r", "--recursive"}},
 	"cmp":      {globSafe: true},
 	"nl":       {globSafe: true},
 	"basename": {globSafe: true, pathFree: true},
@@ -39,35 +43,72 @@ var readOnlyCommands = map[string]commandSpec{
 	"whoami":   {pathFree: true},
 	"uname":    {pathFree: true},
 	"which":    {pathFree: true},
-	"rg":       {check: rgReadOnly},
-	"find":     {check: findReadOnly},
+	"rg":       {check: rgReadOnly, follows: []string{"-L", "--follow"}},
+	"find":     {check: findReadOnly, follows: []string{"-L", "-follow"}},
 	"git":      {pathFree: true, check: gitReadOnly},
 }
 
-func allReadOnly(cmds [][]word) bool {
+// grepFollows: -R follows every symbolic link it meets (-r only those named on the line).
+var grepFollows = []string{"-R", "--dereference-recursive"}
+
+func (a *analyzer) allReadOnly(cmds []command) bool {
 	for _, c := range cmds {
-		if !readOnly(c) {
+		if !a.readOnly(c) {
 			return false
 		}
 	}
 	return len(cmds) > 0
 }
 
-func readOnly(cmd []word) bool {
-	spec, ok := readOnlyCommands[cmd[0].text]
+// readOnly judges one expanded command. Every argument of a command that takes paths must
+// resolve, through the View, inside the workspace and outside .git and the data folder: the
+// check sees what braces, "~" and globs really name, and where symbolic links lead.
+func (a *analyzer) readOnly(c command) bool {
+	spec, ok := readOnlyCommands[c.fields[0].text]
 	if !ok {
 		return false
 	}
-	args := cmd[1:]
-	for _, a := range args {
-		if a.expanding && !spec.globSafe {
+	args := c.fields[1:]
+	words := make([]string, len(args))
+	for i, f := range args {
+		if f.pattern || (f.expanded && !spec.globSafe) || usesOption(f.text, spec.follows) {
 			return false
 		}
-		if !spec.pathFree && mayLeaveWorkspace(a.text) {
+		if !spec.pathFree && !a.staysInside(f.text) {
+			return false
+		}
+		words[i] = f.text
+	}
+	return spec.check == nil || spec.check(words)
+}
+
+// staysInside reports whether every path an argument may name resolves inside the workspace,
+// unprotected. Options that carry a value are checked by their value.
+func (a *analyzer) staysInside(arg string) bool {
+	if strings.HasPrefix(arg, "-") && !strings.HasPrefix(arg, "--") {
+		// A short option cluster may carry a path ("-f/etc/x"); it is not resolved but read.
+		return !mayLeaveWorkspace(arg)
+	}
+	for _, p := range pathCandidates(arg) {
+		t := a.resolve(p)
+		if !t.Resolved || !t.Inside || t.Protected != NotProtected {
 			return false
 		}
 	}
-	return spec.check == nil || spec.check(texts(args))
+	return true
+}
+
+// usesOption reports arg as one of opts, or a short-option cluster holding one ("-rnR").
+func usesOption(arg string, opts []string) bool {
+	for _, o := range opts {
+		switch {
+		case arg == o || strings.HasPrefix(o, "--") && abbreviates(arg, o):
+			return true
+		case len(o) == 2 && o[0] == '-' && len(arg) > 1 && arg[0] == '-' && arg[1] != '-' && strings.IndexByte(arg[1:], o[1]) >= 0:
+			return true
+		}
+	}
+	return false
 }
 
 // mayLeaveWorkspace flags an argument that could name a file outside the workspace, or inside

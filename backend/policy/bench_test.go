@@ -1,6 +1,20 @@
 package policy
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func writeBenchFile(b *testing.B, ws, rel string) {
+	p := filepath.Join(ws, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("package x\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+}
 
 // benchInputs are typical gate decisions; path facts come resolved, as in production.
 var benchInputs = map[string]Input{
@@ -8,9 +22,9 @@ var benchInputs = map[string]Input{
 		Rules: []Rule{{ID: "env", Effect: Deny, Path: "*.env"}, {ID: "docs", Effect: Allow, Path: "docs/**"}}},
 	"read inside in ask": {Mode: "analyze", Permission: Ask, Call: insideCall(KindRead)},
 	"hard deny in chat":  {Mode: "chat", Permission: Full, Call: insideCall(KindWrite)},
-	"bash pre-parsed in auto": {Mode: "execute", Permission: Auto, Call: func() Resolved {
+	"bash pre-parsed in auto": {Mode: "execute", Permission: Auto, Sandboxed: true, Call: func() Resolved {
 		r := Resolved{Call: Call{Kind: KindBash, Command: "git status && ls -la"}}
-		sh := AnalyzeShell(r.Call.Command)
+		sh := AnalyzeShell(r.Call.Command, newMemView())
 		r.Shell = &sh
 		return r
 	}()},
@@ -30,6 +44,29 @@ func BenchmarkEvaluate(b *testing.B) {
 // (or in Evaluate when the caller did not resolve first).
 func BenchmarkAnalyzeShell(b *testing.B) {
 	for b.Loop() {
-		_ = AnalyzeShell("git status && ls -la | grep go")
+		_ = AnalyzeShell("git status && ls -la | grep go", nil)
+	}
+}
+
+// BenchmarkGateWithShell is a whole gate decision for a bash call, as the runtime pays it: the
+// shell analysis with brace and glob expansion against a real workspace, every word resolved
+// through the file system, then Evaluate with deny rules. Budget: 50 µs.
+func BenchmarkGateWithShell(b *testing.B) {
+	ws := b.TempDir()
+	for _, f := range []string{"README.md", "go.mod", "src/a.go", "src/b.go", "src/c.go"} {
+		writeBenchFile(b, ws, f)
+	}
+	rules := []Rule{{ID: "rm", Effect: Deny, Command: "rm"}, {ID: "push", Effect: Deny, Command: "git push"},
+		{ID: "secrets", Effect: Deny, Path: "secrets/**"}}
+	for name, cmd := range map[string]string{
+		"read-only with braces and globs": "cat {README.md,go.mod} src/*.go | grep -n func",
+		"git with options":                "git -C . --no-pager log --oneline -n 5",
+	} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				r, _ := Resolve(Workspace{Root: ws}, Call{Kind: KindBash, Command: cmd})
+				_ = Evaluate(Input{Mode: "execute", Permission: Auto, Sandboxed: true, Rules: rules, Call: r})
+			}
+		})
 	}
 }

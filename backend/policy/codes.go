@@ -18,10 +18,13 @@ const (
 	ToolDisabledInMode errs.Kind = "TOOL_DISABLED_IN_MODE"
 	// DeniedByRule is a deny rule's verdict (layer 2).
 	DeniedByRule errs.Kind = "DENIED_BY_RULE"
+	// SandboxEscalation names the concern of a bash call that asks to leave the sandbox
+	// (network, or no sandbox at all): the error reported when no one can answer.
+	SandboxEscalation errs.Kind = "SANDBOX_ESCALATION"
 )
 
 // Codes lists every gate code, for tests that check each has a message in every locale.
 var Codes = []errs.Kind{
 	ToolDisabledInChat, WriteDisabledInReadOnly, BashDisabledInReadOnly, PathOutsideWorkspace,
-	ProtectedPath, RejectedByUser, DecisionTimedOut, ToolDisabledInMode, DeniedByRule,
+	ProtectedPath, RejectedByUser, DecisionTimedOut, ToolDisabledInMode, DeniedByRule, SandboxEscalation,
 }

@@ -9,6 +9,10 @@ type Input struct {
 	Rules      []Rule
 	Grants     []Grant
 	Call       Resolved
+	// Sandboxed says shell commands run under the kernel sandbox. Without it Auto's read-only
+	// shell class is off and every shell command asks there: the allowlist alone is not
+	// trusted to contain a command. The zero value is the strict one.
+	Sandboxed bool
 }
 
 // Evaluate decides one tool call (R-GATE-1). It is pure: all file-system facts come resolved in
@@ -18,6 +22,9 @@ type Input struct {
 //  2. deny rules and protected paths — a deny rule denies, a protected or unresolved path asks;
 //  3. session grants, then always-allow rules;
 //  4. the permission mode (R-GATE-3).
+//
+// A bash call that asks to step out of the sandbox (an escalation) asks after layer 2, in every
+// permission mode: no grant or rule answers it in advance.
 //
 // Failing closed: an unknown execution mode has the read-only profile, and an unknown
 // permission mode skips layer 3 and asks for everything but reads inside the workspace, so an
@@ -31,11 +38,14 @@ func Evaluate(in Input) Verdict {
 	}
 	sh := c.Shell
 	if c.Call.Kind == KindBash && sh == nil {
-		analyzed := AnalyzeShell(c.Call.Command)
+		analyzed := AnalyzeShell(c.Call.Command, nil)
 		sh = &analyzed
 	}
 	if v, done := denyLayer(in.Rules, c, sh); done {
 		return v
+	}
+	if c.Call.Kind == KindBash && c.Call.Escalation != NoEscalation {
+		return escalation(c.Call.Escalation)
 	}
 	if !in.Permission.Valid() {
 		return unknownPermission(c)
@@ -43,7 +53,17 @@ func Evaluate(in Input) Verdict {
 	if v, done := allowLayer(in.Grants, in.Rules, c, sh); done {
 		return v
 	}
-	return permissionLayer(in.Permission, c, sh)
+	return permissionLayer(in.Permission, c, sh, in.Sandboxed)
+}
+
+// escalation asks for a step out of the sandbox; an unknown one asks as the widest.
+func escalation(e Escalation) Verdict {
+	if e != EscalateNetwork {
+		e = EscalateUnsandboxed
+	}
+	v := ask(LayerSandbox, SandboxEscalation, "gate.reason.escalate."+string(e))
+	v.ReasonArgs = map[string]any{"Escalation": string(e)}
+	return v
 }
 
 // denyLayer is layer 2.
@@ -97,7 +117,7 @@ func allowLayer(grants []Grant, rules []Rule, c Resolved, sh *Shell) (Verdict, b
 }
 
 // permissionLayer is layer 4 (R-GATE-3).
-func permissionLayer(p PermissionMode, c Resolved, sh *Shell) Verdict {
+func permissionLayer(p PermissionMode, c Resolved, sh *Shell, sandboxed bool) Verdict {
 	switch c.Call.Kind {
 	case KindAsk, KindPlanExit:
 		return allow(LayerMode, "gate.reason.no_side_effects")
@@ -106,7 +126,7 @@ func permissionLayer(p PermissionMode, c Resolved, sh *Shell) Verdict {
 	case KindWrite, KindEdit:
 		return pathVerdict(p, c.Target, p.EditsInsideRun())
 	case KindBash:
-		return shellVerdict(p, sh)
+		return shellVerdict(p, sh, sandboxed)
 	}
 	return ask(LayerMode, "", "gate.reason.unknown_tool")
 }
@@ -123,10 +143,12 @@ func pathVerdict(p PermissionMode, t Target, insideRuns bool) Verdict {
 	return ask(LayerMode, "", "gate.reason.ask_mode")
 }
 
-func shellVerdict(p PermissionMode, sh *Shell) Verdict {
+func shellVerdict(p PermissionMode, sh *Shell, sandboxed bool) Verdict {
 	switch {
 	case p.AnyShellRuns():
 		return allow(LayerMode, "gate.reason.full_access")
+	case p.ReadOnlyShellRuns() && !sandboxed:
+		return ask(LayerMode, "", "gate.reason.no_sandbox")
 	case p.ReadOnlyShellRuns() && sh.ReadOnly:
 		return allow(LayerMode, "gate.reason.read_only_shell")
 	case p.ReadOnlyShellRuns():

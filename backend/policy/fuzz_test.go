@@ -2,8 +2,10 @@ package policy
 
 import (
 	"fmt"
+	"path"
 	"strings"
 	"testing"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -72,17 +74,29 @@ func checkDecoders(t *testing.T, rawMode, rawPerm string) {
 	}
 }
 
-// FuzzShellAllowlist feeds arbitrary text to the shell analysis. The invariant: nothing that
-// writes is auto-allowed. The oracle is independent of the allowlist code: it re-parses the
-// command and walks every node, and a read-only verdict is wrong if the tree holds anything
-// but plain commands of literal words — a redirection, a substitution, an expansion, a
-// subshell, a function, an assignment — or if any command word is a known writer.
+// FuzzShellAllowlist feeds arbitrary text to the shell analysis, against the in-memory
+// workspace of newMemView. The invariant: nothing that writes, or reads outside the workspace,
+// is auto-allowed. The oracle is independent of the analysis code: it re-parses the command,
+// walks every node, and a read-only verdict is wrong if the tree holds anything but plain
+// commands — a redirection, a substitution, a variable, a subshell, a function, an assignment
+// — or if a command word is a known writer, or if a path argument, expanded by the oracle's
+// own model of brace and glob expansion, names a file outside the workspace or inside .git.
 func FuzzShellAllowlist(f *testing.F) {
 	for _, s := range shellSeeds {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
-		sh := AnalyzeShell(cmd)
+		view := newMemView()
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			select {
+			case <-done:
+			case <-time.After(3 * time.Second):
+				panic(fmt.Sprintf("HANG %q", cmd))
+			}
+		}()
+		sh := AnalyzeShell(cmd, view)
 		if !sh.ReadOnly {
 			return
 		}
@@ -94,6 +108,9 @@ func FuzzShellAllowlist(f *testing.F) {
 			if why := writesOrHides(n); why != "" {
 				t.Fatalf("%q was auto-allowed but holds %s", cmd, why)
 			}
+			if call, ok := n.(*syntax.CallExpr); ok {
+				checkModelPaths(t, view, cmd, call)
+			}
 			return true
 		})
 		for _, c := range sh.Commands {
@@ -102,6 +119,178 @@ func FuzzShellAllowlist(f *testing.F) {
 			}
 		}
 	})
+}
+
+// pathFreeOracle are the allowlisted commands whose arguments are not paths.
+var pathFreeOracle = map[string]bool{"echo": true, "pwd": true, "true": true, "whoami": true, "uname": true,
+	"which": true, "basename": true, "dirname": true, "git": true}
+
+// checkModelPaths expands each unquoted argument with the oracle's model and checks where it
+// leads. Quoted words expand to themselves and are checked as they are written.
+func checkModelPaths(t *testing.T, view *memView, cmd string, call *syntax.CallExpr) {
+	var words []string
+	for _, w := range call.Args {
+		raw := cmd[w.Pos().Offset():w.End().Offset()]
+		if strings.ContainsAny(raw, "'\"\\$`") {
+			return // quoting the model does not undo; such words are checked by the analysis tests
+		}
+		for _, b := range modelBraces(raw) {
+			words = append(words, modelGlob(view, b)...)
+		}
+	}
+	if len(words) == 0 || pathFreeOracle[words[0]] {
+		return
+	}
+	for _, w := range words[1:] {
+		if strings.HasPrefix(w, "-") {
+			continue
+		}
+		if tgt := view.Resolve(w); !tgt.Inside || tgt.Protected != NotProtected {
+			t.Fatalf("%q was auto-allowed but %q leads to %s (protected %q)", cmd, w, tgt.Path, tgt.Protected)
+		}
+	}
+}
+
+// modelBraces is bash's brace expansion, written independently of the analysis: the first
+// "{…}" holding a top-level comma, or a "x..y" sequence of letters or numbers, is expanded
+// and the results expanded again. An empty result is dropped, as bash drops it.
+func modelBraces(w string) []string {
+	open, close := braceSpan(w)
+	if open < 0 {
+		if w == "" {
+			return nil
+		}
+		if strings.HasPrefix(w, "~") {
+			w = memHome + w[1:]
+		}
+		return []string{w}
+	}
+	var out []string
+	for _, alt := range braceAlternatives(w[open+1 : close]) {
+		out = append(out, modelBraces(w[:open]+alt+w[close+1:])...)
+		if len(out) > 4*maxFields {
+			break // the analysis refuses such a word; the model need not finish it
+		}
+	}
+	return out
+}
+
+// braceSpan finds the first brace pair that expands: one with a comma at its own level or a
+// sequence.
+func braceSpan(w string) (int, int) {
+	for open := 0; open < len(w); open++ {
+		if w[open] != '{' {
+			continue
+		}
+		depth := 0
+		for i := open; i < len(w); i++ {
+			switch w[i] {
+			case '{':
+				depth++
+			case '}':
+				depth--
+			}
+			if depth == 0 {
+				if len(braceAlternatives(w[open+1:i])) > 1 {
+					return open, i
+				}
+				break
+			}
+		}
+	}
+	return -1, -1
+}
+
+func braceAlternatives(body string) []string {
+	if seq := braceSequence(body); seq != nil {
+		return seq
+	}
+	var alts []string
+	depth, start := 0, 0
+	for i := 0; i < len(body); i++ {
+		switch body[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				alts, start = append(alts, body[start:i]), i+1
+			}
+		}
+	}
+	if alts == nil {
+		return nil
+	}
+	return append(alts, body[start:])
+}
+
+func braceSequence(body string) []string {
+	from, to, ok := strings.Cut(body, "..")
+	if !ok || len(from) != 1 || len(to) != 1 || !alnum(from[0]) || !alnum(to[0]) {
+		return nil // bash sequences run between letters or digits only
+	}
+	var out []string
+	for c := from[0]; c <= to[0] && c >= from[0]; c++ {
+		out = append(out, string(c))
+		if c == 255 {
+			break
+		}
+	}
+	return out
+}
+
+func alnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// modelGlob expands "*", "?" and "[…]" segment by segment against the view; a pattern that
+// matches nothing stays as written, as in bash.
+func modelGlob(view *memView, w string) []string {
+	if !strings.ContainsAny(w, "*?[") {
+		return []string{w}
+	}
+	base := memRoot
+	if strings.HasPrefix(w, "/") {
+		base = "/"
+	}
+	matches := []string{""}
+	for _, seg := range strings.Split(strings.Trim(w, "/"), "/") {
+		var next []string
+		for _, m := range matches {
+			next = append(next, modelSegment(view, base, m, seg)...)
+		}
+		if matches = next; len(matches) == 0 {
+			return []string{w}
+		}
+	}
+	if base == "/" {
+		for i := range matches {
+			matches[i] = "/" + matches[i]
+		}
+	}
+	return matches
+}
+
+func modelSegment(view *memView, base, dir, seg string) []string {
+	join := func(name string) string {
+		if dir == "" {
+			return name
+		}
+		return dir + "/" + name
+	}
+	if !strings.ContainsAny(seg, "*?[") {
+		return []string{join(seg)}
+	}
+	entries, _ := view.ReadDir(path.Join(base, dir))
+	var out []string
+	for _, e := range entries {
+		ok, err := path.Match(seg, e.Name())
+		if err == nil && ok && (!strings.HasPrefix(e.Name(), ".") || strings.HasPrefix(seg, ".")) {
+			out = append(out, join(e.Name()))
+		}
+	}
+	return out
 }
 
 // writesOrHides names a node that can write or hide what runs; "" for the harmless ones.
@@ -185,4 +374,7 @@ var shellSeeds = []string{
 	"echo hi >> f", "cat <<EOF\nx\nEOF", "FOO=1 ls", "(ls)", "{ ls; }", "ls &", "find . -delete",
 	"git branch -D x", "echo `id`", "cat <(ls)", "x=1", "ls 2>&1", "echo ${A:=b}", "echo $((1+2))",
 	"git -c a=b status", "l\\s", "'ls'", "\"ls\"", "ls # > f", "echo '>' f", "echo \">\" f",
+	"cat {/etc/passwd,}", "cat .{.,}/x", "head -c 300 {/proc/self/environ,}", "cat .gi?/config", "cat .[g]it/config",
+	"cat {.git,x}/config", "cat passwd-link", "grep -R x .", "rg -L x", "find -L .", "cat {~,x}/.ssh/id_rsa",
+	"ls src/*.go", "cat {README.md,go.mod}", "cat out/passwd", "ls docs/up", "cat /e?c/passwd", "ls {a..c}",
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,7 +52,7 @@ const maxLinks = 40
 func Resolve(ws Workspace, call Call) (Resolved, error) {
 	r := Resolved{Call: call}
 	if call.Kind == KindBash {
-		sh := AnalyzeShell(call.Command)
+		sh := AnalyzeShell(call.Command, NewView(ws))
 		r.Shell = &sh
 	}
 	if !call.Kind.HasPath() {
@@ -60,6 +61,36 @@ func Resolve(ws Workspace, call Call) (Resolved, error) {
 	t, err := resolveTarget(ws, call.Path)
 	r.Target = t
 	return r, err
+}
+
+// osView is the real file system as the shell analysis sees it from the workspace.
+type osView struct {
+	ws   Workspace
+	home string
+}
+
+// NewView is the View of the real file system from ws: globs list real folders, and words
+// resolve exactly like file tool paths (symbolic links followed, .git and the data folder
+// marked). A workspace that cannot be resolved resolves nothing.
+func NewView(ws Workspace) View {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		home = "/nonexistent-home"
+	}
+	return osView{ws: ws, home: home}
+}
+
+func (v osView) Root() string { return v.ws.Root }
+func (v osView) Home() string { return v.home }
+
+func (v osView) ReadDir(dir string) ([]fs.DirEntry, error) { return os.ReadDir(dir) }
+
+func (v osView) Resolve(p string) Target {
+	t, err := resolveTarget(v.ws, p)
+	if err != nil {
+		return Target{}
+	}
+	return t
 }
 
 func resolveTarget(ws Workspace, p string) (Target, error) {

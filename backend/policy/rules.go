@@ -14,29 +14,49 @@ const (
 	Deny  Effect = "deny"
 )
 
+// Scope says how an allow rule or grant matches. Stored rules from before scopes existed have
+// none and read as exact: a rule never matches more than it did when the person saw it.
+type Scope string
+
+const (
+	// ScopeExact matches the same command text, or the same file.
+	ScopeExact Scope = "exact"
+	// ScopePrefix matches a plain command whose every simple command starts with the rule's
+	// words ("npm test" matches `npm test -- --watch`). The composer offers it only where
+	// SuggestPrefix does, and shows it before the person confirms.
+	ScopePrefix Scope = "prefix"
+	// ScopePattern matches paths by glob (see matchGlob); only a pattern the person typed.
+	ScopePattern Scope = "pattern"
+)
+
+// Scopes lists the valid scopes.
+var Scopes = []Scope{ScopeExact, ScopePrefix, ScopePattern}
+
 // Rule is an "always allow" or deny rule from Settings (R-DEC-4). A rule with Path applies to
 // read, write and edit calls; a rule with Command applies to bash calls; a rule with neither
 // applies to every call of its Kind. Kind "" means any kind the pattern applies to.
 //
-// Path is a glob (see matchGlob). A relative pattern is matched against the workspace-relative
-// path of a call inside the workspace; a pattern starting with "/" is matched against the
-// resolved absolute path, so it can name files outside.
+// An allow rule matches by its Scope: exact (the default) compares the command text, or the
+// path (workspace-relative inside, absolute outside) literally; prefix and pattern widen only
+// when the person chose them. An allow rule never matches a command it cannot read plainly.
 //
-// Command is a command prefix of whole words: "git status" matches `git status -s` but not
-// `git statusx`. An allow rule matches only a plain command (see Shell) in which EVERY simple
-// command starts with the prefix, so "git status" never allows `git status; rm -rf /` or
-// `git status > f`. A deny rule matches when ANY command anywhere in the command — nested in
-// substitutions, subshells or wrappers like sudo, xargs and bash -c — contains the prefix words;
-// when the command cannot be read that precisely (it does not parse, or has dynamic words) a
-// deny rule can not be ruled out and the call asks.
+// A deny rule matches the command's effect, not its spelling (effect.go): Command is a program
+// and words ("git push", "rm -rf") found anywhere in the command — after brace and glob
+// expansion, by base name, behind wrappers, after git's global options, inside bash -c. Path is
+// a glob (see matchGlob; a relative pattern is matched against the workspace-relative path, one
+// starting with "/" against the absolute path) and also covers every path a shell command
+// names. When a deny rule cannot be ruled out (the command does not parse, has dynamic words or
+// runs code it does not show) the call asks.
 //
-// Any Effect other than Allow is treated as Deny: a damaged rule never widens.
+// Any Effect other than Allow is treated as Deny, and an unknown Scope as exact: a damaged rule
+// never widens.
 type Rule struct {
 	ID      string
 	Effect  Effect
 	Kind    Kind
 	Path    string
 	Command string
+	Scope   Scope
 }
 
 // Grant is "allow for this session" (R-DEC-4). It matches exactly like an allow rule and never
@@ -45,10 +65,11 @@ type Grant struct {
 	Kind    Kind
 	Path    string
 	Command string
+	Scope   Scope
 }
 
 func (g Grant) rule() Rule {
-	return Rule{Effect: Allow, Kind: g.Kind, Path: g.Path, Command: g.Command}
+	return Rule{Effect: Allow, Kind: g.Kind, Path: g.Path, Command: g.Command, Scope: g.Scope}
 }
 
 // ruleMatch is the outcome of testing one rule against a call.
@@ -62,14 +83,14 @@ const (
 
 // appliesTo reports whether r's kind and pattern type fit the call's kind.
 func (r Rule) appliesTo(k Kind) bool {
-	if r.Kind != "" && r.Kind != k {
+	if r.Kind != "" && r.Kind != k && !(k == KindBash && r.Effect != Allow && r.Path != "" && r.Kind.HasPath()) {
 		return false
 	}
 	switch {
 	case r.Path != "" && r.Command != "":
 		return false
 	case r.Path != "":
-		return k.HasPath()
+		return k.HasPath() || (k == KindBash && r.Effect != Allow && (r.Kind == "" || r.Kind.HasPath()))
 	case r.Command != "":
 		return k == KindBash
 	}
@@ -83,8 +104,10 @@ func (r Rule) match(c Resolved, sh *Shell) ruleMatch {
 	switch {
 	case c.Call.Kind.HasPath():
 		return r.matchPath(c.Target)
+	case c.Call.Kind == KindBash && r.Path != "":
+		return denyShellPath(r, sh)
 	case c.Call.Kind == KindBash:
-		return r.matchCommand(sh)
+		return r.matchCommand(c.Call.Command, sh)
 	}
 	return matched
 }
@@ -99,6 +122,12 @@ func (r Rule) matchPath(t Target) ruleMatch {
 	} else if !t.Inside {
 		return noMatch
 	}
+	if r.Effect == Allow && r.Scope != ScopePattern {
+		if path.Clean(r.Path) == name {
+			return matched
+		}
+		return noMatch
+	}
 	ok, err := matchGlob(r.Path, name)
 	if err != nil && r.Effect != Allow {
 		return matched // a broken deny pattern fails closed
@@ -109,16 +138,26 @@ func (r Rule) matchPath(t Target) ruleMatch {
 	return noMatch
 }
 
-func (r Rule) matchCommand(sh *Shell) ruleMatch {
-	prefix := strings.Fields(r.Command)
-	if r.Effect == Allow {
-		return allowMatch(sh, prefix)
+func (r Rule) matchCommand(text string, sh *Shell) ruleMatch {
+	if r.Effect != Allow {
+		return denyCommand(sh, strings.Fields(r.Command))
 	}
-	return denyMatch(sh, prefix)
+	if r.Scope == ScopePrefix {
+		return allowPrefix(sh, strings.Fields(r.Command))
+	}
+	if r.Command != "" && strings.TrimSpace(text) == r.Command {
+		return matched
+	}
+	if r.Command == "" {
+		return matched
+	}
+	return noMatch
 }
 
-func allowMatch(sh *Shell, prefix []string) ruleMatch {
-	if !sh.Plain {
+// allowPrefix matches a plain command in which EVERY simple command starts with the prefix, so
+// "git status" never allows `git status; rm -rf /` or `git status > f`.
+func allowPrefix(sh *Shell, prefix []string) ruleMatch {
+	if !sh.Plain || sh.Indirect || len(prefix) == 0 {
 		return noMatch
 	}
 	for _, cmd := range sh.Commands {
@@ -129,32 +168,6 @@ func allowMatch(sh *Shell, prefix []string) ruleMatch {
 	return matched
 }
 
-func denyMatch(sh *Shell, prefix []string) ruleMatch {
-	if len(prefix) == 0 {
-		return matched
-	}
-	for _, tokens := range sh.calls {
-		if containsCommand(tokens, prefix) {
-			return matched
-		}
-	}
-	if !sh.Parsed || sh.opaque {
-		return uncertain
-	}
-	return noMatch
-}
-
 func hasWordPrefix(words, prefix []string) bool {
 	return len(words) >= len(prefix) && slices.Equal(words[:len(prefix)], prefix)
-}
-
-// containsCommand reports whether seq occurs in tokens as consecutive words, where the first
-// word may also be spelled as a path ("/bin/rm" for "rm"). Deny matching prefers a false alarm.
-func containsCommand(tokens, seq []string) bool {
-	for i := 0; i+len(seq) <= len(tokens); i++ {
-		if path.Base(tokens[i]) == seq[0] && hasWordPrefix(tokens[i+1:], seq[1:]) {
-			return true
-		}
-	}
-	return false
 }

@@ -8,206 +8,258 @@ import (
 )
 
 // Shell is what parsing a bash command taught the gate. It is computed once per call (Resolve
-// does it; Evaluate does it itself when handed a call without it).
+// does it with the real file system as its View; Evaluate does it itself, knowing nothing of
+// the file system, when handed a call without it). The gate judges the command's effect after
+// the shell's own brace, tilde and glob expansion, not its spelling.
 type Shell struct {
 	// Parsed is false when the command is not valid bash; such a command is never auto-allowed.
 	Parsed bool
 	// Plain means the command is only simple commands joined by ;, &&, ||, | or newlines, with
-	// every word a literal: no redirection, substitution, expansion, subshell, function,
-	// assignment or background job. Only plain commands can match an allow rule or a grant.
+	// every word known statically (braces, "~" and globs are expanded; variables, substitutions
+	// and arithmetic are not static): no redirection, subshell, function, assignment or
+	// background job, and no command name that comes out of an expansion.
 	Plain bool
-	// Commands holds the literal words of each simple command, in order, when Plain.
+	// Commands holds the expanded words of each simple command, in order, when Plain.
 	Commands [][]string
-	// ReadOnly means Plain and every command is on the read-only allowlist (allowlist.go).
+	// ReadOnly means Plain and every command is on the read-only allowlist (allowlist.go) with
+	// every path it names resolved inside the workspace and outside .git and the data folder.
 	ReadOnly bool
+	// Indirect means the command runs code the analysis cannot see: an interpreter given code
+	// (bash -c, python -c, node -e, … | sh), eval or source, or a git alias defined inline. A
+	// deny rule cannot be ruled out for it.
+	Indirect bool
 
-	// calls holds, for every command anywhere in the tree (inside substitutions and subshells
-	// too), its literal text split into tokens; deny rules look for their prefix in it.
-	calls [][]string
-	// opaque is set when some word cannot be read literally, so a deny rule cannot be ruled out.
+	// calls holds every command anywhere in the tree (inside substitutions and subshells too).
+	calls []command
+	// opaque is set when some word cannot be known statically, so a deny rule cannot be ruled out.
 	opaque bool
+	// paths holds every word of every command and every redirection target, resolved as a path.
+	paths []Target
+	// pathsUnknown is set when some word could not be resolved (dynamic, or no View).
+	pathsUnknown bool
 }
+
+// command is one simple command with its words expanded.
+type command struct {
+	fields []field
+	// dynamic is set when some word could not be expanded statically (it is missing from fields).
+	dynamic bool
+	// fedCode is set when its standard input comes from a pipe or a redirection, which an
+	// interpreter (sh, python …) would read as code.
+	fedCode bool
+}
+
+func (c command) words() []string {
+	out := make([]string, len(c.fields))
+	for i, f := range c.fields {
+		out[i] = f.text
+	}
+	return out
+}
+
+// maxPathWords bounds how many words are resolved as paths; past it the rest are unknown.
+const maxPathWords = 256
 
 // parsers reuses bash parsers, which are costly to build; Parse resets all parser state, so a
 // pooled parser behaves exactly like a new one.
 var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
-// AnalyzeShell parses cmd as bash and classifies it. It is pure.
-func AnalyzeShell(cmd string) Shell {
+// AnalyzeShell parses cmd as bash and classifies it against v (which may be nil). It is a pure
+// function of its inputs.
+func AnalyzeShell(cmd string, v View) Shell {
 	parser := parsers.Get().(*syntax.Parser)
 	file, err := parser.Parse(strings.NewReader(cmd), "")
 	parsers.Put(parser)
 	if err != nil {
 		return Shell{}
 	}
-	s := Shell{Parsed: true}
-	var cmds [][]word
-	s.Plain = len(file.Stmts) > 0
-	for _, st := range file.Stmts {
-		if !collectPlain(st, &cmds) {
-			s.Plain, cmds = false, nil
-			break
-		}
-	}
-	for _, c := range cmds {
-		s.Commands = append(s.Commands, texts(c))
-	}
-	s.ReadOnly = s.Plain && allReadOnly(cmds)
-	s.collectCalls(file)
-	return s
+	a := analyzer{view: v, sh: Shell{Parsed: true}, fed: map[*syntax.CallExpr]bool{}, resolved: map[string]Target{}}
+	a.markFed(file)
+	a.walk(file)
+	a.classify(file)
+	return a.sh
 }
 
-func texts(ws []word) []string {
-	out := make([]string, len(ws))
-	for i, w := range ws {
-		out[i] = w.text
-	}
-	return out
+type analyzer struct {
+	view     View
+	sh       Shell
+	fed      map[*syntax.CallExpr]bool
+	expanded map[*syntax.CallExpr]command
+	resolved map[string]Target
 }
 
-// collectPlain appends st's simple commands to cmds, or returns false if st is not plain.
-func collectPlain(st *syntax.Stmt, cmds *[][]word) bool {
-	if len(st.Redirs) > 0 || st.Background || st.Coprocess || st.Disown {
-		return false
-	}
-	switch c := st.Cmd.(type) {
-	case *syntax.CallExpr:
-		words, ok := plainCall(c)
-		if ok {
-			*cmds = append(*cmds, words)
+// markFed finds the commands whose standard input is a pipe or a redirection.
+func (a *analyzer) markFed(file *syntax.File) {
+	syntax.Walk(file, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.BinaryCmd:
+			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+				if call, ok := n.Y.Cmd.(*syntax.CallExpr); ok {
+					a.fed[call] = true
+				}
+			}
+		case *syntax.Stmt:
+			if call, ok := n.Cmd.(*syntax.CallExpr); ok && readsStdin(n.Redirs) {
+				a.fed[call] = true
+			}
 		}
-		return ok
-	case *syntax.BinaryCmd:
-		switch c.Op {
-		case syntax.AndStmt, syntax.OrStmt, syntax.Pipe, syntax.PipeAll:
-			return collectPlain(c.X, cmds) && collectPlain(c.Y, cmds)
+		return true
+	})
+}
+
+func readsStdin(redirs []*syntax.Redirect) bool {
+	for _, r := range redirs {
+		switch r.Op {
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			return true
 		}
 	}
 	return false
 }
 
-// plainCall reads a simple command whose words are all literal. A command name the shell would
-// expand (a glob, a brace list, a tilde) is not plain: we could not say which program runs.
-func plainCall(c *syntax.CallExpr) ([]word, bool) {
-	if len(c.Assigns) > 0 || len(c.Args) == 0 {
-		return nil, false
-	}
-	words := make([]word, len(c.Args))
-	for i, w := range c.Args {
-		lit, ok := literal(w)
-		if !ok {
-			return nil, false
-		}
-		words[i] = lit
-	}
-	if words[0].expanding {
-		return nil, false
-	}
-	return words, true
-}
-
-// collectCalls walks the whole tree so deny rules also see commands nested in substitutions,
-// subshells, functions and wrappers such as `sudo rm`, `xargs rm` or `bash -c 'rm …'`.
-func (s *Shell) collectCalls(file *syntax.File) {
+// walk expands every command and redirection target in the tree.
+func (a *analyzer) walk(file *syntax.File) {
+	a.expanded = map[*syntax.CallExpr]command{}
 	syntax.Walk(file, func(n syntax.Node) bool {
-		call, ok := n.(*syntax.CallExpr)
-		if !ok {
-			return true
-		}
-		var tokens []string
-		for _, w := range call.Args {
-			lit, ok := literal(w)
-			if !ok {
-				s.opaque = true
-				continue
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			c := command{fedCode: a.fed[n]}
+			for _, w := range n.Args {
+				fields, ok := a.expand(w)
+				c.fields, c.dynamic = append(c.fields, fields...), c.dynamic || !ok
 			}
-			tokens = append(tokens, splitTokens(lit.text)...)
+			a.expanded[n] = c
+			a.sh.calls = append(a.sh.calls, c)
+		case *syntax.Redirect:
+			if n.Word != nil && n.Op != syntax.Hdoc && n.Op != syntax.DashHdoc {
+				a.expand(n.Word)
+			}
 		}
-		s.calls = append(s.calls, tokens)
 		return true
 	})
+	for _, c := range a.sh.calls {
+		a.sh.Indirect = a.sh.Indirect || indirect(c)
+	}
 }
 
-// splitTokens splits a word's text the way a nested shell (bash -c, eval) might.
-func splitTokens(text string) []string {
-	return strings.FieldsFunc(text, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '\n' || strings.ContainsRune(";&|()<>`'\"", r)
-	})
+// expand expands one word and resolves what it names; a dynamic word makes the command opaque.
+func (a *analyzer) expand(w *syntax.Word) ([]field, bool) {
+	fields, ok := expandWord(w, a.view)
+	if !ok {
+		a.sh.opaque, a.sh.pathsUnknown = true, true
+		return nil, false
+	}
+	for _, f := range fields {
+		for _, p := range pathCandidates(f.text) {
+			a.resolve(p)
+		}
+		a.sh.pathsUnknown = a.sh.pathsUnknown || f.pattern
+	}
+	return fields, true
 }
 
-// word is a word's literal text plus whether it held unquoted characters the shell would expand
-// (globs, braces, a tilde).
-type word struct {
-	text      string
-	expanding bool
+// pathCandidates are the paths a word may name: itself, and the value of an option
+// ("--file=x", "-fx").
+func pathCandidates(w string) []string {
+	switch {
+	case w == "" || w == "-" || w == "--":
+		return nil
+	case strings.HasPrefix(w, "--"):
+		if _, v, ok := strings.Cut(w, "="); ok && v != "" {
+			return []string{v}
+		}
+		return nil
+	case strings.HasPrefix(w, "-") && len(w) > 2:
+		return []string{w, w[2:]}
+	}
+	return []string{w}
 }
 
-// literal returns w's text when it is made only of unquoted literals, single-quoted strings and
-// double-quoted strings without expansions; anything dynamic returns false.
-func literal(w *syntax.Word) (word, bool) {
-	var out word
-	var b strings.Builder
+func (a *analyzer) resolve(p string) Target {
+	if t, ok := a.resolved[p]; ok {
+		return t
+	}
+	if a.view == nil || len(a.resolved) >= maxPathWords {
+		a.sh.pathsUnknown = true
+		return Target{}
+	}
+	t := a.view.Resolve(p)
+	a.resolved[p] = t
+	a.sh.paths = append(a.sh.paths, t)
+	return t
+}
+
+// classify decides Plain, Commands and ReadOnly from the top-level statements.
+func (a *analyzer) classify(file *syntax.File) {
+	var cmds []command
+	plain := len(file.Stmts) > 0
+	for _, st := range file.Stmts {
+		if !a.collectPlain(st, &cmds) {
+			plain, cmds = false, nil
+			break
+		}
+	}
+	a.sh.Plain = plain
+	for _, c := range cmds {
+		a.sh.Commands = append(a.sh.Commands, c.words())
+	}
+	a.sh.ReadOnly = plain && a.allReadOnly(cmds)
+}
+
+// collectPlain appends st's simple commands to cmds, or returns false if st is not plain.
+func (a *analyzer) collectPlain(st *syntax.Stmt, cmds *[]command) bool {
+	if len(st.Redirs) > 0 || st.Background || st.Coprocess || st.Disown {
+		return false
+	}
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		cmd, ok := a.plainCall(c)
+		if ok {
+			*cmds = append(*cmds, cmd)
+		}
+		return ok
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.AndStmt, syntax.OrStmt, syntax.Pipe, syntax.PipeAll:
+			return a.collectPlain(c.X, cmds) && a.collectPlain(c.Y, cmds)
+		}
+	}
+	return false
+}
+
+// ansiQuoted reports $'…' or $"…": static, but a spelling meant to hide what it says; deny
+// rules see through it, the read-only class does not accept it.
+func ansiQuoted(w *syntax.Word) bool {
 	for _, part := range w.Parts {
 		switch p := part.(type) {
-		case *syntax.Lit:
-			text, expanding := unquoted(p.Value)
-			b.WriteString(text)
-			out.expanding = out.expanding || expanding
 		case *syntax.SglQuoted:
 			if p.Dollar {
-				return word{}, false
+				return true
 			}
-			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
-			if p.Dollar || !doubleQuoted(&b, p.Parts) {
-				return word{}, false
+			if p.Dollar {
+				return true
 			}
-		default:
-			return word{}, false
 		}
 	}
-	out.text = b.String()
-	return out, true
+	return false
 }
 
-// unquoted removes backslash escapes from unquoted text and reports characters that expand.
-func unquoted(raw string) (string, bool) {
-	var b strings.Builder
-	// bash expands a tilde at the start of a word and after "=" or ":" in assignment-like words.
-	expanding := strings.HasPrefix(raw, "~") || strings.Contains(raw, "=~") || strings.Contains(raw, ":~")
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		switch {
-		case c == '\\' && i+1 < len(raw):
-			i++
-			if raw[i] != '\n' {
-				b.WriteByte(raw[i])
-			}
-			continue
-		case strings.IndexByte("*?[]{}", c) >= 0:
-			expanding = true
-		}
-		b.WriteByte(c)
+// plainCall accepts a simple command whose words are all static. A command name that comes
+// out of an expansion (a glob, a brace list, a tilde) is not plain: which program runs would
+// depend on the file system at run time.
+func (a *analyzer) plainCall(c *syntax.CallExpr) (command, bool) {
+	if len(c.Assigns) > 0 || len(c.Args) == 0 {
+		return command{}, false
 	}
-	return b.String(), expanding
-}
-
-func doubleQuoted(b *strings.Builder, parts []syntax.WordPart) bool {
-	for _, part := range parts {
-		lit, ok := part.(*syntax.Lit)
-		if !ok {
-			return false
-		}
-		raw := lit.Value
-		for i := 0; i < len(raw); i++ {
-			if raw[i] == '\\' && i+1 < len(raw) && strings.IndexByte("$`\"\\\n", raw[i+1]) >= 0 {
-				i++
-				if raw[i] == '\n' {
-					continue
-				}
-			}
-			b.WriteByte(raw[i])
+	for _, w := range c.Args {
+		if ansiQuoted(w) {
+			return command{}, false
 		}
 	}
-	return true
+	cmd := a.expanded[c]
+	if cmd.dynamic || len(cmd.fields) == 0 || cmd.fields[0].expanded {
+		return command{}, false
+	}
+	return cmd, true
 }

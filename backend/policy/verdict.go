@@ -20,6 +20,7 @@ const (
 	LayerProtected Layer = "protected" // (2) a protected or unresolvable path
 	LayerGrant     Layer = "grant"     // (3) allow for this session
 	LayerMode      Layer = "mode"      // (4) the permission mode
+	LayerSandbox   Layer = "sandbox"   // a step out of the kernel sandbox, asked in every mode
 )
 
 // Verdict is the gate's decision with its reason.

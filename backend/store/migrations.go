@@ -9,6 +9,7 @@ var migrations = []migration{
 	{name: "decisions, rules and session grants", up: addDecisions},
 	{name: "external ACP agent per session", up: addExternalAgent},
 	{name: "the process that runs a turn", up: addTurnOwner},
+	{name: "the scope of allow rules and grants", up: addRuleScope},
 }
 
 func createFoundation(tx *gorm.DB) error {
@@ -127,4 +128,14 @@ func addExternalAgent(tx *gorm.DB) error {
 // of processes that are gone, never those of a live `agentdesk run` or `acp` beside it.
 func addTurnOwner(tx *gorm.DB) error {
 	return execAll(tx, `ALTER TABLE turns ADD COLUMN owner TEXT NOT NULL DEFAULT ''`)
+}
+
+// addRuleScope records how an allow rule or grant matches (exact, a prefix the person chose, a
+// pattern the person typed). Rows that predate it keep '' and read as exact: a stored rule
+// never matches more than the command or file it was made from.
+func addRuleScope(tx *gorm.DB) error {
+	return execAll(tx,
+		`ALTER TABLE rules ADD COLUMN scope TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE grants ADD COLUMN scope TEXT NOT NULL DEFAULT ''`,
+	)
 }

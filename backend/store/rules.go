@@ -21,6 +21,7 @@ type RuleRow struct {
 	Kind      string
 	Path      string
 	Command   string
+	Scope     string
 	Source    string
 	CreatedAt time.Time
 }
@@ -35,7 +36,8 @@ func (r RuleRow) Rule() policy.Rule {
 	if r.Effect == string(policy.Allow) {
 		effect = policy.Allow
 	}
-	return policy.Rule{ID: r.ID, Effect: effect, Kind: policy.Kind(r.Kind), Path: r.Path, Command: r.Command}
+	return policy.Rule{ID: r.ID, Effect: effect, Kind: policy.Kind(r.Kind), Path: r.Path, Command: r.Command,
+		Scope: policy.Scope(r.Scope)}
 }
 
 // grantRow is one "allow for this session" grant; it goes with its session by cascade.
@@ -45,6 +47,7 @@ type grantRow struct {
 	Kind      string
 	Path      string
 	Command   string
+	Scope     string
 	CreatedAt time.Time
 }
 
@@ -59,12 +62,15 @@ func (s *Store) AddRule(r policy.Rule, source string) (RuleRow, error) {
 	if err := checkPattern(r.Kind, r.Path, r.Command); err != nil {
 		return RuleRow{}, err
 	}
+	if err := checkScope(r.Scope, r.Path, r.Command); err != nil {
+		return RuleRow{}, err
+	}
 	id, err := uuid.NewV7()
 	if err != nil {
 		return RuleRow{}, errs.Wrap(errs.Internal, err)
 	}
 	row := RuleRow{ID: id.String(), Effect: string(r.Effect), Kind: string(r.Kind), Path: r.Path,
-		Command: r.Command, Source: source, CreatedAt: time.Now().UTC()}
+		Command: r.Command, Scope: string(r.Scope), Source: source, CreatedAt: time.Now().UTC()}
 	if err := s.db.Create(&row).Error; err != nil {
 		return RuleRow{}, storeErr(err)
 	}
@@ -105,15 +111,19 @@ func (s *Store) DeleteRule(id string) error {
 
 // AddGrant records "allow for this session". Granting the same thing twice keeps one row.
 func (s *Store) AddGrant(sessionID string, g policy.Grant) error {
-	g = policy.Grant{Kind: g.Kind, Path: strings.TrimSpace(g.Path), Command: strings.TrimSpace(g.Command)}
+	g = policy.Grant{Kind: g.Kind, Path: strings.TrimSpace(g.Path), Command: strings.TrimSpace(g.Command), Scope: g.Scope}
 	if err := checkPattern(g.Kind, g.Path, g.Command); err != nil {
 		return err
 	}
-	row := grantRow{SessionID: sessionID, Kind: string(g.Kind), Path: g.Path, Command: g.Command, CreatedAt: time.Now().UTC()}
+	if err := checkScope(g.Scope, g.Path, g.Command); err != nil {
+		return err
+	}
+	row := grantRow{SessionID: sessionID, Kind: string(g.Kind), Path: g.Path, Command: g.Command, Scope: string(g.Scope),
+		CreatedAt: time.Now().UTC()}
 	err := s.db.Transaction(func(tx *gorm.DB) error {
 		var n int64
-		err := tx.Model(&grantRow{}).Where("session_id = ? AND kind = ? AND path = ? AND command = ?",
-			sessionID, row.Kind, row.Path, row.Command).Count(&n).Error
+		err := tx.Model(&grantRow{}).Where("session_id = ? AND kind = ? AND path = ? AND command = ? AND scope = ?",
+			sessionID, row.Kind, row.Path, row.Command, row.Scope).Count(&n).Error
 		if err != nil || n > 0 {
 			return err
 		}
@@ -133,7 +143,7 @@ func (s *Store) Grants(sessionID string) ([]policy.Grant, error) {
 	}
 	out := make([]policy.Grant, len(rows))
 	for i, r := range rows {
-		out[i] = policy.Grant{Kind: policy.Kind(r.Kind), Path: r.Path, Command: r.Command}
+		out[i] = policy.Grant{Kind: policy.Kind(r.Kind), Path: r.Path, Command: r.Command, Scope: policy.Scope(r.Scope)}
 	}
 	return out, nil
 }
@@ -161,6 +171,19 @@ func checkPattern(k policy.Kind, path, command string) error {
 		return errs.Invalid("kind", string(k), []string{string(policy.KindBash)})
 	}
 	return nil
+}
+
+// checkScope refuses a scope this build does not know, and one that does not fit the pattern:
+// a prefix is for commands, a pattern for paths.
+func checkScope(scope policy.Scope, path, command string) error {
+	allowed := []string{string(policy.ScopeExact), string(policy.ScopePrefix), string(policy.ScopePattern)}
+	switch {
+	case scope == "" || scope == policy.ScopeExact:
+		return nil
+	case scope == policy.ScopePrefix && command != "", scope == policy.ScopePattern && path != "":
+		return nil
+	}
+	return errs.Invalid("scope", string(scope), allowed)
 }
 
 func kindNames(ks []policy.Kind) []string {

@@ -1,0 +1,147 @@
+package policy
+
+import (
+	"io/fs"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// View is what the shell analysis may learn from the file system: globs are expanded against
+// it and every word of a command is resolved through it the way the file tools resolve paths.
+// The analysis is a pure function of the command and the View; Resolve hands it the real file
+// system, the tests and fuzzers an in-memory one. A nil View knows nothing: globs stay
+// unexpanded and no argument is known to stay inside the workspace.
+type View interface {
+	// Root is the workspace folder, where a shell command starts.
+	Root() string
+	// Home is the folder "~" stands for.
+	Home() string
+	// ReadDir lists an absolute directory, for globbing.
+	ReadDir(dir string) ([]fs.DirEntry, error)
+	// Resolve resolves a path relative to Root, or absolute, like Resolve does for file tools.
+	Resolve(p string) Target
+}
+
+// field is one word of a command after brace, tilde and glob expansion.
+type field struct {
+	text string
+	// pattern is set when the word held an unquoted glob the View could not expand (no View,
+	// or no match): the shell would expand it at run time to something the gate did not see.
+	pattern bool
+	// expanded is set when the word was rewritten by braces, a tilde or a glob.
+	expanded bool
+}
+
+// maxFields bounds what one word may expand to: brace lists multiply ({a,b}{a,b}… doubles
+// each time), and the gate must answer in microseconds whatever the model writes.
+const maxFields = 256
+
+// expandWord expands w as the shell would, statically. ok is false when the word depends on
+// something only known at run time: a variable, a substitution, arithmetic, or ~user.
+func expandWord(w *syntax.Word, v View) (fields []field, ok bool) {
+	if dynamicWord(w) {
+		return nil, false
+	}
+	cfg := &expand.Config{Env: expandEnv(v)}
+	if v != nil {
+		cfg.ReadDir2 = v.ReadDir
+	}
+	var texts []string
+	for t, err := range expand.FieldsSeq(cfg, w) {
+		if err != nil || len(texts) == maxFields {
+			return nil, false // a word that expands to thousands of fields is not judged statically
+		}
+		texts = append(texts, t)
+	}
+	glob, rewrites := unquotedSpecials(w)
+	for _, t := range texts {
+		switch {
+		case rewrites && t == "":
+			continue // bash drops an empty word a brace list produced: `{git,} push` is `git push`
+		case rewrites && strings.HasPrefix(t, "~"):
+			// bash expands a tilde that a brace list put first ({~,x}/.ssh); the expander does
+			// not, so the word is not known statically.
+			return nil, false
+		}
+		fields = append(fields, field{text: t, pattern: glob && (v == nil || stillPattern(t)), expanded: rewrites})
+	}
+	return fields, true
+}
+
+// stillPattern reports a field the glob left as it was (no match): it still holds glob
+// characters, so the shell's expansion at run time may differ from what was checked.
+func stillPattern(t string) bool { return strings.ContainsAny(t, "*?[") }
+
+func expandEnv(v View) expand.Environ {
+	if v == nil {
+		return expand.ListEnviron("HOME=/nonexistent-home", "PWD=/nonexistent-workspace")
+	}
+	return expand.ListEnviron("HOME="+v.Home(), "PWD="+v.Root())
+}
+
+// dynamicWord reports parts whose value is known only at run time. "~user" counts: resolving
+// another user's home would read the system's user database.
+func dynamicWord(w *syntax.Word) bool {
+	dynamic := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst, *syntax.ExtGlob:
+			dynamic = true
+		case *syntax.DblQuoted:
+			dynamic = dynamic || n.Dollar
+		}
+		return !dynamic
+	})
+	if lit, ok := firstLit(w); ok && strings.HasPrefix(lit, "~") {
+		user, _, _ := strings.Cut(lit[1:], "/")
+		dynamic = dynamic || user != ""
+	}
+	// bash also expands a tilde after "=" or ":" in a word that looks like an assignment;
+	// the expander does not, so such a word is not known statically.
+	return dynamic || litContains(w, "=~") || litContains(w, ":~")
+}
+
+func litContains(w *syntax.Word, s string) bool {
+	for _, part := range w.Parts {
+		if lit, ok := part.(*syntax.Lit); ok && strings.Contains(lit.Value, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func firstLit(w *syntax.Word) (string, bool) {
+	if len(w.Parts) == 0 {
+		return "", false
+	}
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	if !ok {
+		return "", false
+	}
+	return lit.Value, true
+}
+
+// unquotedSpecials reports unquoted glob characters, and any unquoted character the shell
+// rewrites (braces, a leading tilde, globs).
+func unquotedSpecials(w *syntax.Word) (glob, rewrites bool) {
+	for i, part := range w.Parts {
+		lit, ok := part.(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		for j := 0; j < len(lit.Value); j++ {
+			c := lit.Value[j]
+			switch {
+			case c == '\\':
+				j++
+			case c == '*' || c == '?' || c == '[':
+				glob, rewrites = true, true
+			case c == '{' || (c == '~' && i == 0 && j == 0):
+				rewrites = true
+			}
+		}
+	}
+	return glob, rewrites
+}
