@@ -131,7 +131,7 @@ func addTurnOwner(tx *gorm.DB) error {
 }
 
 // addRuleScope records how an allow rule or grant matches (exact, a prefix the person chose, a
-// pattern the person typed). Rows that predate it keep '' and read as exact: a stored rule
+// pattern the person typed). Rows that predate it keep ” and read as exact: a stored rule
 // never matches more than the command or file it was made from.
 func addRuleScope(tx *gorm.DB) error {
 	return execAll(tx,
