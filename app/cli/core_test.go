@@ -145,14 +145,14 @@ func TestExportImportForkAndDelete(t *testing.T) {
 	}
 	mustRun(t, "sessions", "delete", v.ID, "--data-dir", d)
 	back := decodeView(t, mustRun(t, "sessions", "import", file, "--json", "--data-dir", d))
-	if back.ID != v.ID || back.PermissionMode != "full" || back.ExecutionOverride != "plan" {
-		t.Fatalf("import folded wrongly: %+v", back)
+	if back.ID != v.ID || back.PermissionMode != "ask" || back.ExecutionOverride != "plan" {
+		t.Fatalf("a file cannot grant Full access; the rest imports as exported: %+v", back)
 	}
 
 	mustRun(t, "sessions", "delete", v.ID, "--data-dir", d)
-	os.WriteFile(file, []byte(strings.Replace(legacy, `"bypass"`, `"sudo"`, 1)), 0o600)
+	os.WriteFile(file, []byte(strings.Replace(legacy, `"interaction_mode": "smart"`, `"interaction_mode": "yolo"`, 1)), 0o600)
 	code, _, errOut := run(t, nil, "sessions", "import", file, "--data-dir", d)
-	if code != ExitUsage || !strings.Contains(errOut, "sudo") {
+	if code != ExitUsage || !strings.Contains(errOut, "yolo") {
 		t.Fatalf("unknown value import: %d %s", code, errOut)
 	}
 	if _, _, errOut := run(t, nil, "sessions", "show", v.ID, "--data-dir", d); !strings.Contains(errOut, v.ID) {

@@ -236,16 +236,26 @@ func runImport(c *Context, fs *flag.FlagSet, args []string) int {
 		return c.exitFor(errs.Wrap(errs.InvalidValue, err, "Field", "FILE", "Value", args[0], "Allowed", c.T("cli.sessions.exportFile")))
 	}
 	return c.withSessions(func(svc *session.Service) error {
-		row, err := svc.Store.ImportSession(data)
+		imp, err := svc.Import(data)
 		if err != nil {
 			return err
 		}
-		v, err := svc.View(row.ID)
-		if err == nil {
-			c.printView(fs, v)
+		if wantsJSON(fs) {
+			c.printJSON(imp)
+			return nil
 		}
-		return err
+		c.printView(fs, imp.View)
+		c.printNarrowed(imp.Narrowed)
+		return nil
 	})
+}
+
+// printNarrowed says, one line each, which values of the file were imported narrower than
+// written, so a person never believes a session has the access its file asked for.
+func (c *Context) printNarrowed(list []session.Narrowed) {
+	for _, n := range list {
+		fmt.Fprintln(c.Stdout, c.T(n.MessageKey(), "Field", n.Field, "From", n.From, "To", n.To))
+	}
 }
 
 func (c *Context) modeLabel(v session.View) string {

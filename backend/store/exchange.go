@@ -2,6 +2,8 @@ package store
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,6 +37,18 @@ type ExportedSession struct {
 	UpdatedAt         time.Time `json:"updated_at"`
 }
 
+// EventTypes lists every event type a session's log holds, and so every type an import accepts.
+// The writers' constants live in agent, mode and store; the store cannot import agent (agent
+// imports the store), so the list spells them, and TestEveryLoggedEventTypeIsListed fails when a
+// constant is added to the backend without being listed here or named as broadcast-only.
+var EventTypes = []string{
+	"message.user", "message.assistant", "message.queued", "tool.result", "tool.direct",
+	"context.cleared", mode.EventModeSet, EventPermissionSet,
+}
+
+// TurnStatuses lists every status a turn can hold, and so every status an import accepts.
+var TurnStatuses = []string{TurnRunning, TurnDone, TurnFailed, TurnCancelled, TurnInterrupted}
+
 // ExportedEvent is one log entry; its payload is kept as raw JSON.
 type ExportedEvent struct {
 	Seq       int64           `json:"seq"`
@@ -67,17 +81,37 @@ func (s *Store) ExportSession(id string) (Export, error) {
 	return out, nil
 }
 
-// ImportSession writes an exported session in one transaction: all of it or none of it.
-// Retired spellings fold to canonical values; unknown values are rejected (R-DATA-2), so an
-// import can never bring in a mode that would read differently than it was meant.
-func (s *Store) ImportSession(data []byte) (Session, error) {
+// ParseExport reads an export file: its JSON and its format. It checks nothing else; ImportExport
+// validates the contents.
+func ParseExport(data []byte) (Export, error) {
 	var in Export
 	if err := json.Unmarshal(data, &in); err != nil {
-		return Session{}, errs.Wrap(errs.InvalidInput, err, "Field", "file")
+		return Export{}, errs.Wrap(errs.InvalidInput, err, "Field", "file")
 	}
 	if in.Format != ExportFormat {
-		return Session{}, errs.Invalid("format", in.Format, []string{ExportFormat})
+		return Export{}, errs.Invalid("format", in.Format, []string{ExportFormat})
 	}
+	return in, nil
+}
+
+// ImportSession parses an export file and imports it with ImportExport. It does not look at the
+// file system: a file from a person goes through session.Service.Import, which checks the
+// workspace and narrows what the store refuses.
+func (s *Store) ImportSession(data []byte) (Session, error) {
+	in, err := ParseExport(data)
+	if err != nil {
+		return Session{}, err
+	}
+	return s.ImportExport(in)
+}
+
+// ImportExport writes an exported session in one transaction: all of it or none of it. Every
+// value is checked before anything is written. Retired spellings fold to canonical values;
+// unknown values, event types and turn statuses are rejected (R-DATA-2), so an import can never
+// bring in a value that would read differently than it was meant. Full access is refused too: a
+// file cannot give the confirmation it needs, so a caller taking a file from a person narrows it
+// first and says so (session.Service.Import, which also resolves the workspace).
+func (s *Store) ImportExport(in Export) (Session, error) {
 	row, err := importedRow(in.Session)
 	if err != nil {
 		return Session{}, err
@@ -86,31 +120,45 @@ func (s *Store) ImportSession(data []byte) (Session, error) {
 	if err != nil {
 		return Session{}, err
 	}
+	turns, err := importedTurns(in.Turns)
+	if err != nil {
+		return Session{}, err
+	}
 	err = s.db.Transaction(func(tx *gorm.DB) error {
-		var n int64
-		if err := tx.Model(&Session{}).Where("id = ?", row.ID).Count(&n).Error; err != nil {
-			return err
-		}
-		if n > 0 {
-			return errs.New(errs.AlreadyExists, "ID", row.ID)
-		}
-		if err := tx.Create(&row).Error; err != nil {
-			return err
-		}
-		for i := range events {
-			events[i].SessionID = row.ID
-		}
-		if len(events) > 0 {
-			if err := tx.Create(&events).Error; err != nil {
-				return err
-			}
-		}
-		return importTurns(tx, row.ID, in.Turns)
+		return writeImport(tx, row, events, turns)
 	})
 	if err != nil {
 		return Session{}, storeErr(err)
 	}
 	return s.GetSession(row.ID)
+}
+
+func writeImport(tx *gorm.DB, row Session, events []Event, turns []Turn) error {
+	var n int64
+	if err := tx.Model(&Session{}).Where("id = ?", row.ID).Count(&n).Error; err != nil {
+		return err
+	}
+	if n > 0 {
+		return errs.New(errs.AlreadyExists, "ID", row.ID)
+	}
+	if err := tx.Create(&row).Error; err != nil {
+		return err
+	}
+	for i := range events {
+		events[i].SessionID = row.ID
+	}
+	for i := range turns {
+		turns[i].SessionID = row.ID
+	}
+	if len(events) > 0 {
+		if err := tx.Create(&events).Error; err != nil {
+			return err
+		}
+	}
+	if len(turns) > 0 {
+		return tx.Create(&turns).Error
+	}
+	return nil
 }
 
 func importedRow(in ExportedSession) (Session, error) {
@@ -124,9 +172,8 @@ func importedRow(in ExportedSession) (Session, error) {
 	if err != nil {
 		return Session{}, err
 	}
-	perm, ok := policy.DecodePermission(in.PermissionMode)
-	if !ok {
-		_, err := policy.ParsePermission(in.PermissionMode)
+	perm, err := importablePermission(in.PermissionMode)
+	if err != nil {
 		return Session{}, err
 	}
 	now := time.Now().UTC()
@@ -140,6 +187,22 @@ func importedRow(in ExportedSession) (Session, error) {
 		row.UpdatedAt = now
 	}
 	return row, nil
+}
+
+// importablePermission folds a stored permission through the one decoder and refuses what a
+// file cannot grant: Full access (in any spelling) and unknown values, which must never widen.
+func importablePermission(raw string) (policy.PermissionMode, error) {
+	p, ok := policy.DecodePermission(raw)
+	if !ok || p.NeedsConfirmation() {
+		var allowed []string
+		for _, m := range policy.PermissionModes {
+			if !m.NeedsConfirmation() {
+				allowed = append(allowed, string(m))
+			}
+		}
+		return "", errs.Invalid("permission_mode", raw, allowed)
+	}
+	return p, nil
 }
 
 // importedPreference folds retired spellings and rejects anything the decoder did not recognize.
@@ -159,24 +222,20 @@ func importedPreference(interaction, override string) (mode.Preference, error) {
 	return d.Preference, nil
 }
 
-// importedEvents checks every payload and folds mode.set payloads to canonical spellings.
+// importedEvents checks every event's type and payload and folds stored values in payloads to
+// canonical spellings. Events are renumbered from 1 in file order.
 func importedEvents(in []ExportedEvent) ([]Event, error) {
 	out := make([]Event, len(in))
 	for i, e := range in {
-		if e.Type == "" || !json.Valid(e.Payload) {
-			return nil, errs.New(errs.InvalidInput, "Field", "events")
+		if !slices.Contains(EventTypes, e.Type) {
+			return nil, errs.Invalid(fmt.Sprintf("events[%d].type", i), e.Type, EventTypes)
 		}
-		payload := string(e.Payload)
-		if e.Type == mode.EventModeSet {
-			var m mode.ModeSetPayload
-			if err := json.Unmarshal(e.Payload, &m); err != nil {
-				return nil, errs.Wrap(errs.InvalidInput, err, "Field", "events")
-			}
-			p, err := importedPreference(m.InteractionMode, m.ExecutionOverride)
-			if err != nil {
-				return nil, err
-			}
-			payload = string(mode.NewModeSet(p).Payload)
+		if len(e.Payload) == 0 {
+			return nil, errs.New(errs.InvalidInput, "Field", fmt.Sprintf("events[%d].payload", i))
+		}
+		payload, err := canonicalPayload(i, e)
+		if err != nil {
+			return nil, err
 		}
 		out[i] = Event{Seq: int64(i + 1), Type: e.Type, Payload: payload, CreatedAt: e.CreatedAt}
 		if out[i].CreatedAt.IsZero() {
@@ -186,20 +245,65 @@ func importedEvents(in []ExportedEvent) ([]Event, error) {
 	return out, nil
 }
 
-func importTurns(tx *gorm.DB, sessionID string, turns []Turn) error {
-	for _, t := range turns {
-		t.SessionID = sessionID
-		if _, ok := mode.DecodeExecutionMode(t.ExecutionMode); !ok {
-			return errs.Invalid("execution_mode", t.ExecutionMode, executionModeNames())
+// permissionSetPayload is the payload SetPermission writes for permission.set.
+type permissionSetPayload struct {
+	PermissionMode string `json:"permission_mode"`
+}
+
+// canonicalPayload rewrites the stored values of mode.set and permission.set payloads through
+// their decoders; other payloads are kept byte for byte. A permission.set may say full: it is
+// history, not the permission in force, which is the session's column.
+func canonicalPayload(i int, e ExportedEvent) (string, error) {
+	switch e.Type {
+	case mode.EventModeSet:
+		var m mode.ModeSetPayload
+		if err := json.Unmarshal(e.Payload, &m); err != nil {
+			return "", errs.Wrap(errs.InvalidInput, err, "Field", fmt.Sprintf("events[%d].payload", i))
+		}
+		p, err := importedPreference(m.InteractionMode, m.ExecutionOverride)
+		if err != nil {
+			return "", err
+		}
+		return string(mode.NewModeSet(p).Payload), nil
+	case EventPermissionSet:
+		var m permissionSetPayload
+		if err := json.Unmarshal(e.Payload, &m); err != nil {
+			return "", errs.Wrap(errs.InvalidInput, err, "Field", fmt.Sprintf("events[%d].payload", i))
+		}
+		p, ok := policy.DecodePermission(m.PermissionMode)
+		if !ok {
+			_, err := policy.ParsePermission(m.PermissionMode)
+			return "", err
+		}
+		body, _ := json.Marshal(permissionSetPayload{PermissionMode: string(p)})
+		return string(body), nil
+	}
+	return string(e.Payload), nil
+}
+
+// importedTurns checks every turn's status, preference and execution mode, folding them to
+// canonical values. A turn that was running when exported cannot be running here: no process
+// of this machine owns it, so it comes in as interrupted.
+func importedTurns(in []Turn) ([]Turn, error) {
+	out := make([]Turn, len(in))
+	for i, t := range in {
+		if !slices.Contains(TurnStatuses, t.Status) {
+			return nil, errs.Invalid(fmt.Sprintf("turns[%d].status", i), t.Status, TurnStatuses)
 		}
 		if t.Status == TurnRunning {
 			t.Status = TurnInterrupted
 		}
-		if err := tx.Create(&t).Error; err != nil {
-			return err
+		p, err := importedPreference(t.InteractionMode, t.ExecutionOverride)
+		if err != nil {
+			return nil, err
 		}
+		t.InteractionMode, t.ExecutionOverride = string(p.Interaction), string(p.Override)
+		if _, ok := mode.DecodeExecutionMode(t.ExecutionMode); !ok {
+			return nil, errs.Invalid(fmt.Sprintf("turns[%d].execution_mode", i), t.ExecutionMode, executionModeNames())
+		}
+		out[i] = t
 	}
-	return nil
+	return out, nil
 }
 
 func executionModeNames() []string {

@@ -1,0 +1,101 @@
+package session
+
+import (
+	"path/filepath"
+
+	"agentdesk/backend/errs"
+	"agentdesk/backend/policy"
+	"agentdesk/backend/store"
+)
+
+// Reasons an import narrowed a value; each has the message "exchange.narrowed." + reason.
+const (
+	// NarrowNeedsConfirmation: the value needs the person's explicit confirmation (Full access,
+	// R-GATE-3), which a file cannot give.
+	NarrowNeedsConfirmation = "needs_confirmation"
+	// NarrowUnrecognized: the value was not one the decoder knows; it reads fail-closed.
+	NarrowUnrecognized = "unrecognized"
+)
+
+// NarrowReasons lists every reason, so a test can check each has a message.
+var NarrowReasons = []string{NarrowNeedsConfirmation, NarrowUnrecognized}
+
+// Narrowed records one value an import replaced with a narrower one, so the command can say so.
+type Narrowed struct {
+	Field  string `json:"field"`
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Reason string `json:"reason"`
+}
+
+// MessageKey is the locale key of the line that reports n.
+func (n Narrowed) MessageKey() string { return "exchange.narrowed." + n.Reason }
+
+// Imported is an imported session and what the import narrowed (never nil, so --json output
+// always has the list).
+type Imported struct {
+	View
+	Narrowed []Narrowed `json:"narrowed"`
+}
+
+// Import writes an export file as a new session, validated like every other write path: the
+// workspace must exist and is stored resolved; the permission a file may carry is at most auto;
+// everything else is checked by the store's importer, and nothing is written unless all of it
+// is valid.
+func (s *Service) Import(data []byte) (Imported, error) {
+	in, err := store.ParseExport(data)
+	if err != nil {
+		return Imported{}, err
+	}
+	if in.Session.Workspace, err = ResolveWorkspace(in.Session.Workspace); err != nil {
+		return Imported{}, err
+	}
+	out := Imported{Narrowed: []Narrowed{}}
+	perm, narrowed := importedPermission(in.Session.PermissionMode)
+	if narrowed != nil {
+		out.Narrowed = append(out.Narrowed, *narrowed)
+	}
+	in.Session.PermissionMode = string(perm)
+	row, err := s.Store.ImportExport(in)
+	if err != nil {
+		return Imported{}, err
+	}
+	out.View, err = s.View(row.ID)
+	return out, err
+}
+
+// importedPermission is the permission an imported session gets. Full access — in any
+// spelling — needs the person's explicit confirmation, which a file cannot give, and an unknown
+// value must never widen: both come in as ask and are reported. Retired spellings of ask and
+// auto fold, as on every read of a stored value (R-DATA-3).
+func importedPermission(raw string) (policy.PermissionMode, *Narrowed) {
+	p, ok := policy.DecodePermission(raw)
+	reason := ""
+	switch {
+	case !ok:
+		reason = NarrowUnrecognized
+	case p.NeedsConfirmation():
+		reason = NarrowNeedsConfirmation
+	default:
+		return p, nil
+	}
+	return policy.Ask, &Narrowed{Field: "permission_mode", From: raw, To: string(policy.Ask), Reason: reason}
+}
+
+// ResolveWorkspace checks that dir is an existing folder, like Create does, and returns it
+// absolute with symlinks followed, so the stored workspace names the real folder that the gate
+// and the file tools confine to, not a link that could later point elsewhere.
+func ResolveWorkspace(dir string) (string, error) {
+	if err := checkWorkspace(dir); err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", errs.Wrap(errs.NoWorkspace, err, "Path", dir)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", errs.Wrap(errs.NoWorkspace, err, "Path", dir)
+	}
+	return real, nil
+}
