@@ -9,12 +9,14 @@ import (
 	"golang.org/x/term"
 
 	"agentdesk/app/cli"
+	"agentdesk/backend/sandbox"
 )
 
 //go:embed all:frontend/dist
 var dist embed.FS
 
 func main() {
+	sandbox.RunHelperIfRequested() // first: the sandbox helper must never start the app
 	assets, err := fs.Sub(dist, "frontend/dist")
 	if err != nil {
 		panic(err)

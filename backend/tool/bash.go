@@ -7,13 +7,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
+	"agentdesk/backend/policy"
+	"agentdesk/backend/sandbox"
 )
 
 const (
@@ -31,22 +36,39 @@ var bashSpec = spec{tool: mode.ToolBash, params: []param{
 		description: "The shell command to run with bash -c in the workspace folder."},
 	{name: "timeout_s", typ: "integer", title: "Timeout (seconds)", min: 1, max: bashMaxTimeout, def: bashDefaultTimeout,
 		description: "Seconds before the command and every process it started are killed."},
+	{name: "escalate", typ: "string", title: "Escalate",
+		description: `Leave unset for a normal command. Set "network" to ask the person to let this command reach the network, or "unsandboxed" to ask to run it outside the sandbox altogether; say why in a comment at the end of the command (# reason).`},
 }}
 
 const bashDescription = `Runs a shell command with "bash -c" in the workspace folder and returns its combined stdout and stderr followed by "[exit code: N]".
 A non-zero exit code marks the call as failed. Standard input is empty, so interactive commands fail instead of waiting.
 The command times out after timeout_s seconds (default 120, at most 600); then it and every process it started are killed. Processes left running in the background when the command exits are killed too, so do not start servers or watchers you expect to outlive the call.
 Output beyond 64 KiB keeps the first and last 32 KiB with a marker in between; prefer commands with concise output (e.g. pipe through head or grep).
+Commands run in a sandbox: they can read the file system but write only inside the workspace and $TMPDIR (a private temp folder removed after the call), and cannot reach the network; secrets are removed from the environment. A write elsewhere fails with "Permission denied", a connection with "Permission denied" or "Connection refused". When a command really needs more, run it again with escalate set to "network" or "unsandboxed" and a comment giving the reason: the person decides.
 Use the read, glob, grep, edit and write tools for files instead of cat, find, sed or echo redirection.`
 
 type bashInput struct {
 	Command  string `json:"command"`
 	TimeoutS int    `json:"timeout_s"`
+	Escalate string `json:"escalate"`
 }
 
 type bashTool struct{}
 
-var bashSchema = bashSpec.schema()
+var bashSchema = withEnum(bashSpec.schema(), "escalate", policy.Escalations)
+
+// withEnum adds an enum to one string property of a schema rendered by spec.schema, in place so
+// the properties keep their order. The param list has no enum yet; this is its only user.
+func withEnum[T ~string](schema json.RawMessage, name string, values []T) json.RawMessage {
+	prop := []byte(`"` + name + `":{`)
+	at := bytes.Index(schema, prop)
+	if at < 0 {
+		panic("withEnum: no property " + name)
+	}
+	enum := append([]byte(`"enum":`), mustJSON(values)...)
+	out := slices.Concat(schema[:at+len(prop)], enum, []byte(","), schema[at+len(prop):])
+	return json.RawMessage(out)
+}
 
 func (bashTool) Name() mode.Tool         { return mode.ToolBash }
 func (bashTool) Description() string     { return bashDescription }
@@ -60,16 +82,23 @@ func (bashTool) decode(input json.RawMessage) (bashInput, error) {
 	if in.TimeoutS == 0 {
 		in.TimeoutS = bashDefaultTimeout
 	}
+	if in.Escalate != "" && !slices.Contains(policy.Escalations, policy.Escalation(in.Escalate)) {
+		return in, bashSpec.invalid(fmt.Sprintf(`field "escalate" must be "network" or "unsandboxed", not %q`, in.Escalate))
+	}
 	return in, nil
 }
 
-// Describe puts the full command in the summary: the person approves exactly what will run.
+// Describe puts the full command in the summary: the person approves exactly what will run,
+// and whether it steps out of the sandbox. Run never reads escalate: only what the person
+// approved (env.Shell) loosens the sandbox.
 func (t bashTool) Describe(input json.RawMessage) (Call, error) {
 	in, err := t.decode(input)
 	if err != nil {
 		return Call{}, err
 	}
-	return Call{Gate: gateCall(mode.ToolBash, "", in.Command), Summary: in.Command}, nil
+	gate := gateCall(mode.ToolBash, "", in.Command)
+	gate.Escalation = policy.Escalation(in.Escalate)
+	return Call{Gate: gate, Summary: in.Command}, nil
 }
 
 func (t bashTool) Run(ctx context.Context, env Env, input json.RawMessage) (Result, error) {
@@ -83,7 +112,7 @@ func (t bashTool) Run(ctx context.Context, env Env, input json.RawMessage) (Resu
 	runCtx, cancel := context.WithTimeout(ctx, time.Duration(in.TimeoutS)*time.Second)
 	defer cancel()
 	out := newCapture(bashOutputCap, bashStreamCap, env.Output)
-	waitErr, killed, err := runShell(runCtx, env.Workspace, in.Command, out)
+	waitErr, killed, err := runShell(runCtx, env.Workspace, in.Command, env.Shell, out)
 	if err != nil {
 		return Result{}, errs.Wrap(ToolFailed, err, "Tool", string(mode.ToolBash), "Problem", err.Error())
 	}
@@ -126,14 +155,21 @@ func withStatus(output, status string) string {
 }
 
 // runShell runs command in its own process group with stdout and stderr merged into one pipe,
-// in the order the command wrote them. When ctx ends first, the whole group is killed at once
-// (killed is true), so children and grandchildren die with the shell and cancel is prompt.
-// waitErr is the shell's own exit; err means it could not start.
-func runShell(ctx context.Context, dir, command string, sink io.Writer) (waitErr error, killed bool, err error) {
-	name, args := shell(command)
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	newProcessGroup(cmd)
+// in the order the command wrote them, confined as opts says, with a private temp folder that is
+// removed afterwards. When ctx ends first, the whole group is killed at once (killed is true),
+// so children and grandchildren die with the shell and cancel is prompt. The sandbox helper
+// execs the shell in place, so the group is the shell's. waitErr is the shell's own exit; err
+// means it could not start.
+func runShell(ctx context.Context, dir, command string, opts ShellOptions, sink io.Writer) (waitErr error, killed bool, err error) {
+	tmp, err := os.MkdirTemp("", "agentdesk-sh-*")
+	if err != nil {
+		return nil, false, err
+	}
+	defer removeTemp(tmp)
+	cmd, err := shellCommand(dir, command, opts, tmp)
+	if err != nil {
+		return nil, false, err
+	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, false, err
@@ -162,6 +198,46 @@ func runShell(ctx context.Context, dir, command string, sink io.Writer) (waitErr
 	killProcessGroup(cmd)
 	drain(pr, copied)
 	return waitErr, killed, nil
+}
+
+// shellCommand builds the command: the environment without secrets, git hardened for Auto's
+// read-only class, and the kernel sandbox unless the person approved running without it.
+func shellCommand(dir, command string, opts ShellOptions, tmp string) (*exec.Cmd, error) {
+	name, args := shell(command)
+	env := sandbox.ScrubEnv(os.Environ(), opts.PassEnv)
+	if opts.HardenGit {
+		env = sandbox.WithHardenedGit(env, dir)
+	}
+	p := sandbox.Policy{Workspace: dir, DataDir: opts.DataDir, Network: opts.Network, TempDir: tmp}
+	cmd, err := confined(p, opts.Unsandboxed, name, args, env)
+	if err != nil {
+		return nil, err
+	}
+	cmd.Dir = dir
+	newProcessGroup(cmd)
+	return cmd, nil
+}
+
+func confined(p sandbox.Policy, unsandboxed bool, name string, args, env []string) (*exec.Cmd, error) {
+	if unsandboxed {
+		return sandbox.Unconfined(p, name, args, env), nil
+	}
+	return sandbox.Command(p, name, args, env)
+}
+
+// removeTemp removes the call's temp folder. A command may have left folders without write or
+// search permission, which RemoveAll cannot empty: those are opened up and removal retried.
+func removeTemp(dir string) {
+	if os.RemoveAll(dir) == nil {
+		return
+	}
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if d != nil && d.IsDir() {
+			_ = os.Chmod(path, 0o700)
+		}
+		return nil
+	})
+	_ = os.RemoveAll(dir)
 }
 
 // drain waits for the copy to reach the end of the pipe, or closes the pipe after a grace.

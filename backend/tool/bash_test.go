@@ -2,15 +2,20 @@ package tool
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"agentdesk/backend/mode"
+	"agentdesk/backend/policy"
+	"agentdesk/backend/sandbox"
 )
 
 func bashInputOf(t *testing.T, command string, timeout int) string {
@@ -170,5 +175,68 @@ func assertGone(t *testing.T, pidFile string) {
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
+	}
+}
+
+func TestBashEscalationReachesTheGate(t *testing.T) {
+	for _, esc := range []policy.Escalation{policy.NoEscalation, policy.EscalateNetwork, policy.EscalateUnsandboxed} {
+		in := map[string]any{"command": "curl example.com # fetch the docs"}
+		if esc != "" {
+			in["escalate"] = string(esc)
+		}
+		call, err := get(t, mode.ToolBash).Describe(json.RawMessage(jsonInput(t, in)))
+		if err != nil || call.Gate.Escalation != esc || call.Gate.Kind != policy.KindBash {
+			t.Fatalf("%q: %+v %v", esc, call, err)
+		}
+	}
+	_, err := get(t, mode.ToolBash).Describe(json.RawMessage(`{"command":"true","escalate":"root"}`))
+	if e := wantKind(t, err, InvalidToolInput); !strings.Contains(fmt.Sprint(e.Args["Problem"]), "escalate") {
+		t.Fatalf("problem %v does not name the field", e.Args["Problem"])
+	}
+}
+
+func TestBashSchemaListsTheEscalations(t *testing.T) {
+	var s struct {
+		Properties map[string]struct {
+			Type string   `json:"type"`
+			Enum []string `json:"enum"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(get(t, mode.ToolBash).Schema(), &s); err != nil {
+		t.Fatal(err)
+	}
+	if p := s.Properties["escalate"]; p.Type != "string" || !slices.Equal(p.Enum, []string{"network", "unsandboxed"}) {
+		t.Fatalf("escalate property %+v", p)
+	}
+}
+
+// TestBashIgnoresEscalateWhenRunning: only what the person approved (env.Shell) loosens the
+// sandbox; the model asking is not enough.
+func TestBashIgnoresEscalateWhenRunning(t *testing.T) {
+	outside := t.TempDir()
+	in := jsonInput(t, map[string]any{"command": "echo x > " + filepath.Join(outside, "f"), "escalate": "unsandboxed"})
+	res := mustRun(t, mode.ToolBash, Env{Workspace: t.TempDir()}, in)
+	if sandbox.Status().Kind == sandbox.KindLandlock && !res.IsError {
+		t.Fatalf("escalate alone let the command out: %q", res.Output)
+	}
+}
+
+// BenchmarkShellStart measures what the sandbox adds to starting a command: the same bash call
+// through the same code path, unsandboxed and sandboxed, side by side.
+func BenchmarkShellStart(b *testing.B) {
+	input := json.RawMessage(`{"command":"true"}`)
+	for _, c := range []struct {
+		name string
+		opts ShellOptions
+	}{{"unsandboxed", ShellOptions{Unsandboxed: true}}, {"sandboxed", ShellOptions{}}} {
+		b.Run(c.name, func(b *testing.B) {
+			env := Env{Workspace: b.TempDir(), Shell: c.opts}
+			for b.Loop() {
+				res, err := get(b, mode.ToolBash).Run(context.Background(), env, input)
+				if err != nil || res.IsError {
+					b.Fatalf("%v %q", err, res.Output)
+				}
+			}
+		})
 	}
 }

@@ -12,8 +12,12 @@ import (
 // Setsid is Setpgid plus a new session without a controlling terminal: a command that would
 // prompt on /dev/tty (ssh, sudo, git credentials) fails at once instead of stopping on SIGTTIN
 // until the timeout, or stealing the terminal from "agentdesk run" asking a decision.
+// It adds to SysProcAttr: the sandbox may have set namespaces there.
 func newProcessGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setsid = true
 }
 
 // killProcessGroup sends SIGKILL to the whole group: children cannot trap it, so cancel is

@@ -19,7 +19,7 @@ var wantProps = map[mode.Tool]struct{ props, required []string }{
 	mode.ToolRead:         {[]string{"path", "offset", "limit"}, []string{"path"}},
 	mode.ToolGlob:         {[]string{"pattern"}, []string{"pattern"}},
 	mode.ToolGrep:         {[]string{"pattern", "path"}, []string{"pattern"}},
-	mode.ToolBash:         {[]string{"command", "timeout_s"}, []string{"command"}},
+	mode.ToolBash:         {[]string{"command", "timeout_s", "escalate"}, []string{"command"}},
 	mode.ToolEdit:         {[]string{"path", "old_string", "new_string"}, []string{"path", "old_string", "new_string"}},
 	mode.ToolWrite:        {[]string{"path", "content"}, []string{"path", "content"}},
 	mode.ToolAskUser:      {[]string{"question", "options", "multiple"}, []string{"question"}},

@@ -1,0 +1,48 @@
+// Package sandbox confines the shell commands the agent runs: the second line of defence behind
+// the permission gate (the gate decides, the kernel confines).
+//
+// # How a command is confined
+//
+// Landlock restricts the process that applies it and everything it starts, for good. So it is
+// never applied in the app process: [Command] builds a command that re-executes the app's own
+// binary (os.Executable) as a small helper, the openai/codex linux-sandbox pattern. The helper
+// applies Landlock to itself and then replaces itself with the shell (syscall.Exec), so the
+// shell's process id is the helper's, and a kill of the process group still reaches the shell
+// and everything it starts.
+//
+// The binary must call [RunHelperIfRequested] first thing in main (and test binaries in
+// TestMain). The helper is recognised by a hidden first argument and an environment marker, both
+// set only by [Command]; a binary that never called the hook cannot act as the helper, so
+// [Command] refuses with HELPER_MISSING instead of starting a copy of the program.
+//
+// # What the shell may do (Landlock, best effort down to the kernel's ABI)
+//
+//   - read and execute the whole file system, except the app's data folder (Policy.DataDir):
+//     Landlock is allow-only, so instead of granting read on "/" the helper grants it on every
+//     sibling along the path to the data folder. Listing folders (readdir) stays granted
+//     everywhere, so the names of the data folder's entries are visible, never their contents.
+//     Symbolic links among the siblings get no rule of their own: a link is followed to its
+//     target, which is checked like any other path, so a link cannot expose the data folder.
+//   - write, create, delete and rename inside the workspace and the private temp folder
+//     (Policy.TempDir, which the helper puts in TMPDIR); never create device nodes.
+//   - use /dev/null, /dev/zero, /dev/full, /dev/random, /dev/urandom, /dev/tty, /dev/ptmx and
+//     /dev/pts; everything else is read-only.
+//   - no TCP bind or connect unless Policy.Network (Landlock ABI 4 and later; UDP too from ABI
+//     10), no pathname unix sockets from outside (ABI 9) unless Policy.Network, no signals to
+//     processes outside the sandbox and no abstract unix sockets (ABI 6). Landlock also forbids
+//     mount changes and ptrace (hence /proc/<pid>/environ and /proc/<pid>/mem) of any process
+//     outside the sandbox, such as the app itself.
+//
+// # Git metadata
+//
+// Landlock grants are a union over the hierarchy: write on the workspace includes .git/hooks and
+// .git/config. Where unprivileged user namespaces work, the helper starts in a new user and
+// mount namespace (its own user id mapped to itself), binds the workspace's .git onto itself (so
+// it cannot be renamed away) and .git/hooks and .git/config read-only onto themselves, then
+// drops its capabilities before the exec. Where namespaces are unavailable this step is skipped
+// and [Status] says so. Only a .git folder at the workspace root is protected, not a .git file
+// (linked work trees, submodules) nor the git folders of submodules under .git/modules.
+//
+// Where Landlock is unavailable (another system, an old or unconfigured kernel), [Command] runs
+// the shell directly and [Status] reports kind "none": the gate is then the only line of defence.
+package sandbox

@@ -1,0 +1,83 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"syscall"
+
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// Securebits from linux/securebits.h, which golang.org/x/sys does not export.
+const (
+	secbitNoRoot       = 1 << 0
+	secbitNoRootLocked = 1 << 1
+)
+
+// selfPath re-executes the running binary even when its file was replaced or removed on disk
+// since it started (an upgrade): the kernel keeps the open executable.
+const selfPath = "/proc/self/exe"
+
+// runHelper confines this process and execs the shell; it returns only on failure.
+func runHelper(req request) error {
+	// Landlock, no_new_privs and capabilities are per thread until the exec, which keeps only
+	// the calling thread: everything below must happen on one thread, never released.
+	runtime.LockOSThread()
+	if req.Namespaces || req.Probe != "" {
+		if err := privateMounts(); err != nil {
+			return err
+		}
+	}
+	if req.Probe != "" {
+		return probeReadOnly(req.Probe)
+	}
+	if req.Namespaces {
+		if err := protect(req.Policy); err != nil {
+			return err
+		}
+		if err := dropCapabilities(); err != nil {
+			return err
+		}
+	}
+	if err := confine(req.Policy); err != nil {
+		return err
+	}
+	env := without(os.Environ(), helperEnvName+"=")
+	return syscall.Exec(req.Shell, append([]string{req.Shell}, req.Args...), env)
+}
+
+// confine applies the Landlock ruleset to this thread; the exec carries it to the shell.
+func confine(p Policy) error {
+	abi, err := ll.LandlockGetABIVersion()
+	if err != nil {
+		return err
+	}
+	fd, flags, err := config(p).NewRulesetFD(rules(p, abi)...)
+	if err != nil {
+		return err
+	}
+	if fd < 0 {
+		// Command only starts the helper where Landlock answers: fail closed, never run bare.
+		return errors.New("the kernel enforces no Landlock rule")
+	}
+	defer unix.Close(fd)
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return err
+	}
+	return ll.LandlockRestrictSelf(fd, flags)
+}
+
+// dropCapabilities leaves the shell without the capabilities the helper needed for its mounts:
+// ambient ones are cleared, and SECBIT_NOROOT keeps a root user from regaining all of them at
+// the exec (inside the namespace; the shell never had any outside it).
+func dropCapabilities() error {
+	const noRoot = secbitNoRoot | secbitNoRootLocked
+	if err := unix.Prctl(unix.PR_SET_SECUREBITS, noRoot, 0, 0, 0); err != nil {
+		return err
+	}
+	return unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+}

@@ -1,0 +1,106 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// Access rights, composed from the kernel's flags.
+const (
+	fileRead   = ll.AccessFSExecute | ll.AccessFSReadFile
+	treeRead   = fileRead | ll.AccessFSReadDir
+	deviceUse  = ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
+	treeChange = ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSRemoveDir | ll.AccessFSRemoveFile |
+		ll.AccessFSMakeDir | ll.AccessFSMakeReg | ll.AccessFSMakeSock | ll.AccessFSMakeFifo | ll.AccessFSMakeSym
+	// Device nodes are never granted: a block device made in the workspace would read the disk.
+)
+
+// devices are the device files a shell and its programs commonly open for writing.
+var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx"}
+
+// config handles every right this library knows, and lets BestEffort drop what the kernel does
+// not: older kernels get fewer restrictions, never an error. Network access is simply not handled
+// when allowed, and neither are pathname unix sockets, which reach local services the same way.
+func config(p Policy) landlock.Config {
+	cfg := landlock.V11
+	if p.Network {
+		cfg.HandledAccessNet = 0
+		cfg.HandledAccessFS &^= ll.AccessFSResolveUnix
+	}
+	return cfg.BestEffort()
+}
+
+// rules are the grants: read everywhere except the data folder, devices, and change inside the
+// workspace and the temp folder.
+func rules(p Policy, abi int) []landlock.Rule {
+	rs := readRules(p.DataDir)
+	rs = append(rs,
+		landlock.PathAccess(deviceUse, devices...).IgnoreIfMissing(),
+		landlock.PathAccess(deviceUse|ll.AccessFSReadDir, "/dev/pts").IgnoreIfMissing())
+	change := landlock.AccessFSSet(treeRead | treeChange)
+	if abi >= 2 {
+		// Moving a file between folders needs "refer". Under ABI 1 it is always refused, and
+		// asking for it there would make BestEffort drop the whole sandbox.
+		change |= ll.AccessFSRefer
+	}
+	for _, dir := range []string{p.Workspace, p.TempDir} {
+		if dir != "" {
+			rs = append(rs, landlock.PathAccess(change, dir))
+		}
+	}
+	return rs
+}
+
+// readRules grants read on "/" when nothing is hidden, else on every sibling along the path to
+// the data folder, plus readdir everywhere so listing folders keeps working.
+func readRules(hidden string) []landlock.Rule {
+	dirs, files, ok := siblings(hidden)
+	if !ok {
+		return []landlock.Rule{landlock.PathAccess(treeRead, "/")}
+	}
+	return []landlock.Rule{
+		landlock.PathAccess(ll.AccessFSReadDir, "/"),
+		landlock.PathAccess(treeRead, dirs...).IgnoreIfMissing(),
+		landlock.PathAccess(fileRead, files...).IgnoreIfMissing(),
+	}
+}
+
+// siblings lists, in each folder from "/" down to hidden's parent, every entry except the one on
+// the way to hidden, split into folders and other files. Symbolic links are left out: reading
+// through one is checked against its target. ok is false when there is nothing to hide (no data
+// folder, or it does not exist) or a folder on the way cannot be listed.
+func siblings(hidden string) (dirs, files []string, ok bool) {
+	if hidden == "" {
+		return nil, nil, false
+	}
+	real, err := filepath.EvalSymlinks(hidden)
+	if err != nil || !filepath.IsAbs(real) || real == "/" {
+		return nil, nil, false
+	}
+	parent := "/"
+	for _, part := range strings.Split(strings.TrimPrefix(real, "/"), "/") {
+		entries, err := os.ReadDir(parent)
+		if err != nil {
+			return nil, nil, false
+		}
+		for _, e := range entries {
+			path := filepath.Join(parent, e.Name())
+			switch {
+			case e.Name() == part || e.Type()&fs.ModeSymlink != 0:
+			case e.IsDir():
+				dirs = append(dirs, path)
+			default:
+				files = append(files, path)
+			}
+		}
+		parent = filepath.Join(parent, part)
+	}
+	return dirs, files, true
+}

@@ -1,0 +1,163 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+
+	"agentdesk/backend/errs"
+)
+
+// Policy is what one sandboxed command may touch.
+type Policy struct {
+	// Workspace is the folder the command may change (read-write).
+	Workspace string `json:"workspace"`
+	// DataDir is the app's data folder: never writable, and hidden where the kernel allows.
+	DataDir string `json:"data_dir,omitempty"`
+	// Network allows TCP bind and connect (an escalation the person approved).
+	Network bool `json:"network,omitempty"`
+	// TempDir is a private temp folder for this command, read-write; it becomes TMPDIR.
+	TempDir string `json:"temp_dir,omitempty"`
+}
+
+// Kind names the confinement the kernel offers.
+type Kind string
+
+const (
+	KindLandlock Kind = "landlock"
+	KindNone     Kind = "none"
+)
+
+// Support is what the running kernel offers, for the doctor and for Command.
+type Support struct {
+	Kind Kind `json:"kind"`
+	// ABI is the kernel's Landlock ABI version; 0 without Landlock.
+	ABI int `json:"abi"`
+	// Network: TCP bind and connect can be refused (ABI 4 and later).
+	Network bool `json:"network"`
+	// Scoped: signals and abstract unix sockets cannot leave the sandbox (ABI 6 and later).
+	Scoped bool `json:"scoped"`
+	// ProtectGit: user and mount namespaces work, so .git/hooks and .git/config are read-only.
+	ProtectGit bool `json:"protect_git"`
+	// Reason says why Kind is none, or why ProtectGit is false.
+	Reason string `json:"reason,omitempty"`
+}
+
+const (
+	// helperArg is the hidden first argument of the helper, and helperEnv its environment marker.
+	// Both must be present: neither an argument a person types nor an inherited variable alone
+	// turns the program into the helper.
+	helperArg     = "__agentdesk-sandbox"
+	helperEnvName = "AGENTDESK_SANDBOX_HELPER"
+	helperEnv     = helperEnvName + "=1"
+	// helperFailed is the helper's exit status when it could not confine the shell (as env(1)
+	// uses 125): the shell never runs unconfined by accident.
+	helperFailed = 125
+)
+
+// request is what Command hands the helper, as JSON in the argument after helperArg.
+type request struct {
+	Policy Policy   `json:"policy"`
+	Shell  string   `json:"shell"`
+	Args   []string `json:"args"`
+	// Namespaces: the helper runs in its own user and mount namespace and protects .git.
+	Namespaces bool `json:"namespaces,omitempty"`
+	// Probe names a folder the helper binds read-only and checks, instead of running a shell.
+	Probe string `json:"probe,omitempty"`
+}
+
+// hooked records that this binary called RunHelperIfRequested, so a copy of it can be the helper.
+var hooked atomic.Bool
+
+// RunHelperIfRequested turns this process into the sandbox helper when Command started it, and
+// never returns then: it confines itself and execs the shell, or exits with status 125. Call it
+// first thing in main, and in TestMain of every test binary whose tests run shell commands.
+func RunHelperIfRequested() {
+	hooked.Store(true)
+	if len(os.Args) < 3 || os.Args[1] != helperArg || !hasMarker(os.Environ()) {
+		return
+	}
+	var req request
+	if err := json.Unmarshal([]byte(os.Args[2]), &req); err != nil {
+		fail(err)
+	}
+	fail(runHelper(req))
+}
+
+func hasMarker(environ []string) bool {
+	for _, kv := range environ {
+		if kv == helperEnv {
+			return true
+		}
+	}
+	return false
+}
+
+// fail reports on the shell's own output, which the model reads, and exits.
+func fail(err error) {
+	fmt.Fprintf(os.Stderr, "agentdesk sandbox: %v\n", err)
+	os.Exit(helperFailed)
+}
+
+// Status reports what the kernel offers; the first call probes, later calls reuse the answer.
+func Status() Support { return status() }
+
+var status = sync.OnceValue(detect)
+
+// Command builds the command that runs shell with args, env and Policy p: through the helper
+// where the kernel offers Landlock, directly where it does not. The caller sets Dir, output and
+// process-group attributes (adding to SysProcAttr, never replacing it), and starts it.
+func Command(p Policy, shell string, args, env []string) (*exec.Cmd, error) {
+	st := Status()
+	if st.Kind != KindLandlock {
+		return Unconfined(p, shell, args, env), nil
+	}
+	return helperCommand(request{Policy: p, Shell: shell, Args: args, Namespaces: st.ProtectGit}, withTempDir(env, p.TempDir))
+}
+
+// helperCommand re-executes this binary as the helper.
+func helperCommand(req request, env []string) (*exec.Cmd, error) {
+	if !hooked.Load() {
+		return nil, errs.New(HelperMissing)
+	}
+	raw, err := json.Marshal(req)
+	if err != nil {
+		return nil, errs.Wrap(SandboxFailed, err, "Problem", err.Error())
+	}
+	cmd := exec.Command(selfPath, helperArg, string(raw))
+	cmd.Env = append(without(env, helperEnvName+"="), helperEnv)
+	if req.Namespaces {
+		useNamespaces(cmd)
+	}
+	return cmd, nil
+}
+
+// withTempDir points TMPDIR at the private temp folder (a copy: env is the caller's).
+func withTempDir(env []string, dir string) []string {
+	if dir == "" {
+		return env
+	}
+	return append(without(env, "TMPDIR="), "TMPDIR="+dir)
+}
+
+// without drops every entry that starts with prefix.
+func without(env []string, prefix string) []string {
+	out := make([]string, 0, len(env)+2)
+	for _, kv := range env {
+		if len(kv) < len(prefix) || kv[:len(prefix)] != prefix {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// Unconfined builds the command that runs shell without the sandbox (where the person approved
+// that, or the kernel offers none), with the same private temp folder.
+func Unconfined(p Policy, shell string, args, env []string) *exec.Cmd {
+	cmd := exec.Command(shell, args...)
+	cmd.Env = withTempDir(env, p.TempDir)
+	return cmd
+}

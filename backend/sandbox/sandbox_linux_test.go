@@ -1,0 +1,258 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"agentdesk/backend/errs"
+)
+
+// requireLandlock fails, never skips: these machines have Landlock (ABI 7), and a sandbox that
+// silently went missing must turn the suite red.
+func requireLandlock(t *testing.T) Support {
+	t.Helper()
+	st := Status()
+	if st.Kind != KindLandlock {
+		t.Fatalf("no Landlock on this Linux kernel: %s", st.Reason)
+	}
+	return st
+}
+
+// sh runs script in the sandbox with p and returns its combined output and exit error.
+func sh(t *testing.T, p Policy, script string, env ...string) (string, error) {
+	t.Helper()
+	cmd, err := Command(p, "/bin/sh", []string{"-c", script}, append(os.Environ(), env...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Dir = p.Workspace
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func mustSh(t *testing.T, p Policy, script string) string {
+	t.Helper()
+	out, err := sh(t, p, script)
+	if err != nil {
+		t.Fatalf("%q: %v\n%s", script, err, out)
+	}
+	return out
+}
+
+func policy(t *testing.T) Policy {
+	return Policy{Workspace: t.TempDir(), TempDir: t.TempDir()}
+}
+
+func TestStatusReportsLandlockHere(t *testing.T) {
+	st := requireLandlock(t)
+	if st.ABI < 1 || st.Network != (st.ABI >= 4) || st.Scoped != (st.ABI >= 6) {
+		t.Fatalf("inconsistent status %+v", st)
+	}
+	// TESTING.md: unprivileged user namespaces work on these machines.
+	if !st.ProtectGit {
+		t.Fatalf("namespaces should work here: %s", st.Reason)
+	}
+}
+
+func TestWritesOnlyInsideTheWorkspaceAndTempDir(t *testing.T) {
+	requireLandlock(t)
+	p := policy(t)
+	outside := t.TempDir()
+	mustSh(t, p, "echo in > inside.txt && mkdir -p a/b && mv inside.txt a/b/moved.txt && echo t > \"$TMPDIR/t\"")
+	if _, err := os.Stat(filepath.Join(p.Workspace, "a/b/moved.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(p.TempDir, "t")); err != nil {
+		t.Fatalf("TMPDIR is not the private temp folder: %v", err)
+	}
+	out, err := sh(t, p, "echo x > "+filepath.Join(outside, "x"))
+	if err == nil || !strings.Contains(out, "Permission denied") {
+		t.Fatalf("a write outside succeeded: %v %q", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "x")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the file outside exists: %v", err)
+	}
+	// The same write with the outside folder as workspace succeeds: the refusal above is the sandbox.
+	mustSh(t, Policy{Workspace: outside}, "echo x > "+filepath.Join(outside, "x"))
+}
+
+func TestReadsEverywhereButTheDataDir(t *testing.T) {
+	requireLandlock(t)
+	p := policy(t)
+	p.DataDir = filepath.Join(t.TempDir(), "data")
+	if err := os.MkdirAll(filepath.Join(p.DataDir, "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(p.DataDir, "agentdesk.db"), []byte("secret sessions"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	neighbour := filepath.Join(filepath.Dir(p.DataDir), "neighbour.txt")
+	if err := os.WriteFile(neighbour, []byte("visible"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := mustSh(t, p, "cat "+neighbour+" && head -c 4 /etc/hostname >/dev/null && ls / >/dev/null && echo ok"); !strings.Contains(out, "visible") {
+		t.Fatalf("reads outside the data folder fail: %q", out)
+	}
+	for _, script := range []string{
+		"cat " + filepath.Join(p.DataDir, "agentdesk.db"),
+		"echo x > " + filepath.Join(p.DataDir, "new"),
+		"echo x >> " + filepath.Join(p.DataDir, "agentdesk.db"),
+		"mkdir " + filepath.Join(p.DataDir, "sub", "x"),
+	} {
+		if out, err := sh(t, p, script); err == nil || strings.Contains(out, "secret") {
+			t.Errorf("%q was allowed: %q", script, out)
+		}
+	}
+	if raw, _ := os.ReadFile(filepath.Join(p.DataDir, "agentdesk.db")); string(raw) != "secret sessions" {
+		t.Fatalf("the database changed: %q", raw)
+	}
+}
+
+func TestDataDirInsideTheWorkspaceStaysHidden(t *testing.T) {
+	st := requireLandlock(t)
+	if !st.ProtectGit {
+		t.Fatalf("needs namespaces: %s", st.Reason)
+	}
+	p := policy(t)
+	p.DataDir = filepath.Join(p.Workspace, ".agentdesk")
+	if err := os.MkdirAll(p.DataDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(p.DataDir, "db"), []byte("secret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := sh(t, p, "cat .agentdesk/db; echo x > .agentdesk/new")
+	if err == nil || strings.Contains(out, "secret") {
+		t.Fatalf("the data folder in the workspace is reachable: %v %q", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(p.DataDir, "new")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a file appeared in the data folder: %v", err)
+	}
+}
+
+func TestDevicesStayUsable(t *testing.T) {
+	requireLandlock(t)
+	out := mustSh(t, policy(t), "echo gone > /dev/null && head -c 4 /dev/urandom | wc -c && head -c 2 /dev/zero | wc -c")
+	if strings.Fields(out)[0] != "4" {
+		t.Fatalf("got %q", out)
+	}
+}
+
+func TestNetworkIsRefusedUnlessAllowed(t *testing.T) {
+	st := requireLandlock(t)
+	if !st.Network {
+		t.Fatalf("Landlock ABI %d cannot filter TCP; these machines have ABI 7", st.ABI)
+	}
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	// bash's /dev/tcp makes a plain connect(2), without needing curl in this package's tests.
+	script := "exec 3<>/dev/tcp/127.0.0.1/" + strconv.Itoa(port) + " && echo connected"
+	p := policy(t)
+	if out, err := shBash(t, p, script); err == nil || strings.Contains(out, "connected") {
+		t.Fatalf("connect succeeded in the sandbox: %q", out)
+	}
+	p.Network = true
+	if out, err := shBash(t, p, script); err != nil || !strings.Contains(out, "connected") {
+		t.Fatalf("connect with Network failed: %v %q", err, out)
+	}
+}
+
+func shBash(t *testing.T, p Policy, script string) (string, error) {
+	t.Helper()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd, err := Command(p, bash, []string{"-c", script}, os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func TestGitMetadataIsReadOnly(t *testing.T) {
+	st := requireLandlock(t)
+	if !st.ProtectGit {
+		t.Fatalf("needs namespaces: %s", st.Reason)
+	}
+	p := policy(t)
+	git := filepath.Join(p.Workspace, ".git")
+	for _, dir := range []string{"hooks", "objects", "refs"} {
+		if err := os.MkdirAll(filepath.Join(git, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(git, "config"), []byte("[core]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, script := range []string{
+		"echo '[core] fsmonitor = evil' >> .git/config",
+		"echo evil > .git/hooks/pre-commit",
+		"rm -rf .git/hooks",
+		"mv .git .git-aside",
+		"rm .git/config",
+		"echo x > cfg && mv cfg .git/config",
+	} {
+		if out, err := sh(t, p, script); err == nil {
+			t.Errorf("%q was allowed: %q", script, out)
+		}
+	}
+	if raw, _ := os.ReadFile(filepath.Join(git, "config")); string(raw) != "[core]\n" {
+		t.Fatalf(".git/config changed: %q", raw)
+	}
+	if _, err := os.Stat(filepath.Join(git, "hooks", "pre-commit")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a hook appeared: %v", err)
+	}
+	// The rest of .git stays writable: commits must work in the sandbox.
+	mustSh(t, p, "echo x > .git/objects/new && mkdir .git/refs/heads")
+}
+
+func TestHelperFailsClosed(t *testing.T) {
+	requireLandlock(t)
+	p := policy(t)
+	p.Workspace = filepath.Join(p.Workspace, "missing")
+	cmd, err := Command(p, "/bin/sh", []string{"-c", "echo ran"}, os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != helperFailed || strings.Contains(string(out), "ran") {
+		t.Fatalf("the shell ran without its sandbox: %v %q", err, out)
+	}
+	if !strings.HasPrefix(string(out), "agentdesk sandbox: ") {
+		t.Fatalf("no reason given: %q", out)
+	}
+}
+
+func TestCommandNeedsTheHook(t *testing.T) {
+	requireLandlock(t)
+	hooked.Store(false)
+	defer hooked.Store(true)
+	_, err := Command(policy(t), "/bin/sh", []string{"-c", "true"}, nil)
+	if errs.KindOf(err) != HelperMissing {
+		t.Fatalf("got %v", err)
+	}
+}
