@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 
+	"agentdesk/backend/sandbox"
 	"agentdesk/backend/store"
 )
 
@@ -26,6 +27,9 @@ type DoctorReport struct {
 	Checks      []Check                 `json:"checks"`
 	Schema      SchemaReport            `json:"schema"`
 	Maintenance store.MaintenanceReport `json:"maintenance"`
+	// Sandbox is what the kernel offers to confine shell commands. It is not a check: a system
+	// without Landlock still runs, with the gate as its only line of defence.
+	Sandbox sandbox.Support `json:"sandbox"`
 }
 
 // SchemaReport tells the database's schema version and what this build supports.
@@ -57,7 +61,8 @@ func runDoctor(c *Context, args []string) int {
 
 func (c *Context) diagnose() DoctorReport {
 	rep := DoctorReport{Version: Version, DataDir: c.DataDir, Schema: SchemaReport{Supported: store.SupportedSchema()},
-		Maintenance: store.MaintenanceReport{Changes: []store.Change{}, Repairs: []string{}}}
+		Maintenance: store.MaintenanceReport{Changes: []store.Change{}, Repairs: []string{}},
+		Sandbox:     sandbox.Status()}
 	rep.Checks = append(rep.Checks, c.checkLibraries(), c.checkDataDir())
 	rep.Checks = append(rep.Checks, c.checkDatabase(&rep))
 	rep.OK = true
@@ -138,5 +143,22 @@ func (c *Context) printDoctor(rep DoctorReport) {
 		}
 		fmt.Fprintf(c.Stdout, "%s %-10s %s\n", mark, c.T("cli.doctor.check."+ch.Name), ch.Detail)
 	}
+	fmt.Fprintln(c.Stdout, c.sandboxLine(rep.Sandbox))
 	fmt.Fprintln(c.Stdout, c.T("cli.doctor.maintenance", "Changed", rep.Maintenance.Changed))
+}
+
+// sandboxLine is the doctor's human line about the sandbox; "!" marks a missing one.
+func (c *Context) sandboxLine(s sandbox.Support) string {
+	if s.Kind != sandbox.KindLandlock {
+		return fmt.Sprintf("! %-10s %s", c.T("sandbox.doctor.label"), c.T("sandbox.doctor.none", "Reason", s.Reason))
+	}
+	return fmt.Sprintf("✓ %-10s %s", c.T("sandbox.doctor.label"), c.T("sandbox.doctor.landlock",
+		"ABI", s.ABI, "Network", c.yesNo(s.Network), "Git", c.yesNo(s.ProtectGit)))
+}
+
+func (c *Context) yesNo(b bool) string {
+	if b {
+		return c.T("sandbox.doctor.yes")
+	}
+	return c.T("sandbox.doctor.no")
 }
