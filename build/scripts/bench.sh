@@ -7,10 +7,16 @@ declare -A budget=(
   [BenchmarkFold100k]=20000000        # the mode fold over 100,000 events: 20 ms
   [BenchmarkToolCallOverhead]=1000000 # gate + persist + emit per tool call: 1 ms
 )
+# Budgets on the difference between two lines of one run: what the second adds to the first.
+declare -A overhead=(
+  [BenchmarkShellStart/sandboxed]="BenchmarkShellStart/unsandboxed 5000000" # the sandbox per command: 5 ms
+)
+declare -A measured=()
 out=$(go test -run='^$' -bench=. -benchmem -count=1 ./backend/... | tee /dev/stderr | grep '^Benchmark' || true)
 printf '\n%-40s %14s %14s %8s\n' benchmark ns/op budget ratio
 while read -r name _ ns _; do
   base=${name%-*}
+  measured[$base]=$ns
   b=${budget[${base%%/*}]:-}
   if [ -n "$b" ]; then
     printf '%-40s %14s %14s %8s\n' "$base" "$ns" "$b" "$(awk -v n="$ns" -v b="$b" 'BEGIN{printf "%.3f", n/b}')"
@@ -18,3 +24,9 @@ while read -r name _ ns _; do
     printf '%-40s %14s %14s %8s\n' "$base" "$ns" "-" "-"
   fi
 done <<<"$out"
+for name in "${!overhead[@]}"; do
+  read -r from b <<<"${overhead[$name]}"
+  [ -n "${measured[$name]:-}" ] && [ -n "${measured[$from]:-}" ] || continue
+  d=$(awk -v a="${measured[$name]}" -v f="${measured[$from]}" 'BEGIN{printf "%.0f", a-f}')
+  printf '%-40s %14s %14s %8s\n' "${name} - ${from##*/}" "$d" "$b" "$(awk -v n="$d" -v b="$b" 'BEGIN{printf "%.3f", n/b}')"
+done

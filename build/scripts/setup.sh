@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-packages=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev xvfb xauth xdotool imagemagick curl chromium fonts-wqy-microhei)
+packages=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev xvfb xauth xdotool imagemagick curl git chromium fonts-wqy-microhei)
 
 missing=()
 for p in "${packages[@]}"; do
