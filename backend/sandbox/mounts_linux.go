@@ -52,10 +52,9 @@ func protect(p Policy) error {
 		return err
 	}
 	hooks := filepath.Join(git, "hooks")
-	// git creates hooks/ itself; a repository without it would let the shell create one.
-	if err := os.Mkdir(hooks, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
+	// git creates hooks/ itself; a repository without it would let the shell create one. Where
+	// the person cannot create it either (a read-only .git), neither can the shell.
+	_ = os.Mkdir(hooks, 0o755)
 	for _, path := range []string{hooks, filepath.Join(git, "config")} {
 		// A symbolic link is skipped: a mount lands on its target, and the link itself could
 		// still be replaced.

@@ -256,3 +256,22 @@ func TestCommandNeedsTheHook(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestMissingHooksFolderCannotBeCreated: a repository without .git/hooks gets an empty one that
+// is bound read-only, so the shell cannot create hooks there either.
+func TestMissingHooksFolderCannotBeCreated(t *testing.T) {
+	st := requireLandlock(t)
+	if !st.ProtectGit {
+		t.Fatalf("needs namespaces: %s", st.Reason)
+	}
+	p := policy(t)
+	if err := os.MkdirAll(filepath.Join(p.Workspace, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := sh(t, p, "mkdir -p .git/hooks && echo evil > .git/hooks/post-checkout"); err == nil {
+		t.Fatalf("a hook was planted: %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(p.Workspace, ".git/hooks/post-checkout")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the hook exists: %v", err)
+	}
+}
