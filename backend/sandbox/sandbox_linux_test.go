@@ -275,3 +275,30 @@ func TestMissingHooksFolderCannotBeCreated(t *testing.T) {
 		t.Fatalf("the hook exists: %v", err)
 	}
 }
+
+// TestDataDirHiddenWithoutNamespaces: where namespaces are unavailable, the Landlock rules alone
+// (read granted on the data folder's siblings, not on "/") keep its contents unreadable.
+func TestDataDirHiddenWithoutNamespaces(t *testing.T) {
+	requireLandlock(t)
+	p := policy(t)
+	p.DataDir = filepath.Join(t.TempDir(), "data")
+	if err := os.Mkdir(p.DataDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(p.DataDir, "db"), []byte("secret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sibling := filepath.Join(filepath.Dir(p.DataDir), "sibling")
+	if err := os.WriteFile(sibling, []byte("visible"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	script := "cat " + sibling + "; ls " + p.DataDir + "; cat " + filepath.Join(p.DataDir, "db")
+	cmd, err := helperCommand(request{Policy: p, Shell: "/bin/sh", Args: []string{"-c", script}}, os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	if err == nil || strings.Contains(string(out), "secret") || !strings.Contains(string(out), "visible") {
+		t.Fatalf("got %v %q", err, out)
+	}
+}
