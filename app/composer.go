@@ -67,11 +67,15 @@ type RunToolRequest struct {
 	SessionID string          `json:"sessionId"`
 	Name      string          `json:"name"`
 	Input     json.RawMessage `json:"input"`
+	// Approved is the person's inline confirmation of a call the gate asks about; it answers
+	// nothing the gate denies.
+	Approved bool `json:"approved,omitempty"`
 }
 
-// RunTool runs one tool directly: the mode's hard deny and deny rules hold, nothing asks.
+// RunTool runs one tool directly under the session's permission: where the gate asks, the
+// result says NeedsApproval and nothing ran, until the form sends it again Approved.
 func (f *Composer) RunTool(req RunToolRequest) (agent.DirectResult, error) {
-	out, err := f.s.Runtime.RunDirect(context.Background(), req.SessionID, req.Name, req.Input)
+	out, err := f.s.Runtime.RunDirect(context.Background(), req.SessionID, req.Name, req.Input, req.Approved)
 	if err != nil {
 		return agent.DirectResult{}, f.s.fail(err)
 	}

@@ -18,12 +18,13 @@ func (f *Decisions) Pending(req SessionRef) ([]decision.Decision, error) {
 }
 
 // ResolveRequest answers one decision. Approvals take choice (allow_once, allow_session,
-// allow_always, reject) and reason; plan reviews choice (approve, keep_planning) and feedback;
+// allow_always, reject), reason, and scope (exact or prefix: what the last two save); plan reviews choice (approve, keep_planning) and feedback;
 // questions selected and text.
 type ResolveRequest struct {
 	ID       string   `json:"id"`
 	Choice   string   `json:"choice"`
 	Reason   string   `json:"reason"`
+	Scope    string   `json:"scope,omitempty"`
 	Selected []string `json:"selected"`
 	Text     string   `json:"text"`
 	Feedback string   `json:"feedback"`
@@ -43,7 +44,7 @@ func (f *Decisions) Resolve(req ResolveRequest) (ResolveResult, error) {
 	var res decision.Resolution
 	switch kind {
 	case decision.KindApproval:
-		res = decision.Approval(decision.Choice(req.Choice), req.Reason)
+		res = decision.ApprovalScoped(decision.Choice(req.Choice), req.Reason, req.Scope)
 	case decision.KindPlanReview:
 		res = decision.Plan(decision.PlanChoice(req.Choice), req.Feedback)
 	default:

@@ -7,6 +7,7 @@ import (
 	"agentdesk/backend/errs"
 	"agentdesk/backend/i18n"
 	"agentdesk/backend/policy"
+	"agentdesk/backend/sandbox"
 	"agentdesk/locales"
 )
 
@@ -19,6 +20,23 @@ type SettingsView struct {
 	Provider          ProviderView `json:"provider"`
 	ProviderReady     bool         `json:"providerReady"`
 	ExternalAgents    []string     `json:"externalAgents"`
+	// ShellEnvPassthrough names variables shell commands keep although they look like secrets.
+	ShellEnvPassthrough []string `json:"shellEnvPassthrough"`
+	// Sandbox is what the kernel offers shell commands here ("landlock" or "none").
+	Sandbox sandbox.Support `json:"sandbox"`
+}
+
+// NamesRequest is a list of environment variable names.
+type NamesRequest struct {
+	Names []string `json:"names"`
+}
+
+// SetShellEnvPassthrough saves the variables shell commands keep despite secret-like names.
+func (f *Settings) SetShellEnvPassthrough(req NamesRequest) (SettingsView, error) {
+	if err := f.s.Store.SetShellPassEnv(req.Names); err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	return f.publish()
 }
 
 // ExternalAgentsRequest is the list of external ACP agent command lines sessions may use.
@@ -80,8 +98,13 @@ func (f *Settings) Get() (SettingsView, error) {
 	if err != nil {
 		return SettingsView{}, f.s.fail(err)
 	}
+	pass, err := f.s.Store.ShellPassEnv()
+	if err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
 	return SettingsView{Language: f.s.Language(), DefaultPermission: string(def.Mode), Theme: theme, ExternalAgents: agents,
-		DecisionTimeout: decision.TimeoutSetting(f.s.Store)().String(), Provider: prov, ProviderReady: f.s.providerReady(prov)}, nil
+		DecisionTimeout: decision.TimeoutSetting(f.s.Store)().String(), Provider: prov, ProviderReady: f.s.providerReady(prov),
+		ShellEnvPassthrough: pass, Sandbox: sandbox.Status()}, nil
 }
 
 // SetLanguage persists the UI language and tells every window.
@@ -138,8 +161,17 @@ type RuleView struct {
 	Kind      string    `json:"kind"`
 	Path      string    `json:"path"`
 	Command   string    `json:"command"`
+	Scope     string    `json:"scope"`
 	Source    string    `json:"source"`
 	CreatedAt time.Time `json:"createdAt"`
+}
+
+// scopeOf names a stored scope as the gate reads it: anything but prefix or pattern is exact.
+func scopeOf(s policy.Scope) string {
+	if s == policy.ScopePrefix || s == policy.ScopePattern {
+		return string(s)
+	}
+	return string(policy.ScopeExact)
 }
 
 // RuleRef names one rule.
@@ -157,7 +189,7 @@ func (f *Settings) Rules() ([]RuleView, error) {
 	for i, r := range rows {
 		rule := r.Rule()
 		out[i] = RuleView{ID: rule.ID, Effect: string(rule.Effect), Kind: string(rule.Kind), Path: rule.Path,
-			Command: rule.Command, Source: r.Source, CreatedAt: r.CreatedAt}
+			Command: rule.Command, Scope: scopeOf(rule.Scope), Source: r.Source, CreatedAt: r.CreatedAt}
 	}
 	return out, nil
 }

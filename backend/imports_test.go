@@ -26,10 +26,11 @@ var rules = []rule{
 		return !isTest && !inAny(pkg, "serve", "provider", "acp")
 	}, func(imp string) bool { return imp == "net/http" }},
 	{"errs uses the standard library only", only("errs"), notStdlib()},
-	// The gate must parse shell to auto-allow read-only commands (mvdan.cc/sh is a pure parser),
-	// and it reads the mode profiles; nothing else.
-	{"policy uses the standard library, errs, mode and the shell parser only", only("policy"),
-		notStdlib("agentdesk/backend/errs", "agentdesk/backend/mode", "mvdan.cc/sh/v3/syntax")},
+	// The gate must parse shell to judge commands (mvdan.cc/sh is a pure parser) and expand
+	// braces, tildes and globs as the shell would (its expander, handed the file system only
+	// through the policy.View the caller passes), and it reads the mode profiles; nothing else.
+	{"policy uses the standard library, errs, mode and the shell parser and expander only", only("policy"),
+		notStdlib("agentdesk/backend/errs", "agentdesk/backend/mode", "mvdan.cc/sh/v3/syntax", "mvdan.cc/sh/v3/expand")},
 	{"mode uses the standard library and errs only", only("mode"), notStdlib("agentdesk/backend/errs")},
 }
 

@@ -42,7 +42,12 @@ func (c *Context) askOnTerminal(d decision.Decision, lines *bufio.Scanner) decis
 	case decision.KindApproval:
 		var p agent.ApprovalPayload
 		json.Unmarshal(d.Payload, &p)
-		fmt.Fprintf(c.Stderr, "\n%s\n  %s\n%s ", c.T("cli.run.approve", "Tool", p.Tool), p.Summary, c.T("cli.run.approveChoices"))
+		fmt.Fprintf(c.Stderr, "\n%s\n  %s\n", c.T("cli.run.approve", "Tool", p.Tool), p.Summary)
+		if p.Escalation != "" {
+			// A step out of the sandbox is answered for this call only, whatever is typed.
+			fmt.Fprintf(c.Stderr, "  %s\n", c.T(p.ReasonKey))
+		}
+		fmt.Fprintf(c.Stderr, "%s ", c.T("cli.run.approveChoices"))
 		switch strings.ToLower(c.readLine(lines)) {
 		case "y", "yes", "是":
 			return decision.Approval(decision.AllowOnce, "")

@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"strings"
 
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
@@ -28,6 +29,15 @@ func settingsTable() map[string]setting {
 				return st.SetSetting(decision.SettingTimeout, d.String())
 			},
 		},
+		"shell-env-passthrough": {
+			get: func(st *store.Store) (string, error) {
+				names, err := st.ShellPassEnv()
+				return strings.Join(names, ","), err
+			},
+			set: func(st *store.Store, value string) error {
+				return st.SetShellPassEnv(splitNames(value))
+			},
+		},
 		"default-permission": {
 			get: func(st *store.Store) (string, error) {
 				d, err := st.GetDefaultPermission()
@@ -42,6 +52,11 @@ func settingsTable() map[string]setting {
 			},
 		},
 	}
+}
+
+// splitNames reads "A,B C" as a list of names; an empty value clears the list.
+func splitNames(value string) []string {
+	return strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' })
 }
 
 func settingNames() []string {

@@ -20,6 +20,19 @@ type ApprovalPayload struct {
 	Command   string `json:"command,omitempty"`
 	Code      string `json:"code,omitempty"`
 	ReasonKey string `json:"reasonKey,omitempty"`
+	// Scopes are what "allow for this session" and "always allow" would save, shown before the
+	// person confirms: always the exact call, and a program + subcommand prefix where one is
+	// safe. Empty for an escalation, which only "allow once" can answer.
+	Scopes []ScopeOption `json:"scopes,omitempty"`
+	// Escalation is set when the command asks to leave the sandbox (network, unsandboxed).
+	Escalation string `json:"escalation,omitempty"`
+}
+
+// ScopeOption is one scope the approval card offers for saving.
+type ScopeOption struct {
+	ID      string `json:"id"` // decision.ScopeExact or decision.ScopePrefix
+	Command string `json:"command,omitempty"`
+	Path    string `json:"path,omitempty"`
 }
 
 // QuestionPayload is an ask_user question.
@@ -46,9 +59,7 @@ func (t *turn) ask(kind decision.Kind, payload any) (decision.Resolution, error)
 // approve turns the gate's ask into an approval decision. Allow for this session becomes a
 // grant, always allow a rule listed in Settings; anything else declines with its code.
 func (t *turn) approve(g *gated) error {
-	res, err := t.ask(decision.KindApproval, ApprovalPayload{Tool: g.call.Name, Kind: string(g.desc.Gate.Kind),
-		Summary: g.desc.Summary, Path: g.resolved.Target.Path, Command: g.desc.Gate.Command,
-		Code: string(g.verdict.Code), ReasonKey: g.verdict.ReasonKey})
+	res, err := t.ask(decision.KindApproval, approvalPayload(g))
 	if err != nil {
 		return err
 	}
@@ -61,27 +72,52 @@ func (t *turn) approve(g *gated) error {
 		return err
 	}
 	g.approved = string(a.Choice)
+	if g.desc.Gate.Escalation != policy.NoEscalation {
+		// A step out of the sandbox is never saved: whatever was pressed, it is this call only.
+		g.escalated, g.approved = true, string(decision.AllowOnce)
+		return nil
+	}
 	switch a.Choice {
 	case decision.AllowSession:
-		return t.rt.opts.Store.AddGrant(t.sessionID, grantFor(g))
+		return t.rt.opts.Store.AddGrant(t.sessionID, grantFor(g, a.Scope))
 	case decision.AllowAlways:
-		_, err := t.rt.opts.Store.AddRule(ruleFor(g), "approval:"+t.sessionID)
+		_, err := t.rt.opts.Store.AddRule(ruleFor(g, a.Scope), "approval:"+t.sessionID)
 		return err
 	}
 	return nil
 }
 
-// grantFor allows exactly this call again: the same command, or the same file.
-func grantFor(g *gated) policy.Grant {
-	r := ruleFor(g)
-	return policy.Grant{Kind: r.Kind, Path: r.Path, Command: r.Command}
+func approvalPayload(g *gated) ApprovalPayload {
+	p := ApprovalPayload{Tool: g.call.Name, Kind: string(g.desc.Gate.Kind), Summary: g.desc.Summary,
+		Path: g.resolved.Target.Path, Command: g.desc.Gate.Command, Code: string(g.verdict.Code),
+		ReasonKey: g.verdict.ReasonKey, Escalation: string(g.desc.Gate.Escalation)}
+	if p.Escalation != "" {
+		return p
+	}
+	exact := ruleFor(g, decision.ScopeExact)
+	p.Scopes = []ScopeOption{{ID: decision.ScopeExact, Command: exact.Command, Path: exact.Path}}
+	if prefix := policy.SuggestPrefix(g.resolved.Shell); prefix != "" && g.desc.Gate.Kind == policy.KindBash {
+		p.Scopes = append(p.Scopes, ScopeOption{ID: decision.ScopePrefix, Command: prefix})
+	}
+	return p
 }
 
-func ruleFor(g *gated) policy.Rule {
-	r := policy.Rule{Effect: policy.Allow, Kind: g.desc.Gate.Kind}
+// grantFor allows this call again, in the scope the person chose from those the card showed.
+func grantFor(g *gated, scope string) policy.Grant {
+	r := ruleFor(g, scope)
+	return policy.Grant{Kind: r.Kind, Path: r.Path, Command: r.Command, Scope: r.Scope}
+}
+
+// ruleFor is exactly this call — the same command text, or the same file — unless the person
+// chose the prefix the card offered. A prefix that was not offered falls back to exact.
+func ruleFor(g *gated, scope string) policy.Rule {
+	r := policy.Rule{Effect: policy.Allow, Kind: g.desc.Gate.Kind, Scope: policy.ScopeExact}
 	switch {
 	case g.desc.Gate.Kind == policy.KindBash:
 		r.Command = strings.TrimSpace(g.desc.Gate.Command)
+		if prefix := policy.SuggestPrefix(g.resolved.Shell); scope == decision.ScopePrefix && prefix != "" {
+			r.Command, r.Scope = prefix, policy.ScopePrefix
+		}
 	case g.resolved.Target.Inside:
 		r.Path = g.resolved.Target.Rel
 	default:

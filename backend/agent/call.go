@@ -7,6 +7,7 @@ import (
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/provider"
+	"agentdesk/backend/sandbox"
 	"agentdesk/backend/tool"
 )
 
@@ -46,6 +47,8 @@ type gated struct {
 	resolved policy.Resolved
 	verdict  policy.Verdict
 	approved string
+	// escalated: the person approved this bash call's step out of the sandbox.
+	escalated bool
 }
 
 // handle takes one call through describe, the gate (hard layer), an approval when the gate
@@ -110,14 +113,21 @@ func (t *turn) evaluate(g *gated) (policy.Verdict, error) {
 	if err != nil {
 		return policy.Verdict{}, err
 	}
-	return policy.Evaluate(policy.Input{Mode: t.exec, Permission: perm, Rules: rules, Grants: grants, Call: g.resolved}), nil
+	return policy.Evaluate(policy.Input{Mode: t.exec, Permission: perm, Rules: rules, Grants: grants, Call: g.resolved,
+		Sandboxed: sandboxed()}), nil
 }
+
+// sandboxed reports whether shell commands run under the kernel sandbox here.
+func sandboxed() bool { return sandbox.Status().Kind == sandbox.KindLandlock }
 
 // execute runs an allowed call and keeps the verified turn's bookkeeping.
 func (t *turn) execute(g *gated) (*tool.Result, error) {
 	key := deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID}
 	env := tool.Env{Workspace: t.workspace, Ask: t.askQuestion, ReviewPlan: t.reviewPlan,
 		Output: func(chunk string) { t.rt.deltas.add(EventToolOutput, key, chunk) }}
+	if err := t.confine(g, &env); err != nil {
+		return nil, err
+	}
 	res, err := g.tool.Run(t.ctx, env, g.call.Input)
 	t.rt.deltas.flush()
 	if err != nil {
@@ -130,6 +140,31 @@ func (t *turn) execute(g *gated) (*tool.Result, error) {
 		}
 	}
 	return &res, nil
+}
+
+// confine hands the tool what the gate approved: the resolved path for a file tool (it
+// refuses if the path resolves elsewhere now), and the sandbox's terms for a shell command.
+func (t *turn) confine(g *gated, env *tool.Env) error {
+	if g.desc.Gate.Kind.HasPath() {
+		target := g.resolved.Target
+		env.Target = &target
+	}
+	if g.desc.Gate.Kind != policy.KindBash {
+		return nil
+	}
+	pass, err := t.rt.opts.Store.ShellPassEnv()
+	if err != nil {
+		return err
+	}
+	esc := g.desc.Gate.Escalation
+	env.Shell = tool.ShellOptions{
+		Network:     g.escalated && esc == policy.EscalateNetwork,
+		Unsandboxed: g.escalated && esc == policy.EscalateUnsandboxed,
+		HardenGit:   g.verdict.Decision == policy.DecideAllow && g.verdict.ReasonKey == policy.ReasonReadOnlyShell,
+		DataDir:     t.rt.opts.DataDir,
+		PassEnv:     pass,
+	}
+	return nil
 }
 
 // track notes changes and passing verifications: any successful bash command after the last

@@ -25,11 +25,18 @@ type DirectResult struct {
 	Output    string          `json:"output"`
 	IsError   bool            `json:"isError"`
 	Code      string          `json:"code,omitempty"`
+	// NeedsApproval: the gate asks for this call under the session's permission, so nothing
+	// ran; the form shows ReasonKey and Summary and runs it again only when the person
+	// confirms (Approved in the request).
+	NeedsApproval bool   `json:"needsApproval,omitempty"`
+	ReasonKey     string `json:"reasonKey,omitempty"`
+	Summary       string `json:"summary,omitempty"`
 }
 
-// RunDirect runs a tool the person invoked themselves (R-DEC-1). The person is the one
-// asking, so nothing asks again, but the mode's hard deny and deny rules still hold.
-func (r *Runtime) RunDirect(ctx context.Context, sessionID, name string, input json.RawMessage) (DirectResult, error) {
+// RunDirect runs a tool the person invoked themselves (R-DEC-1) under the session's own
+// permission: where the gate allows, it runs; where it asks, nothing runs and the result says
+// so, until the person confirms inline (approved); a deny holds either way.
+func (r *Runtime) RunDirect(ctx context.Context, sessionID, name string, input json.RawMessage, approved bool) (DirectResult, error) {
 	state, err := r.opts.Store.ModeInForce(sessionID)
 	if err != nil {
 		return DirectResult{}, err
@@ -42,7 +49,13 @@ func (r *Runtime) RunDirect(ctx context.Context, sessionID, name string, input j
 		pref: state.Preference, exec: directMode(state.Preference)}
 	g := &gated{call: provider.ToolCall{ID: "direct_" + uuid.NewString(), Name: name, Input: input}}
 	out := DirectResult{SessionID: sessionID, CallID: g.call.ID, Name: name, Input: input}
-	if err := t.decideDirect(g); err != nil {
+	err = t.decideDirect(g)
+	if err == nil && g.verdict.Decision == policy.DecideAsk && !approved {
+		out.NeedsApproval, out.Code, out.ReasonKey, out.Summary = true, string(g.verdict.Code), g.verdict.ReasonKey, g.desc.Summary
+		return out, nil
+	}
+	g.escalated = g.verdict.Decision == policy.DecideAsk && g.desc.Gate.Escalation != policy.NoEscalation
+	if err != nil {
 		out.Output, out.IsError, out.Code = r.errorText(err), true, string(errs.KindOf(err))
 	} else if res, err := t.execute(g); err != nil {
 		out.Output, out.IsError = r.errorText(err), true
@@ -68,9 +81,8 @@ func directMode(p mode.Preference) mode.ExecutionMode {
 	return mode.ModeExecute
 }
 
-// decideDirect applies the gate with full access: a deny stops the person, and so does a
-// protected path (.git internals, the app's data folder), which never runs without an
-// explicit approval — and a form offers none.
+// decideDirect applies the gate as for the agent's own calls, under the session's permission;
+// only a deny is an error here, an ask is confirmed inline by the person.
 func (t *turn) decideDirect(g *gated) error {
 	var ok bool
 	if g.tool, ok = t.rt.opts.Tools.Get(mode.Tool(g.call.Name)); !ok {
@@ -80,16 +92,8 @@ func (t *turn) decideDirect(g *gated) error {
 	if g.desc, err = g.tool.Describe(g.call.Input); err != nil {
 		return err
 	}
-	if g.resolved, err = policy.Resolve(policy.Workspace{Root: t.workspace, DataDir: t.rt.opts.DataDir}, g.desc.Gate); err != nil {
+	if g.verdict, err = t.evaluate(g); err != nil {
 		return err
-	}
-	rules, err := t.rt.opts.Store.PolicyRules()
-	if err != nil {
-		return err
-	}
-	g.verdict = policy.Evaluate(policy.Input{Mode: t.exec, Permission: policy.Full, Rules: rules, Call: g.resolved})
-	if g.verdict.Decision == policy.DecideAsk && g.verdict.Layer == policy.LayerProtected {
-		return errs.New(policy.ProtectedPath, "Path", g.resolved.Target.Path)
 	}
 	return g.verdict.Err()
 }

@@ -24,7 +24,16 @@ var choices = []Choice{AllowOnce, AllowSession, AllowAlways, Reject}
 type ApprovalAnswer struct {
 	Choice Choice `json:"choice"`
 	Reason string `json:"reason,omitempty"`
+	// Scope is what allow_session and allow_always save: ScopeExact (the default, the call
+	// itself) or ScopePrefix (the program and subcommand the approval card offered).
+	Scope string `json:"scope,omitempty"`
 }
+
+// Scopes an approval may save; anything else is refused.
+const (
+	ScopeExact  = "exact"
+	ScopePrefix = "prefix"
+)
 
 // PlanChoice is a button of the plan review composer (R-PLAN-2).
 type PlanChoice string
@@ -59,6 +68,15 @@ func Approval(c Choice, reason string) Resolution {
 	return Resolution{Outcome: Rejected, Answer: mustJSON(a), Reason: reason}
 }
 
+// ApprovalScoped is Approval with the scope the person chose for what is saved.
+func ApprovalScoped(c Choice, reason, scope string) Resolution {
+	res := Approval(c, reason)
+	if c != Reject && scope != "" {
+		res.Answer = mustJSON(ApprovalAnswer{Choice: c, Scope: scope})
+	}
+	return res
+}
+
 // Plan builds the resolution of a plan review.
 func Plan(c PlanChoice, feedback string) Resolution {
 	return Resolution{Outcome: Answered, Answer: mustJSON(PlanAnswer{Choice: c, Feedback: feedback})}
@@ -72,11 +90,14 @@ func Answer(selected []string, text string) Resolution {
 // ParseApproval reads an approval's answer; an unknown choice is INVALID_VALUE.
 func ParseApproval(raw json.RawMessage) (ApprovalAnswer, error) {
 	var a ApprovalAnswer
-	if err := decodeStrict(raw, &a, "choice", "reason"); err != nil {
+	if err := decodeStrict(raw, &a, "choice", "reason", "scope"); err != nil {
 		return a, err
 	}
 	if !slices.Contains(choices, a.Choice) {
 		return a, errs.Invalid("choice", string(a.Choice), names(choices))
+	}
+	if a.Scope != "" && a.Scope != ScopeExact && a.Scope != ScopePrefix {
+		return a, errs.Invalid("scope", a.Scope, []string{ScopeExact, ScopePrefix})
 	}
 	return a, nil
 }

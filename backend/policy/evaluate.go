@@ -56,6 +56,10 @@ func Evaluate(in Input) Verdict {
 	return permissionLayer(in.Permission, c, sh, in.Sandboxed)
 }
 
+// ReasonReadOnlyShell is the reason of a command allowed as Auto's read-only class; the shell
+// then runs git with a hardened environment.
+const ReasonReadOnlyShell = "gate.reason.read_only_shell"
+
 // escalation asks for a step out of the sandbox; an unknown one asks as the widest.
 func escalation(e Escalation) Verdict {
 	if e != EscalateNetwork {
@@ -150,7 +154,7 @@ func shellVerdict(p PermissionMode, sh *Shell, sandboxed bool) Verdict {
 	case p.ReadOnlyShellRuns() && !sandboxed:
 		return ask(LayerMode, "", "gate.reason.no_sandbox")
 	case p.ReadOnlyShellRuns() && sh.ReadOnly:
-		return allow(LayerMode, "gate.reason.read_only_shell")
+		return allow(LayerMode, ReasonReadOnlyShell)
 	case p.ReadOnlyShellRuns():
 		return ask(LayerMode, "", "gate.reason.shell_not_read_only")
 	}
