@@ -6,7 +6,6 @@ import (
 
 	"agentdesk/backend/agent"
 	"agentdesk/backend/mode"
-	"agentdesk/backend/tool"
 )
 
 // Composer is the composer's facade: it sends messages, stops turns and runs tools directly.
@@ -54,12 +53,23 @@ func (f *Composer) Unqueue(req UnqueueRequest) error {
 }
 
 // Tools lists what the person may run directly in the session's mode (the fn-form).
-func (f *Composer) Tools(req SessionRef) ([]tool.Def, error) {
+func (f *Composer) Tools(req SessionRef) ([]ToolView, error) {
 	defs, err := f.s.Runtime.ToolDefs(req.ID)
 	if err != nil {
 		return nil, f.s.fail(err)
 	}
-	return defs, nil
+	out := make([]ToolView, len(defs))
+	for i, d := range defs {
+		out[i] = ToolView{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema}
+	}
+	return out, nil
+}
+
+// ToolView is a tool as the fn-form builds its form: the name, what it does, its input schema.
+type ToolView struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
 }
 
 // RunToolRequest is a tool the person runs from the fn-form.

@@ -20,6 +20,8 @@ type ApprovalPayload struct {
 	Command   string `json:"command,omitempty"`
 	Code      string `json:"code,omitempty"`
 	ReasonKey string `json:"reasonKey,omitempty"`
+	// ReasonArgs fills ReasonKey's template (the protected path, say).
+	ReasonArgs map[string]any `json:"reasonArgs,omitempty"`
 	// Scopes are what "allow for this session" and "always allow" would save, shown before the
 	// person confirms: always the exact call, and a program + subcommand prefix where one is
 	// safe. Empty for an escalation, which only "allow once" can answer.
@@ -90,7 +92,7 @@ func (t *turn) approve(g *gated) error {
 func approvalPayload(g *gated) ApprovalPayload {
 	p := ApprovalPayload{Tool: g.call.Name, Kind: string(g.desc.Gate.Kind), Summary: g.desc.Summary,
 		Path: g.resolved.Target.Path, Command: g.desc.Gate.Command, Code: string(g.verdict.Code),
-		ReasonKey: g.verdict.ReasonKey, Escalation: string(g.desc.Gate.Escalation)}
+		ReasonKey: g.verdict.ReasonKey, ReasonArgs: g.verdict.ReasonArgs, Escalation: string(g.desc.Gate.Escalation)}
 	if p.Escalation != "" {
 		return p
 	}

@@ -28,9 +28,10 @@ type DirectResult struct {
 	// NeedsApproval: the gate asks for this call under the session's permission, so nothing
 	// ran; the form shows ReasonKey and Summary and runs it again only when the person
 	// confirms (Approved in the request).
-	NeedsApproval bool   `json:"needsApproval,omitempty"`
-	ReasonKey     string `json:"reasonKey,omitempty"`
-	Summary       string `json:"summary,omitempty"`
+	NeedsApproval bool           `json:"needsApproval,omitempty"`
+	ReasonKey     string         `json:"reasonKey,omitempty"`
+	ReasonArgs    map[string]any `json:"reasonArgs,omitempty"`
+	Summary       string         `json:"summary,omitempty"`
 }
 
 // RunDirect runs a tool the person invoked themselves (R-DEC-1) under the session's own
@@ -51,7 +52,8 @@ func (r *Runtime) RunDirect(ctx context.Context, sessionID, name string, input j
 	out := DirectResult{SessionID: sessionID, CallID: g.call.ID, Name: name, Input: input}
 	err = t.decideDirect(g)
 	if err == nil && g.verdict.Decision == policy.DecideAsk && !approved {
-		out.NeedsApproval, out.Code, out.ReasonKey, out.Summary = true, string(g.verdict.Code), g.verdict.ReasonKey, g.desc.Summary
+		out.NeedsApproval, out.Code, out.Summary = true, string(g.verdict.Code), g.desc.Summary
+		out.ReasonKey, out.ReasonArgs = g.verdict.ReasonKey, g.verdict.ReasonArgs
 		return out, nil
 	}
 	g.escalated = g.verdict.Decision == policy.DecideAsk && g.desc.Gate.Escalation != policy.NoEscalation

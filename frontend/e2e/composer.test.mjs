@@ -2,7 +2,7 @@
 // server per scenario with its own script. Run with AGENTDESK_BIN=/path/to/agentdesk npm run e2e.
 // Screenshots go to <repo>/build/screenshots/composer-*.png.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { apiOf, launchBrowser, settle, shotsDir, startServer as serve, stopServer, tearDown, tempDir } from './harness.mjs';
@@ -130,6 +130,44 @@ test('an approval rejected with a reason: the reason is the error the agent saw'
   await byId('msg-assistant').getByText('Understood, I left it alone.').waitFor();
   assert.equal(await composerMode(), 'idle');
   await shot('06-rejected-with-reason');
+});
+
+test('allow for this session saves the scope the card showed: the chosen prefix covers the next call', async () => {
+  srv = await startServer([
+    { text: 'First.', tool_calls: [{ name: 'bash', input: { command: 'echo scoped first' } }] },
+    { text: 'Second.', tool_calls: [{ name: 'bash', input: { command: 'echo scoped second' } }] },
+    { text: 'Both ran.' },
+  ]);
+  await openSession({ interactionMode: 'smart', executionOverride: 'execute', permissionMode: 'ask' });
+  await send('Echo twice');
+  await byId('composer-mode-approval').waitFor();
+  assert.match(await byId('approval-scope-exact').textContent(), /echo scoped first/);
+  assert.match(await byId('approval-scope-prefix').textContent(), /echo scoped …/);
+  await byId('approval-scope-prefix').locator('input').check();
+  await shot('05b-approval-scope');
+  await byId('approval-allow-session').click();
+  await byId('msg-assistant').getByText('Both ran.').waitFor();
+  const outputs = await page.locator('[data-testid="tool-card"][data-tool="bash"] [data-testid="tool-output"]').allTextContents();
+  assert.deepEqual(outputs.map((o) => o.split('\n')[0]), ['scoped first', 'scoped second']);
+  assert.equal(await composerMode(), 'idle');
+});
+
+test('a direct run the session permission asks about waits for an inline confirmation', async () => {
+  srv = await startServer([]);
+  await openSession({ interactionMode: 'smart', executionOverride: 'execute', permissionMode: 'ask' });
+  await byId('open-fn-form').click();
+  await byId('fn-tool-write').click();
+  await byId('fn-field-path').locator('input, textarea').first().fill('direct.txt');
+  await byId('fn-field-content').locator('input, textarea').first().fill('typed by hand');
+  await byId('fn-form-run').click();
+  await byId('fn-form-confirm').waitFor();
+  assert.match(await byId('fn-form-confirm').textContent(), /Ask mode asks before every change/);
+  assert.equal(existsSync(join(srv.workspace, 'direct.txt')), false, 'nothing runs before the person confirms');
+  await shot('05c-direct-confirm');
+  await byId('fn-form-confirm-run').click();
+  await byId('direct-card').waitFor();
+  assert.equal(readFileSync(join(srv.workspace, 'direct.txt'), 'utf8'), 'typed by hand');
+  assert.equal(await composerMode(), 'idle');
 });
 
 test('two decisions in a row are shown one after the other', async () => {

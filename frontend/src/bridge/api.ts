@@ -66,8 +66,9 @@ export function createApi(getTransport = transport) {
       unqueue: (sessionId: string, index: number) =>
         call<null>('Composer.Unqueue', { sessionId, index }).then(() => undefined),
       tools: (sessionId: string) => call<ToolDef[] | null>('Composer.Tools', { id: sessionId }).then((t) => t ?? []),
-      runTool: (sessionId: string, name: string, input: Record<string, unknown>) =>
-        call<DirectResult>('Composer.RunTool', { sessionId, name, input }),
+      /** approved: the person confirmed inline a call the gate asks about (never a deny). */
+      runTool: (sessionId: string, name: string, input: Record<string, unknown>, approved = false) =>
+        call<DirectResult>('Composer.RunTool', { sessionId, name, input, ...(approved ? { approved } : {}) }),
     },
     decisions: {
       pending: (sessionId: string) =>

@@ -32,6 +32,21 @@ export interface AppSettings {
   providerReady: boolean;
   /** The external ACP agent command lines a session may run on, e.g. "goose acp" (R-ACP-2). */
   externalAgents: string[];
+  /** Variables shell commands keep although their names look like secrets (…KEY…, …TOKEN…). */
+  shellEnvPassthrough?: string[] | null;
+  /** What the kernel offers shell commands here. */
+  sandbox?: SandboxSupport | null;
+}
+
+/** The kernel sandbox under shell commands: Landlock, or none (every shell command then asks). */
+export interface SandboxSupport {
+  kind: 'landlock' | 'none' | string;
+  abi: number;
+  /** TCP connect and bind can be refused (Landlock ABI 4 and later). */
+  network: boolean;
+  /** .git/hooks and .git/config are read-only for commands. */
+  protect_git: boolean;
+  reason?: string;
 }
 
 export interface Rule {
@@ -40,6 +55,8 @@ export interface Rule {
   kind: string;
   path: string;
   command: string;
+  /** exact (the default): the command or path itself; prefix: the command followed by anything; pattern: a path glob. */
+  scope?: 'exact' | 'prefix' | 'pattern';
   /** Where the rule came from, e.g. "approval" (an "Always allow" answer) or "settings". */
   source: string;
   /** RFC 3339 */
@@ -104,6 +121,8 @@ export function createSettingsApi(getTransport = transport) {
       startDemo: () => call<Session>('Settings.StartDemo'),
       /** Replaces the whole list; the server trims each command, rejects an empty one and drops repeats. */
       setExternalAgents: (commands: string[]) => call<AppSettings>('Settings.SetExternalAgents', { commands }),
+      /** Replaces the list; the server rejects a name that is not a variable name. */
+      setShellEnvPassthrough: (names: string[]) => call<AppSettings>('Settings.SetShellEnvPassthrough', { names }),
       onChanged: on<AppSettings>('settings.changed'),
     },
     system: {

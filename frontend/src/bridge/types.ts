@@ -128,6 +128,11 @@ export interface DirectItem {
   output: string;
   isError: boolean;
   code?: string;
+  /** The gate asks under the session's permission: nothing ran until the person confirms. */
+  needsApproval?: boolean;
+  reasonKey?: string;
+  reasonArgs?: TArgsWire | null;
+  summary?: string;
 }
 export interface ModeItem {
   type: 'mode';
@@ -152,6 +157,20 @@ export interface ApprovalPayload {
   command?: string;
   code?: string;
   reasonKey?: string;
+  reasonArgs?: TArgsWire | null;
+  /**
+   * What "Allow for this session" and "Always allow" would save, shown before the person
+   * confirms: always the exact call, and a program + subcommand prefix where one is safe.
+   */
+  scopes?: ScopeOption[] | null;
+  /** Set when the command asks to leave the sandbox: only "Allow once" can answer it. */
+  escalation?: string;
+}
+export type ScopeId = 'exact' | 'prefix';
+export interface ScopeOption {
+  id: ScopeId;
+  command?: string;
+  path?: string;
 }
 export interface QuestionPayload {
   question: string;
@@ -192,6 +211,8 @@ export interface ResolveRequest {
   id: string;
   choice?: string;
   reason?: string;
+  /** What allow_session and allow_always save; absent means exact. */
+  scope?: ScopeId;
   selected?: string[];
   text?: string;
   feedback?: string;
@@ -230,6 +251,11 @@ export interface DirectResult {
   output: string;
   isError: boolean;
   code?: string;
+  /** The gate asks under the session's permission: nothing ran until the person confirms. */
+  needsApproval?: boolean;
+  reasonKey?: string;
+  reasonArgs?: TArgsWire | null;
+  summary?: string;
 }
 
 export type Theme = 'system' | 'light' | 'dark';

@@ -15,6 +15,8 @@ export class FakeDesk extends FakeTransport {
   transcripts = new Map<string, Transcript>();
   sent: { sessionId: string; text: string }[] = [];
   resolved: Record<string, unknown>[] = [];
+  /** Tools the session's permission asks about: a direct run of one needs `approved`. */
+  asksFor = new Set<string>();
   private n = 0;
 
   private handlers: Record<string, Handler> = {
@@ -54,7 +56,13 @@ export class FakeDesk extends FakeTransport {
         inputSchema: { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } }, required: ['path'] },
       },
     ],
-    'Composer.RunTool': (r) => ({ sessionId: r.sessionId, callId: `c${++this.n}`, name: r.name, input: r.input, output: 'file text', isError: false }),
+    'Composer.RunTool': (r) => {
+      const base = { sessionId: r.sessionId, callId: `c${++this.n}`, name: r.name, input: r.input };
+      if (this.asksFor.has(String(r.name)) && !r.approved) {
+        return { ...base, output: '', isError: false, needsApproval: true, code: 'PATH_OUTSIDE_WORKSPACE', reasonKey: 'gate.reason.outside_workspace', summary: 'Read /etc/hosts' };
+      }
+      return { ...base, output: 'file text', isError: false };
+    },
     'Decisions.Pending': (r) => this.transcriptOf(String(r.id)).pending,
     'Decisions.Resolve': (r) => {
       this.resolved.push(r);

@@ -33,7 +33,8 @@ export interface ModeContext {
   closeFnForm: () => void;
   resolve: (req: ResolveRequest) => Promise<boolean>;
   listTools: () => Promise<ToolDef[]>;
-  runTool: (name: string, input: Record<string, unknown>) => Promise<DirectResult>;
+  /** Resolves needsApproval (nothing ran, the form stays) until it is sent again approved. */
+  runTool: (name: string, input: Record<string, unknown>, approved?: boolean) => Promise<DirectResult>;
 }
 
 export interface ModeBodyProps<S> {

@@ -148,6 +148,61 @@ describe('the session composer', () => {
     expect((await screen.findByTestId('direct-card')).textContent).toContain('file text');
   });
 
+  it('shows the scope a saved answer keeps and sends the one the person picked', async () => {
+    const { fake, user } = await openSession();
+    const payload = { ...approval('d1', 'npm test -- --watch').payload, scopes: [{ id: 'exact', command: 'npm test -- --watch' }, { id: 'prefix', command: 'npm test' }] };
+    act(() => void fake.ask({ ...approval('d1'), payload }));
+    const scope = screen.getByTestId('approval-scope');
+    expect(scope.textContent).toContain('npm test -- --watch');
+    expect(screen.getByTestId('approval-scope-prefix').textContent).toContain('npm test …');
+    expect(within(screen.getByTestId('approval-scope-exact')).getByRole('radio')).toHaveProperty('checked', true);
+    await user.click(within(screen.getByTestId('approval-scope-prefix')).getByRole('radio'));
+    await user.click(screen.getByTestId('approval-allow-always'));
+    await waitFor(() => expect(fake.resolved).toEqual([{ id: 'd1', choice: 'allow_always', scope: 'prefix' }]));
+  });
+
+  it('saves the exact call by default, and an escalation offers only Allow once and Reject', async () => {
+    const { fake, user } = await openSession();
+    act(() => void fake.ask({ ...approval('d1'), payload: { ...approval('d1').payload, scopes: [{ id: 'exact', command: 'rm -rf build' }] } }));
+    expect(screen.getByTestId('approval-scope-exact').textContent).toBe('rm -rf build');
+    await user.click(screen.getByTestId('approval-allow-session'));
+    await waitFor(() => expect(fake.resolved).toEqual([{ id: 'd1', choice: 'allow_session' }]));
+
+    const escalation = { ...approval('d2', 'curl https://example.com').payload, escalation: 'network', reasonKey: 'gate.reason.escalate.network' };
+    act(() => void fake.ask({ ...approval('d2'), payload: escalation }));
+    await waitFor(() => expect(mode()).toBe('approval'));
+    expect(screen.getByTestId('approval-escalation').textContent).toContain('only be allowed once');
+    expect(screen.queryByTestId('approval-allow-session')).toBeNull();
+    expect(screen.queryByTestId('approval-allow-always')).toBeNull();
+    expect(screen.queryByTestId('approval-scope')).toBeNull();
+    expect(composer().textContent).toContain('reach the network, outside the sandbox');
+  });
+
+  it('a direct run the permission asks about waits for an inline confirmation', async () => {
+    const { fake, user } = await openSession((f) => f.asksFor.add('read'));
+    await user.click(screen.getByTestId('open-fn-form'));
+    await user.type(within(await screen.findByTestId('fn-field-path')).getByRole('textbox'), '/etc/hosts');
+    await user.click(screen.getByTestId('fn-form-run'));
+    const confirm = await screen.findByTestId('fn-form-confirm');
+    expect(confirm.textContent).toContain('The path is outside the workspace');
+    expect(screen.getByTestId('fn-form-confirm-summary').textContent).toContain('Read /etc/hosts');
+    expect(mode()).toBe('fn-form');
+    expect(screen.queryByTestId('direct-card')).toBeNull();
+
+    await user.click(screen.getByTestId('fn-form-back'));
+    expect(screen.getByTestId('fn-field-path')).toBeTruthy();
+    await user.click(screen.getByTestId('fn-form-run'));
+    await user.click(await screen.findByTestId('fn-form-confirm-run'));
+    await waitFor(() => expect(mode()).toBe('idle'));
+    const runs = fake.calls.filter((c) => c.method === 'Composer.RunTool').map((c) => c.req);
+    expect(runs).toEqual([
+      { sessionId: 's1', name: 'read', input: { path: '/etc/hosts' } },
+      { sessionId: 's1', name: 'read', input: { path: '/etc/hosts' } },
+      { sessionId: 's1', name: 'read', input: { path: '/etc/hosts' }, approved: true },
+    ]);
+    expect((await screen.findByTestId('direct-card')).textContent).toContain('file text');
+  });
+
   it('selector: Advanced… → Plan reads "Smart · Plan"; Shift+Tab cycles Smart and Chat', async () => {
     const { fake, user } = await openSession();
     await user.click(screen.getByTestId('mode-selector'));

@@ -8,7 +8,9 @@ export function ruleSubject(rule: Rule, t: TFunction): { what: string; pattern: 
   const kindKey = `settings.rules.kind.${rule.kind || 'any'}`;
   const kind = t(kindKey);
   const what = kind === kindKey ? rule.kind : kind;
-  return { what, pattern: rule.command || rule.path };
+  const subject = rule.command || rule.path;
+  // A prefix rule also matches whatever follows it; say so where the rule is shown.
+  return { what, pattern: rule.scope === 'prefix' && subject ? `${subject} …` : subject };
 }
 
 /** Where a rule came from: "approval:<session>" is an Always-allow answer; unknown sources show as written. */

@@ -12,6 +12,7 @@ import { LanguagePicker } from './LanguagePicker';
 import { ProvidersSection } from './ProvidersSection';
 import { RulesSection } from './RulesSection';
 import { SettingsSection } from './SettingsSection';
+import { ShellSection } from './ShellSection';
 import { useSettingsApi } from './settingsApiContext';
 import { ThemePicker } from './ThemePicker';
 import './settings.css';
@@ -85,6 +86,7 @@ export function SettingsPage({
               onSave={async (value) => store.apply(await api.settings.setDecisionTimeout(value))}
             />
           </SettingsSection>
+          <ShellSection settings={settings} store={store} />
           <RulesSection />
           <ProvidersSection settings={settings} store={store} />
           <ExternalAgentsSection settings={settings} store={store} />

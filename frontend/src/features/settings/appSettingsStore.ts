@@ -7,6 +7,7 @@ import {
   type KeySource,
   type Permission,
   type ProviderKind,
+  type SandboxSupport,
   type SettingsApi,
   type Theme,
 } from '../../bridge/settingsApi';
@@ -48,8 +49,20 @@ export function normalizeSettings(raw: unknown): AppSettings {
     },
     // Only an explicit false asks for onboarding: never nag on a server that does not say.
     providerReady: r.providerReady !== false,
-    externalAgents: Array.isArray(r.externalAgents) ? r.externalAgents.filter((c): c is string => typeof c === 'string') : [],
+    externalAgents: strings(r.externalAgents),
+    shellEnvPassthrough: strings(r.shellEnvPassthrough),
+    sandbox: normalizeSandbox(r.sandbox),
   };
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((c): c is string => typeof c === 'string') : []);
+
+/** Anything but a Landlock report reads as no sandbox: the page never claims a confinement it was not told of. */
+function normalizeSandbox(raw: unknown): SandboxSupport {
+  const s = fieldsOf(raw);
+  const abi = typeof s.abi === 'number' ? s.abi : 0;
+  if (s.kind !== 'landlock' || abi <= 0) return { kind: 'none', abi: 0, network: false, protect_git: false, reason: str(s.reason) };
+  return { kind: 'landlock', abi, network: s.network === true, protect_git: s.protect_git === true };
 }
 
 /**

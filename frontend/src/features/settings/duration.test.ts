@@ -24,6 +24,17 @@ describe('normalizeSettings', () => {
       provider: { kind: '', model: '', baseUrl: '', keys: { anthropic: '', openai: '' } },
       providerReady: true,
       externalAgents: [],
+      shellEnvPassthrough: [],
+      sandbox: { kind: 'none', abi: 0, network: false, protect_git: false, reason: '' },
+    });
+    // A sandbox the server did not report as Landlock with an ABI is never claimed.
+    expect(normalizeSettings({ sandbox: { kind: 'landlock', abi: 0, network: true } }).sandbox?.kind).toBe('none');
+    expect(normalizeSettings({ sandbox: { kind: 'seatbelt', abi: 3 } }).sandbox?.kind).toBe('none');
+    expect(normalizeSettings({ sandbox: { kind: 'landlock', abi: 5, network: true, protect_git: true } }).sandbox).toEqual({
+      kind: 'landlock',
+      abi: 5,
+      network: true,
+      protect_git: true,
     });
     expect(normalizeSettings({ providerReady: false }).providerReady).toBe(false);
     expect(normalizeSettings({ externalAgents: ['goose acp', 7, null, 'claude-code-acp'] }).externalAgents).toEqual([

@@ -108,8 +108,10 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
       decide({ type: 'answered', id: req.id });
       return won;
     },
-    async runTool(name: string, input: Record<string, unknown>) {
-      const result = await api.composer.runTool(sessionId, name, input);
+    async runTool(name: string, input: Record<string, unknown>, approved = false) {
+      const result = await api.composer.runTool(sessionId, name, input, approved);
+      // Nothing ran: the form stays open and asks the person to confirm.
+      if (result?.needsApproval) return result;
       if (result) apply({ type: 'tool.direct', e: result });
       decide({ type: 'closeFnForm' });
       return result;

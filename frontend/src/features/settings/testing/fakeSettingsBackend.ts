@@ -12,6 +12,8 @@ export function defaultSettings(patch: Partial<AppSettings> = {}): AppSettings {
     provider: { kind: 'anthropic', model: '', baseUrl: '', keys: { anthropic: '', openai: '' } },
     providerReady: true,
     externalAgents: [],
+    shellEnvPassthrough: [],
+    sandbox: { kind: 'landlock', abi: 7, network: true, protect_git: true },
     ...patch,
   };
 }
@@ -100,6 +102,18 @@ export class FakeSettingsBackend extends FakeTransportBase {
           if (!clean.includes(cmd)) clean.push(cmd);
         }
         this.settings.externalAgents = clean;
+        return this.changed();
+      }
+      case 'Settings.SetShellEnvPassthrough': {
+        const clean: string[] = [];
+        for (const n of (req.names as string[] | undefined) ?? []) {
+          const name = n.trim();
+          if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+            throw new BridgeError('INVALID_VALUE', `"${name}" is not a valid variable.`, { Field: 'variable', Value: name });
+          }
+          if (!clean.includes(name)) clean.push(name);
+        }
+        this.settings.shellEnvPassthrough = clean;
         return this.changed();
       }
       case 'Settings.StartDemo':

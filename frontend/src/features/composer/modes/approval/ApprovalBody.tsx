@@ -1,29 +1,72 @@
-import type { ApprovalPayload } from '../../../../bridge';
+import { useId } from 'react';
+import type { ApprovalPayload, ScopeId, ScopeOption } from '../../../../bridge';
 import { fieldsOf } from '../../../../bridge/wire';
+import type { TFunction } from '../../../../i18n/translate';
 import type { ModeBodyProps } from '../../ComposerMode';
 import { ExpandableCode } from '../../ExpandableCode';
 
 export interface ApprovalState {
   reason: string;
+  /** What "Allow for this session" and "Always allow" save; exact unless the person picks the prefix. */
+  scope: ScopeId;
 }
 
-export function approvalPayload(p: unknown): ApprovalPayload {
+function scopesOf(raw: unknown): ScopeOption[] {
+  if (!Array.isArray(raw)) return [];
+  return raw
+    .map((s) => fieldsOf<ScopeOption>(s))
+    .filter((s): s is ScopeOption => s.id === 'exact' || s.id === 'prefix');
+}
+
+export function approvalPayload(p: unknown): ApprovalPayload & { scopes: ScopeOption[] } {
   const o = fieldsOf<ApprovalPayload>(p);
-  return { tool: o.tool ?? '', kind: o.kind ?? '', summary: o.summary ?? o.command ?? o.path ?? '', path: o.path, command: o.command, code: o.code, reasonKey: o.reasonKey };
+  return {
+    tool: o.tool ?? '',
+    kind: o.kind ?? '',
+    summary: o.summary ?? o.command ?? o.path ?? '',
+    path: o.path,
+    command: o.command,
+    code: o.code,
+    reasonKey: o.reasonKey,
+    reasonArgs: o.reasonArgs,
+    scopes: scopesOf(o.scopes),
+    escalation: o.escalation || undefined,
+  };
 }
 
-/** What the agent wants to do, in full, and why the gate asks; a reason field for Reject. */
+/** A reason key in words, or '' when the catalog has no such key. */
+export function reasonText(t: TFunction, key: string | undefined, args: ApprovalPayload['reasonArgs']): string {
+  if (!key) return '';
+  const text = t(key, args ?? undefined);
+  return text === key ? '' : text;
+}
+
+/** What a saved scope matches, as the person will see it in Settings: a prefix ends in "…". */
+function scopeText(s: ScopeOption): string {
+  const subject = s.command || s.path || '';
+  return s.id === 'prefix' ? `${subject} …` : subject;
+}
+
+/** What the agent wants to do, in full, and why the gate asks; the scope a saved answer keeps; a reason field for Reject. */
 export function ApprovalBody({ state, setState, decision, ctx, run, busy }: ModeBodyProps<ApprovalState>) {
   const { t } = ctx;
+  const name = useId();
   const p = approvalPayload(decision?.payload);
-  const why = p.reasonKey ? t(p.reasonKey) : '';
+  const why = reasonText(t, p.reasonKey, p.reasonArgs);
   return (
     <div className="decision decision--approval" data-testid="approval">
       <p className="decision__lead">
         {t('composer.approval.lead')}
-        {why && why !== p.reasonKey && <span className="decision__why"> · {why}</span>}
+        {why && <span className="decision__why"> · {why}</span>}
       </p>
       <ExpandableCode text={p.summary} testId="approval-summary" />
+      {p.escalation ? (
+        <p className="decision__hint decision__hint--warn" data-testid="approval-escalation">
+          {t('composer.approval.escalationOnce')}
+        </p>
+      ) : (
+        <ScopeChoice name={name} scopes={p.scopes} value={state.scope} busy={busy} t={t} onChange={(scope) => setState((s) => ({ ...s, scope }))} />
+      )}
       <input
         className="input decision__reason"
         data-testid="approval-reason"
@@ -32,7 +75,7 @@ export function ApprovalBody({ state, setState, decision, ctx, run, busy }: Mode
         value={state.reason}
         readOnly={busy}
         maxLength={2000}
-        onChange={(e) => setState({ reason: e.target.value })}
+        onChange={(e) => setState((s) => ({ ...s, reason: e.target.value }))}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && !e.nativeEvent.isComposing) {
             e.preventDefault();
@@ -40,6 +83,48 @@ export function ApprovalBody({ state, setState, decision, ctx, run, busy }: Mode
           }
         }}
       />
+    </div>
+  );
+}
+
+/** The scope shown before the person confirms a saved answer: one line, or a choice of two. */
+function ScopeChoice({
+  name,
+  scopes,
+  value,
+  busy,
+  t,
+  onChange,
+}: {
+  name: string;
+  scopes: ScopeOption[];
+  value: ScopeId;
+  busy: boolean;
+  t: TFunction;
+  onChange: (scope: ScopeId) => void;
+}) {
+  if (scopes.length === 0) return null;
+  const label = <span id={`${name}-scope`}>{t('composer.approval.scopeLead')}</span>;
+  if (scopes.length === 1) {
+    return (
+      <p className="decision__hint approval-scope" data-testid="approval-scope">
+        {label} <code data-testid="approval-scope-exact">{scopeText(scopes[0]!)}</code>
+      </p>
+    );
+  }
+  return (
+    <div className="approval-scope" data-testid="approval-scope">
+      <p className="decision__hint">{label}</p>
+      <div className="choices" role="radiogroup" aria-labelledby={`${name}-scope`}>
+        {scopes.map((s) => (
+          <label key={s.id} className={`choice${value === s.id ? ' is-checked' : ''}`} data-testid={`approval-scope-${s.id}`}>
+            <input type="radio" name={name} checked={value === s.id} disabled={busy} onChange={() => onChange(s.id)} />
+            <span>
+              {t(`composer.approval.scope.${s.id}`)} <code>{scopeText(s)}</code>
+            </span>
+          </label>
+        ))}
+      </div>
     </div>
   );
 }

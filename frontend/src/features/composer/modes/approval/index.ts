@@ -3,29 +3,47 @@ import { toolLabel } from '../../toolLabel';
 import { ApprovalBody, approvalPayload, type ApprovalState } from './ApprovalBody';
 
 const CHOICES = ['allow_once', 'allow_session', 'allow_always', 'reject'] as const;
+/** The answers that save something, and so carry the scope the card showed. */
+const SAVING = ['allow_session', 'allow_always'];
 
-/** Allow once / Allow for this session / Always allow / Reject with a reason (R-DEC-4). */
+/**
+ * Allow once / Allow for this session / Always allow / Reject with a reason (R-DEC-4). A step out
+ * of the sandbox offers only Allow once and Reject: no saved answer may cover it.
+ */
 export const approvalMode: ComposerMode<ApprovalState> = {
   id: 'approval',
   decisionKind: 'approval',
   title: (d, t) => toolLabel(t, approvalPayload(d?.payload).tool),
-  init: () => ({ reason: '' }),
+  init: () => ({ reason: '', scope: 'exact' }),
   Body: ApprovalBody,
-  actions: (state, { t }) => [
-    {
-      id: 'reject',
-      label: state.reason.trim() ? t('composer.approval.rejectWithReason') : t('decision.approval.reject'),
-      tone: 'danger',
-      testId: 'approval-reject',
-    },
-    { id: 'allow_always', label: t('decision.approval.allow_always'), tone: 'secondary', testId: 'approval-allow-always' },
-    { id: 'allow_session', label: t('decision.approval.allow_session'), tone: 'secondary', testId: 'approval-allow-session' },
-    { id: 'allow_once', label: t('decision.approval.allow_once'), tone: 'primary', testId: 'approval-allow-once' },
-  ],
+  actions: (state, { t }, decision) => {
+    const once = approvalPayload(decision?.payload).escalation !== undefined;
+    return [
+      {
+        id: 'reject',
+        label: state.reason.trim() ? t('composer.approval.rejectWithReason') : t('decision.approval.reject'),
+        tone: 'danger' as const,
+        testId: 'approval-reject',
+      },
+      ...(once
+        ? []
+        : [
+            { id: 'allow_always', label: t('decision.approval.allow_always'), tone: 'secondary' as const, testId: 'approval-allow-always' },
+            { id: 'allow_session', label: t('decision.approval.allow_session'), tone: 'secondary' as const, testId: 'approval-allow-session' },
+          ]),
+      { id: 'allow_once', label: t('decision.approval.allow_once'), tone: 'primary' as const, testId: 'approval-allow-once' },
+    ];
+  },
   perform: async (id, state, ctx, decision) => {
     if (!decision || !CHOICES.includes(id as (typeof CHOICES)[number])) return;
     const reason = state.reason.trim();
-    await ctx.resolve({ id: decision.id, choice: id, ...(id === 'reject' && reason ? { reason } : {}) });
+    const offered = approvalPayload(decision.payload).scopes.some((s) => s.id === state.scope);
+    await ctx.resolve({
+      id: decision.id,
+      choice: id,
+      ...(id === 'reject' && reason ? { reason } : {}),
+      ...(SAVING.includes(id) && offered && state.scope !== 'exact' ? { scope: state.scope } : {}),
+    });
   },
   escape: 'stop',
 };

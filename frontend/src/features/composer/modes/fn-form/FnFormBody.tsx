@@ -1,8 +1,10 @@
 import { useEffect } from 'react';
-import type { ToolDef } from '../../../../bridge';
+import type { DirectResult, ToolDef } from '../../../../bridge';
 import { ErrorNotice } from '../../../../ui/ErrorNotice';
 import { Spinner } from '../../../../ui/Spinner';
 import type { ModeBodyProps } from '../../ComposerMode';
+import { ExpandableCode } from '../../ExpandableCode';
+import { reasonText } from '../approval/ApprovalBody';
 import { tOr, toolLabel } from '../../toolLabel';
 import { SchemaField } from './SchemaField';
 import { buildInput, fieldsOf, type FormValues } from './schemaForm';
@@ -14,6 +16,11 @@ export interface FnFormState {
   values: FormValues;
   /** Set after a Run with missing or invalid fields, so the marks appear only then. */
   tried: boolean;
+  /**
+   * The gate asks for this run under the session's permission: nothing ran, and the form shows
+   * what would run and why until the person confirms or goes back.
+   */
+  confirm: { input: Record<string, unknown>; result: DirectResult } | null;
 }
 
 export const selectedTool = (s: FnFormState) => s.tools?.find((x) => x.name === s.selected) ?? null;
@@ -53,6 +60,7 @@ export function FnFormBody({ state, setState, ctx, run, busy }: ModeBodyProps<Fn
       </p>
     );
   }
+  if (state.confirm) return <ConfirmRun confirm={state.confirm.result} t={t} />;
   const tool = selectedTool(state);
   const built = tool ? buildInput(tool, state.values) : null;
   const bad = new Set(state.tried && built && !built.ok ? [...built.missing, ...built.invalid] : []);
@@ -97,5 +105,18 @@ export function FnFormBody({ state, setState, ctx, run, busy }: ModeBodyProps<Fn
       )}
     </div>
   );
+}
 
+/** What the confirmed run will do, in full, and why the gate asks (R-DEC-4's summary). */
+function ConfirmRun({ confirm, t }: { confirm: DirectResult; t: ModeBodyProps<FnFormState>['ctx']['t'] }) {
+  const why = reasonText(t, confirm.reasonKey, confirm.reasonArgs);
+  return (
+    <div className="fn-form fn-form--confirm" data-testid="fn-form-confirm">
+      <p className="decision__lead">
+        {t('composer.fnForm.confirmLead', { Tool: toolLabel(t, confirm.name) })}
+        {why && <span className="decision__why"> · {why}</span>}
+      </p>
+      <ExpandableCode text={confirm.summary ?? ''} testId="fn-form-confirm-summary" />
+    </div>
+  );
 }

@@ -6,15 +6,30 @@ import { buildInput } from './schemaForm';
 export const fnFormMode: ComposerMode<FnFormState> = {
   id: 'fn-form',
   title: (_d, t) => t('composer.fnForm.title'),
-  init: () => ({ tools: null, loadError: null, selected: '', values: {}, tried: false }),
+  init: () => ({ tools: null, loadError: null, selected: '', values: {}, tried: false, confirm: null }),
   Body: FnFormBody,
-  actions: (state, { t }) => [
-    { id: 'cancel', label: t('composer.action.cancel'), tone: 'ghost', testId: 'fn-form-cancel' },
-    { id: 'run', label: t('composer.fnForm.run'), tone: 'primary', testId: 'fn-form-run', disabled: !selectedTool(state) },
-  ],
+  actions: (state, { t }) =>
+    state.confirm
+      ? [
+          { id: 'back', label: t('composer.fnForm.back'), tone: 'ghost', testId: 'fn-form-back' },
+          { id: 'confirm', label: t('composer.fnForm.confirm'), tone: 'primary', testId: 'fn-form-confirm-run' },
+        ]
+      : [
+          { id: 'cancel', label: t('composer.action.cancel'), tone: 'ghost', testId: 'fn-form-cancel' },
+          { id: 'run', label: t('composer.fnForm.run'), tone: 'primary', testId: 'fn-form-run', disabled: !selectedTool(state) },
+        ],
   perform: async (id, state, ctx, _decision, setState) => {
     if (id === 'cancel') {
       ctx.closeFnForm();
+      return;
+    }
+    if (id === 'back') {
+      setState((s) => ({ ...s, confirm: null }));
+      return;
+    }
+    if (id === 'confirm' && state.confirm) {
+      // The person saw what runs and why the gate asks; a deny still holds on the server.
+      await ctx.runTool(state.confirm.result.name, state.confirm.input, true);
       return;
     }
     const tool = selectedTool(state);
@@ -25,7 +40,8 @@ export const fnFormMode: ComposerMode<FnFormState> = {
       setState((s) => ({ ...s, tried: true }));
       return;
     }
-    await ctx.runTool(tool.name, built.input);
+    const result = await ctx.runTool(tool.name, built.input);
+    if (result?.needsApproval) setState((s) => ({ ...s, confirm: { input: built.input, result } }));
   },
   escape: 'leave',
 };

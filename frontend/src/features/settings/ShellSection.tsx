@@ -1,0 +1,94 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import type { AppSettings, SandboxSupport } from '../../bridge/settingsApi';
+import { useT } from '../../i18n/I18nProvider';
+import type { TFunction } from '../../i18n/translate';
+import { describeError } from '../../ui/errors';
+import type { AppSettingsStore } from './appSettingsStore';
+import { SettingsSection } from './SettingsSection';
+import { useSettingsApi } from './settingsApiContext';
+import { useAction } from './useAction';
+
+/** "A, B C" as names; the server checks each one. */
+export function splitNames(text: string): string[] {
+  return text.split(/[\s,]+/).filter(Boolean);
+}
+
+/** What confines shell commands here, in one sentence: said once, where the defaults live. */
+function sandboxLine(s: SandboxSupport | null | undefined, t: TFunction): { text: string; confined: boolean } {
+  if (s?.kind === 'landlock') {
+    const key = s.network ? 'settings.shell.sandbox.landlock' : 'settings.shell.sandbox.landlockNoNetwork';
+    return { text: t(key, { ABI: s.abi }), confined: true };
+  }
+  return { text: t('settings.shell.sandbox.none'), confined: false };
+}
+
+/** How shell commands run: the kernel sandbox, and the secret-looking variables they may keep. */
+export function ShellSection({ settings, store }: { settings: AppSettings; store: AppSettingsStore }) {
+  const t = useT();
+  const api = useSettingsApi();
+  const id = useId();
+  const saved = (settings.shellEnvPassthrough ?? []).join(', ');
+  const [text, setText] = useState(saved);
+  const [editing, setEditing] = useState(false);
+  const save = useAction(async (names: string[]) => store.apply(await api.settings.setShellEnvPassthrough(names)));
+  const sandbox = sandboxLine(settings.sandbox, t);
+
+  useEffect(() => {
+    if (!editing) setText(saved);
+  }, [saved, editing]);
+
+  const dirty = splitNames(text).join(', ') !== saved;
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (dirty && (await save.run(splitNames(text)))) setEditing(false);
+  };
+  const errorId = `${id}-error`;
+  return (
+    <SettingsSection id="shell" title={t('settings.shell.title')} description={t('settings.shell.description')} testId="shell-section">
+      <div className="setting-row" data-testid="sandbox-status">
+        <div className="setting-row__label">
+          <span className="setting-row__title">{t('settings.shell.sandbox.label')}</span>
+          <p className={`setting-row__help${sandbox.confined ? '' : ' is-caution'}`} data-testid="sandbox-status-text" data-kind={settings.sandbox?.kind ?? 'none'}>
+            {sandbox.text}
+          </p>
+        </div>
+      </div>
+      <form className="setting-row" onSubmit={(e) => void submit(e)} data-testid="env-passthrough">
+        <div className="setting-row__label">
+          <label htmlFor={`${id}-input`} className="setting-row__title">
+            {t('settings.shell.passthrough.label')}
+          </label>
+          <p className="setting-row__help" id={`${id}-help`}>
+            {t('settings.shell.passthrough.help')}
+          </p>
+        </div>
+        <div className="setting-row__control field-inline">
+          <input
+            id={`${id}-input`}
+            className={`input mono${save.error !== null ? ' is-invalid' : ''}`}
+            value={text}
+            placeholder={t('settings.shell.passthrough.placeholder')}
+            spellCheck={false}
+            autoComplete="off"
+            aria-describedby={save.error !== null ? `${errorId} ${id}-help` : `${id}-help`}
+            aria-invalid={save.error !== null}
+            data-testid="env-passthrough-input"
+            onChange={(e) => {
+              setText(e.target.value);
+              setEditing(true);
+              save.clearError();
+            }}
+          />
+          <button type="submit" className="btn btn--small" disabled={!dirty || save.pending} data-testid="env-passthrough-save">
+            {t('settings.action.save')}
+          </button>
+        </div>
+        {save.error !== null && (
+          <p className="field-error" id={errorId} role="alert" data-testid="env-passthrough-error">
+            {describeError(save.error, t)}
+          </p>
+        )}
+      </form>
+    </SettingsSection>
+  );
+}
