@@ -8,7 +8,7 @@ LDFLAGS := -w -s -X agentdesk/app/cli.Version=$(VERSION)
 FUZZTIME ?= 150000x
 WAILS := build/.tools/wails
 
-.PHONY: run test setup frontend build go-test vitest e2e acp-test smoke fuzz bench bench-check dev wails-cli clean
+.PHONY: run test setup frontend build helper go-test vitest e2e acp-test smoke fuzz bench bench-check dev wails-cli clean
 
 run: build
 	bash build/scripts/run.sh $(BIN)
@@ -22,8 +22,14 @@ setup:
 frontend: setup
 	cd frontend && npm run build
 
-build: frontend
-	$(GO) build -tags desktop,production -ldflags "$(LDFLAGS)" -o $(BIN) .
+# The sandbox helper is built static first and embedded (main_helper.go): every shell command
+# starts it instead of the GTK-linked app binary.
+HELPER := build/helper/agentdesk-sandbox
+build: frontend helper
+	$(GO) build -tags desktop,production,sandboxhelper -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+helper:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o $(HELPER) ./backend/sandbox/helper
 
 go-test:
 	$(GO) vet ./...
@@ -67,4 +73,4 @@ dev: setup wails-cli
 	$(WAILS) dev -tags webkit2_40
 
 clean:
-	rm -rf build/bin build/.tools frontend/dist/assets build/screenshots
+	rm -rf build/bin build/helper build/.tools frontend/dist/assets build/screenshots

@@ -45,10 +45,14 @@
 //
 // # Cost
 //
-// The helper's start is the binary's own start. For a pure-Go binary (the test binaries, a build
-// without the desktop tags) the sandbox adds about 3 to 5 ms per command; the desktop build links
-// GTK and WebKit, whose loading costs about 45 ms at every exec, the helper's included
-// (BenchmarkShellStart in backend/tool measures the test binary; see the commit log for both).
+// A re-execution of the app costs what the app's start costs, and the desktop build links GTK
+// and WebKit, whose loading takes tens of milliseconds at every exec. So the desktop build
+// embeds the helper alone, built static without cgo (backend/sandbox/helper, main_helper.go),
+// and [UseHelperImage] runs it from a sealed memory file: no file on disk that a command could
+// replace decides how the next command is confined. Its start is a pure-Go program's start;
+// BenchmarkShellStart in backend/tool measures it against an unsandboxed shell, and `make bench`
+// prints the difference against 5 ms. Builds without the image (tests, `wails dev`) re-execute
+// themselves, which needs [RunHelperIfRequested] in main.
 //
 // Where Landlock is unavailable (another system, an old or unconfigured kernel), [Command] runs
 // the shell directly and [Status] reports kind "none": the gate is then the only line of defence.

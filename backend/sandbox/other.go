@@ -20,3 +20,8 @@ func runHelper(request) error {
 }
 
 func useNamespaces(*exec.Cmd) {}
+
+// UseHelperImage has nothing to do where there is no Landlock: Command runs the shell directly.
+func UseHelperImage([]byte) {}
+
+func helperPath() (string, error) { return "", errors.New("the sandbox helper runs on Linux only") }

@@ -102,6 +102,8 @@ func fail(err error) {
 	os.Exit(helperFailed)
 }
 
+func errHelperMissing() error { return errs.New(HelperMissing) }
+
 // Status reports what the kernel offers; the first call probes, later calls reuse the answer.
 func Status() Support { return status() }
 
@@ -118,16 +120,18 @@ func Command(p Policy, shell string, args, env []string) (*exec.Cmd, error) {
 	return helperCommand(request{Policy: p, Shell: shell, Args: args, Namespaces: st.ProtectGit}, withTempDir(env, p.TempDir))
 }
 
-// helperCommand re-executes this binary as the helper.
+// helperCommand starts the helper: the embedded static program where there is one, else a
+// re-execution of this binary.
 func helperCommand(req request, env []string) (*exec.Cmd, error) {
-	if !hooked.Load() {
-		return nil, errs.New(HelperMissing)
+	path, err := helperPath()
+	if err != nil {
+		return nil, err
 	}
 	raw, err := json.Marshal(req)
 	if err != nil {
 		return nil, errs.Wrap(SandboxFailed, err, "Problem", err.Error())
 	}
-	cmd := exec.Command(selfPath, helperArg, string(raw))
+	cmd := exec.Command(path, helperArg, string(raw))
 	cmd.Env = append(without(env, helperEnvName+"="), helperEnv)
 	if req.Namespaces {
 		useNamespaces(cmd)

@@ -16,6 +16,7 @@ import (
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/sandbox"
+	"agentdesk/backend/sandbox/sandboxtest"
 )
 
 func bashInputOf(t *testing.T, command string, timeout int) string {
@@ -222,15 +223,23 @@ func TestBashIgnoresEscalateWhenRunning(t *testing.T) {
 }
 
 // BenchmarkShellStart measures what the sandbox adds to starting a command: the same bash call
-// through the same code path, unsandboxed and sandboxed, side by side.
+// through the same code path, unsandboxed, sandboxed by re-executing this (pure-Go) test binary,
+// and sandboxed by the static helper the desktop build embeds, side by side. The last case runs
+// last: once the image is in use it serves every later command of the process.
 func BenchmarkShellStart(b *testing.B) {
 	input := json.RawMessage(`{"command":"true"}`)
 	for _, c := range []struct {
-		name string
-		opts ShellOptions
-	}{{"unsandboxed", ShellOptions{Unsandboxed: true}}, {"sandboxed", ShellOptions{}}} {
+		name  string
+		opts  ShellOptions
+		image bool
+	}{{"unsandboxed", ShellOptions{Unsandboxed: true}, false}, {"sandboxed", ShellOptions{}, false},
+		{"embedded-helper", ShellOptions{}, true}} {
 		b.Run(c.name, func(b *testing.B) {
+			if c.image {
+				sandbox.UseHelperImage(sandboxtest.BuildHelper(b))
+			}
 			env := Env{Workspace: b.TempDir(), Shell: c.opts}
+			b.ResetTimer()
 			for b.Loop() {
 				res, err := get(b, mode.ToolBash).Run(context.Background(), env, input)
 				if err != nil || res.IsError {
