@@ -58,69 +58,101 @@ func Resolve(ws Workspace, call Call) (Resolved, error) {
 	if !call.Kind.HasPath() {
 		return r, nil
 	}
-	t, err := resolveTarget(ws, call.Path)
+	t, err := newResolver(ws).target(call.Path)
 	r.Target = t
 	return r, err
 }
 
 // osView is the real file system as the shell analysis sees it from the workspace.
 type osView struct {
-	ws   Workspace
+	r    *resolver
 	home string
+	dirs map[string][]fs.DirEntry
 }
 
 // NewView is the View of the real file system from ws: globs list real folders, and words
 // resolve exactly like file tool paths (symbolic links followed, .git and the data folder
-// marked). A workspace that cannot be resolved resolves nothing.
+// marked). A workspace that cannot be resolved resolves nothing. A view serves one decision:
+// it remembers the links it followed, so the many words of one command share the work.
 func NewView(ws Workspace) View {
 	home, err := os.UserHomeDir()
 	if err != nil {
 		home = "/nonexistent-home"
 	}
-	return osView{ws: ws, home: home}
+	return osView{r: newResolver(ws), home: home, dirs: map[string][]fs.DirEntry{}}
 }
 
-func (v osView) Root() string { return v.ws.Root }
+func (v osView) Root() string { return v.r.ws.Root }
 func (v osView) Home() string { return v.home }
 
-func (v osView) ReadDir(dir string) ([]fs.DirEntry, error) { return os.ReadDir(dir) }
+// ReadDir lists dir once per decision: the expander may ask for a folder more than once.
+func (v osView) ReadDir(dir string) ([]fs.DirEntry, error) {
+	if entries, ok := v.dirs[dir]; ok {
+		return entries, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err == nil {
+		v.dirs[dir] = entries
+	}
+	return entries, err
+}
 
 func (v osView) Resolve(p string) Target {
-	t, err := resolveTarget(v.ws, p)
+	t, err := v.r.target(p)
 	if err != nil {
 		return Target{}
 	}
 	return t
 }
 
-func resolveTarget(ws Workspace, p string) (Target, error) {
-	if ws.Root == "" || p == "" {
+// resolver resolves paths against one workspace: the real workspace root and data folder are
+// found once, and every symlink prefix it follows is remembered for the rest of its life.
+type resolver struct {
+	ws         Workspace
+	root, data string
+	err        error
+	real       map[string]string
+}
+
+func newResolver(ws Workspace) *resolver {
+	r := &resolver{ws: ws, real: map[string]string{}}
+	if ws.Root == "" {
+		r.err = errors.New("policy: workspace root and path are required")
+		return r
+	}
+	if r.root, r.err = r.realPath(ws.Root); r.err != nil {
+		return r
+	}
+	if ws.DataDir != "" {
+		r.data, r.err = r.realPath(ws.DataDir)
+	}
+	return r
+}
+
+// target resolves p, relative to the workspace root unless absolute (R-GATE-4).
+func (r *resolver) target(p string) (Target, error) {
+	if r.err != nil {
+		return Target{}, r.err
+	}
+	if p == "" {
 		return Target{}, errors.New("policy: workspace root and path are required")
 	}
-	root, err := realPath(ws.Root)
-	if err != nil {
-		return Target{}, err
-	}
 	if !filepath.IsAbs(p) {
-		p = ws.Root + string(filepath.Separator) + p
+		p = r.ws.Root + string(filepath.Separator) + p
 	}
-	abs, err := realPath(p)
+	abs, err := r.realPath(p)
 	if err != nil {
 		return Target{}, err
 	}
 	t := Target{Resolved: true, Path: abs}
-	if rel, ok := within(root, abs); ok {
+	if rel, ok := within(r.root, abs); ok {
 		t.Inside, t.Rel = true, filepath.ToSlash(rel)
 		if hasGitComponent(rel) {
 			t.Protected = ProtectedGit
 		}
 	}
-	if ws.DataDir != "" {
-		data, err := realPath(ws.DataDir)
-		if err != nil {
-			return Target{}, err
-		}
-		if _, ok := within(data, abs); ok {
+	if r.data != "" {
+		if _, ok := within(r.data, abs); ok {
 			t.Protected = ProtectedData
 		}
 	}
@@ -151,7 +183,7 @@ func hasGitComponent(rel string) bool {
 // prefix is resolved with EvalSymlinks (so "link/.." means the link target's parent, not a
 // lexical no-op), a dangling symlink is followed to where a write would create its target, and
 // the non-existent rest is cleaned lexically, as creating it would.
-func realPath(p string) (string, error) {
+func (r *resolver) realPath(p string) (string, error) {
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		return "", err
@@ -159,10 +191,54 @@ func realPath(p string) (string, error) {
 	if !filepath.IsAbs(p) {
 		p = abs
 	}
-	return follow(p, 0)
+	return r.follow(p, 0)
 }
 
-func follow(p string, depth int) (string, error) {
+// evalSymlinks is filepath.EvalSymlinks of an existing p (info is its Lstat), remembered: within
+// one decision a prefix resolves once, and the words of a command share their folders.
+func (r *resolver) evalSymlinks(p string, info fs.FileInfo) (string, error) {
+	if real, ok := r.real[p]; ok {
+		return real, nil
+	}
+	real, err := r.evalUncached(p, info)
+	if err == nil {
+		r.real[p] = real
+	}
+	return real, err
+}
+
+// evalUncached resolves a plain entry through its (remembered) parent folder; a link, and a path
+// with "." or ".." in it (whose meaning depends on the links before them), the standard way.
+func (r *resolver) evalUncached(p string, info fs.FileInfo) (string, error) {
+	parent, base := filepath.Split(p)
+	parent = strings.TrimSuffix(parent, string(filepath.Separator))
+	if info.Mode()&os.ModeSymlink != 0 || parent == "" || base == "" || hasDotSegment(p) {
+		return filepath.EvalSymlinks(p)
+	}
+	real, ok := r.real[parent]
+	if !ok {
+		pinfo, err := os.Lstat(parent)
+		if err != nil {
+			return "", err
+		}
+		if real, err = r.evalSymlinks(parent, pinfo); err != nil {
+			return "", err
+		}
+	}
+	return filepath.Join(real, base), nil
+}
+
+// hasDotSegment reports a "." or ".." path element.
+func hasDotSegment(p string) bool {
+	for _, part := range strings.Split(p, string(filepath.Separator)) {
+		if part == "." || part == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *resolver) follow(p string, depth int) (string, error) {
 	if depth > maxLinks {
 		return "", errors.New("policy: too many levels of symbolic links")
 	}
@@ -173,26 +249,34 @@ func follow(p string, depth int) (string, error) {
 		if prefix == vol {
 			prefix += string(filepath.Separator)
 		}
+		rest := parts[n:]
+		if real, ok := r.real[prefix]; ok {
+			return r.under(real, rest, depth)
+		}
 		info, err := os.Lstat(prefix)
 		if err != nil {
 			continue
 		}
-		rest := parts[n:]
-		real, err := filepath.EvalSymlinks(prefix)
+		real, err := r.evalSymlinks(prefix, info)
 		if err != nil && info.Mode()&os.ModeSymlink != 0 {
-			return followDangling(prefix, rest, depth)
+			return r.followDangling(prefix, rest, depth)
 		}
 		if err != nil {
 			return "", err
 		}
-		joined := filepath.Join(append([]string{real}, rest...)...)
-		if hasDotDot(rest) {
-			// "missing/../link" cleans to a path that may exist and hold a symlink: go again.
-			return follow(joined, depth+1)
-		}
-		return joined, nil
+		return r.under(real, rest, depth)
 	}
 	return filepath.Clean(p), nil
+}
+
+// under is the not-yet-existing rest below a resolved folder.
+func (r *resolver) under(real string, rest []string, depth int) (string, error) {
+	joined := filepath.Join(append([]string{real}, rest...)...)
+	if hasDotDot(rest) {
+		// "missing/../link" cleans to a path that may exist and hold a symlink: go again.
+		return r.follow(joined, depth+1)
+	}
+	return joined, nil
 }
 
 func hasDotDot(parts []string) bool {
@@ -206,17 +290,17 @@ func hasDotDot(parts []string) bool {
 
 // followDangling resolves a symlink whose target does not exist (yet): writing through it would
 // create the target, so the target is where the call really goes.
-func followDangling(link string, rest []string, depth int) (string, error) {
+func (r *resolver) followDangling(link string, rest []string, depth int) (string, error) {
 	target, err := os.Readlink(link)
 	if err != nil {
 		return "", err
 	}
 	if !filepath.IsAbs(target) {
-		parent, err := follow(filepath.Dir(link), depth+1)
+		parent, err := r.follow(filepath.Dir(link), depth+1)
 		if err != nil {
 			return "", err
 		}
 		target = parent + string(filepath.Separator) + target
 	}
-	return follow(strings.Join(append([]string{target}, rest...), string(filepath.Separator)), depth+1)
+	return r.follow(strings.Join(append([]string{target}, rest...), string(filepath.Separator)), depth+1)
 }
