@@ -274,3 +274,51 @@ func TestAttackEscalationAsksInFull(t *testing.T) {
 		t.Fatalf("an escalation ran unasked: %q", results)
 	}
 }
+
+// Path grants are literal: a grant for "Makefile" is that file at the workspace root, and a
+// grant for a file named "*" is that one file, never a pattern.
+func TestAttackPathGrantsAreLiteral(t *testing.T) {
+	d, ws := t.TempDir(), t.TempDir()
+	id := createSession(t, d, ws, "ask")
+	withStore(t, d, func(st *store.Store) {
+		for _, p := range []string{"Makefile", "*"} {
+			if err := st.AddGrant(id, policy.Grant{Kind: policy.KindWrite, Path: p}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	results := runAttack(t, d, ws, attack{session: id, calls: []map[string]any{
+		write("vendor/x/Makefile", "evil"), write("other.txt", "evil"), write("Makefile", "all:\n")}})
+	for _, f := range []string{"vendor/x/Makefile", "other.txt"} {
+		if exists(filepath.Join(ws, f)) {
+			t.Errorf("a grant matched %s: %q", f, results)
+		}
+	}
+	if !exists(filepath.Join(ws, "Makefile")) {
+		t.Fatalf("the granted file was not written, so the test proves nothing: %q", results)
+	}
+}
+
+// The shell never sees secret-looking variables, in Full access too, unless Settings passes
+// one through by name.
+func TestAttackShellEnvironmentIsScrubbed(t *testing.T) {
+	d, ws := t.TempDir(), t.TempDir()
+	secrets := map[string]string{"ANTHROPIC_API_KEY": "sk-ant-scrub", "OPENAI_BASE_URL": "http://scrub.invalid",
+		"MY_TOKEN": "tok-scrub", "DB_PASSWORD": "pw-scrub", "AWS_SECRET_ACCESS_KEY": "aws-scrub", "NPM_TOKEN": "npm-pass"}
+	for k, v := range secrets {
+		t.Setenv(k, v)
+	}
+	t.Setenv("PLAIN_SETTING", "plain-visible")
+	if code, out, errOut := run(t, nil, "settings", "set", "shell-env-passthrough", "NPM_TOKEN", "--data-dir", d); code != 0 {
+		t.Fatalf("settings set: %d %s %s", code, out, errOut)
+	}
+	results := runAttack(t, d, ws, attack{permission: "full", calls: []map[string]any{bash("env")}})
+	for k, v := range secrets {
+		if k != "NPM_TOKEN" && strings.Contains(results[0], v) {
+			t.Errorf("the shell saw %s: %q", k, results[0])
+		}
+	}
+	if !strings.Contains(results[0], "plain-visible") || !strings.Contains(results[0], "npm-pass") {
+		t.Fatalf("the shell lost an ordinary or a passed-through variable, so the test proves nothing: %q", results[0])
+	}
+}
