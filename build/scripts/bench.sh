@@ -7,6 +7,7 @@ declare -A budget=(
   [BenchmarkFold100k]=20000000        # the mode fold over 100,000 events: 20 ms
   [BenchmarkToolCallOverhead]=1000000 # gate + persist + emit per tool call: 1 ms
   [BenchmarkGateWithShell]=50000      # a bash call through the gate, shell analysis and expansion included: 50 µs
+  [BenchmarkCheckpointIncremental]=100000000 # a snapshot of 10,000 files / 200 MB with 10 changed: 100 ms
 )
 # Budgets on the difference between two lines of one run: what the second adds to the first.
 declare -A overhead=(

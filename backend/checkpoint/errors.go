@@ -1,0 +1,13 @@
+package checkpoint
+
+import "agentdesk/backend/errs"
+
+// Error kinds of snapshots and restores; their messages are "error.<kind>" in locales/.
+const (
+	// Missing: a stored content is gone or damaged; the restore does not start.
+	Missing errs.Kind = "CHECKPOINT_DAMAGED"
+	// NeedsConfirmation: the restore would delete files; the person must see them first.
+	NeedsConfirmation errs.Kind = "RESTORE_NEEDS_CONFIRMATION"
+	// RestoreFailed: a file could not be put back (the workspace changed under the restore).
+	RestoreFailed errs.Kind = "RESTORE_FAILED"
+)
