@@ -12,10 +12,22 @@ const (
 	KindBash     Kind = "bash"
 	KindAsk      Kind = "ask"       // ask_user
 	KindPlanExit Kind = "plan-exit" // exit_plan_mode
+	// KindFetch reaches the network (an external ACP agent's "fetch" tool). It belongs to the
+	// profiles that may run a shell, and, like a shell command stepping out of the sandbox, it
+	// asks in every permission mode: no grant or allow rule answers it in advance.
+	KindFetch Kind = "fetch"
+	// KindOther is a call whose kind the gate cannot tell (an external agent's tool of an unknown
+	// or unclassifiable ACP kind). It fails closed: it asks in every mode but Chat, and no grant
+	// or allow rule answers it.
+	KindOther Kind = "other"
 )
 
 // Kinds lists every call kind.
-var Kinds = []Kind{KindRead, KindWrite, KindEdit, KindBash, KindAsk, KindPlanExit}
+var Kinds = []Kind{KindRead, KindWrite, KindEdit, KindBash, KindAsk, KindPlanExit, KindFetch, KindOther}
+
+// AsksAlways reports whether calls of kind k ask whenever no deny decides them: grants and
+// always-allow rules never answer them, and an approval of one is for that call only.
+func (k Kind) AsksAlways() bool { return k == KindFetch || k == KindOther }
 
 // Call is one tool call as the gate sees it. Path is set for read, write and edit — for glob and
 // grep it is the directory searched, "." for the whole workspace; a call without a path cannot
@@ -59,6 +71,16 @@ func KindOfTool(t mode.Tool) (k Kind, ok bool) {
 		return KindRead, true
 	}
 	return "", false
+}
+
+// profileTool is the tool whose row in the profile table decides calls of kind k in the hard
+// layer: fetch reaches beyond the workspace like the shell, so it goes where bash goes.
+func profileTool(k Kind) (mode.Tool, bool) {
+	if k == KindFetch {
+		return mode.ToolBash, true
+	}
+	t, ok := kindTools[k]
+	return t, ok
 }
 
 // kindTools is the tool in the profile table that stands for each kind in the hard layer.

@@ -21,10 +21,12 @@ const (
 	// SandboxEscalation names the concern of a bash call that asks to leave the sandbox
 	// (network, or no sandbox at all): the error reported when no one can answer.
 	SandboxEscalation errs.Kind = "SANDBOX_ESCALATION"
+	// NetworkFetch names the concern of a fetch (an external agent reaching the network).
+	NetworkFetch errs.Kind = "NETWORK_FETCH"
 )
 
 // Codes lists every gate code, for tests that check each has a message in every locale.
 var Codes = []errs.Kind{
 	ToolDisabledInChat, WriteDisabledInReadOnly, BashDisabledInReadOnly, PathOutsideWorkspace,
-	ProtectedPath, RejectedByUser, DecisionTimedOut, ToolDisabledInMode, DeniedByRule, SandboxEscalation,
+	ProtectedPath, RejectedByUser, DecisionTimedOut, ToolDisabledInMode, DeniedByRule, SandboxEscalation, NetworkFetch,
 }

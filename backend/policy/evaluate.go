@@ -23,8 +23,9 @@ type Input struct {
 //  3. session grants, then always-allow rules;
 //  4. the permission mode (R-GATE-3).
 //
-// A bash call that asks to step out of the sandbox (an escalation) asks after layer 2, in every
-// permission mode: no grant or rule answers it in advance.
+// A bash call that asks to step out of the sandbox (an escalation), a fetch and a call of
+// unknown kind ask after layer 2, in every permission mode: no grant or rule answers them in
+// advance.
 //
 // Failing closed: an unknown execution mode has the read-only profile, and an unknown
 // permission mode skips layer 3 and asks for everything but reads inside the workspace, so an
@@ -47,6 +48,9 @@ func Evaluate(in Input) Verdict {
 	if c.Call.Kind == KindBash && c.Call.Escalation != NoEscalation {
 		return escalation(c.Call.Escalation)
 	}
+	if c.Call.Kind.AsksAlways() {
+		return alwaysAsks(c.Call.Kind)
+	}
 	if !in.Permission.Valid() {
 		return unknownPermission(c)
 	}
@@ -68,6 +72,14 @@ func escalation(e Escalation) Verdict {
 	v := ask(LayerSandbox, SandboxEscalation, "gate.reason.escalate."+string(e))
 	v.ReasonArgs = map[string]any{"Escalation": string(e)}
 	return v
+}
+
+// alwaysAsks is the verdict on a fetch or a call of unknown kind once no deny decided it.
+func alwaysAsks(k Kind) Verdict {
+	if k == KindFetch {
+		return ask(LayerSandbox, NetworkFetch, "gate.reason.fetch")
+	}
+	return ask(LayerMode, "", "gate.reason.unknown_kind")
 }
 
 // denyLayer is layer 2.

@@ -19,53 +19,55 @@ const (
 )
 
 // gateKinds is the column order of gateTable.
-var gateKinds = []Kind{KindRead, KindWrite, KindEdit, KindBash, KindAsk, KindPlanExit}
+var gateKinds = []Kind{KindRead, KindWrite, KindEdit, KindBash, KindAsk, KindPlanExit, KindFetch, KindOther}
 
 // gateTable pins every cell of execution mode × permission mode × tool kind (R-GATE-1), for a
 // call inside the workspace on an unprotected path and a shell command that is not read-only
-// ("go test ./..."). It is written out by hand: it must not be computed by the code it checks.
+// ("go test ./..."). Fetch and other are an external ACP agent's network fetch and a call of
+// a kind the gate cannot tell. It is written out by hand: it must not be computed by the code
+// it checks.
 var gateTable = []struct {
 	mode mode.ExecutionMode
 	perm PermissionMode
-	want [6]string // read, write, edit, bash, ask, plan-exit
+	want [8]string // read, write, edit, bash, ask, plan-exit, fetch, other
 }{
-	{"chat", Ask, [6]string{chatDeny, chatDeny, chatDeny, chatDeny, chatDeny, chatDeny}},
-	{"chat", Auto, [6]string{chatDeny, chatDeny, chatDeny, chatDeny, chatDeny, chatDeny}},
-	{"chat", Full, [6]string{chatDeny, chatDeny, chatDeny, chatDeny, chatDeny, chatDeny}},
+	{"chat", Ask, [8]string{chatDeny, chatDeny, chatDeny, chatDeny, chatDeny, chatDeny, chatDeny, chatDeny}},
+	{"chat", Auto, [8]string{chatDeny, chatDeny, chatDeny, chatDeny, chatDeny, chatDeny, chatDeny, chatDeny}},
+	{"chat", Full, [8]string{chatDeny, chatDeny, chatDeny, chatDeny, chatDeny, chatDeny, chatDeny, chatDeny}},
 
-	{"propose", Ask, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
-	{"propose", Auto, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
-	{"propose", Full, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
+	{"propose", Ask, [8]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny, modeDeny, asks}},
+	{"propose", Auto, [8]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny, modeDeny, asks}},
+	{"propose", Full, [8]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny, modeDeny, asks}},
 
-	{"analyze", Ask, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
-	{"analyze", Auto, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
-	{"analyze", Full, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
+	{"analyze", Ask, [8]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny, modeDeny, asks}},
+	{"analyze", Auto, [8]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny, modeDeny, asks}},
+	{"analyze", Full, [8]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny, modeDeny, asks}},
 
-	{"plan", Ask, [6]string{allowed, writeDeny, writeDeny, bashDeny, allowed, allowed}},
-	{"plan", Auto, [6]string{allowed, writeDeny, writeDeny, bashDeny, allowed, allowed}},
-	{"plan", Full, [6]string{allowed, writeDeny, writeDeny, bashDeny, allowed, allowed}},
+	{"plan", Ask, [8]string{allowed, writeDeny, writeDeny, bashDeny, allowed, allowed, modeDeny, asks}},
+	{"plan", Auto, [8]string{allowed, writeDeny, writeDeny, bashDeny, allowed, allowed, modeDeny, asks}},
+	{"plan", Full, [8]string{allowed, writeDeny, writeDeny, bashDeny, allowed, allowed, modeDeny, asks}},
 
-	{"execute", Ask, [6]string{allowed, asks, asks, asks, allowed, modeDeny}},
-	{"execute", Auto, [6]string{allowed, allowed, allowed, asks, allowed, modeDeny}},
-	{"execute", Full, [6]string{allowed, allowed, allowed, allowed, allowed, modeDeny}},
+	{"execute", Ask, [8]string{allowed, asks, asks, asks, allowed, modeDeny, asks, asks}},
+	{"execute", Auto, [8]string{allowed, allowed, allowed, asks, allowed, modeDeny, asks, asks}},
+	{"execute", Full, [8]string{allowed, allowed, allowed, allowed, allowed, modeDeny, asks, asks}},
 
-	{"debug", Ask, [6]string{allowed, asks, asks, asks, allowed, modeDeny}},
-	{"debug", Auto, [6]string{allowed, allowed, allowed, asks, allowed, modeDeny}},
-	{"debug", Full, [6]string{allowed, allowed, allowed, allowed, allowed, modeDeny}},
+	{"debug", Ask, [8]string{allowed, asks, asks, asks, allowed, modeDeny, asks, asks}},
+	{"debug", Auto, [8]string{allowed, allowed, allowed, asks, allowed, modeDeny, asks, asks}},
+	{"debug", Full, [8]string{allowed, allowed, allowed, allowed, allowed, modeDeny, asks, asks}},
 
-	{"verified", Ask, [6]string{allowed, asks, asks, asks, allowed, modeDeny}},
-	{"verified", Auto, [6]string{allowed, allowed, allowed, asks, allowed, modeDeny}},
-	{"verified", Full, [6]string{allowed, allowed, allowed, allowed, allowed, modeDeny}},
+	{"verified", Ask, [8]string{allowed, asks, asks, asks, allowed, modeDeny, asks, asks}},
+	{"verified", Auto, [8]string{allowed, allowed, allowed, asks, allowed, modeDeny, asks, asks}},
+	{"verified", Full, [8]string{allowed, allowed, allowed, allowed, allowed, modeDeny, asks, asks}},
 
 	// Unknown and legacy execution modes get the read-only surface (R-GATE-2).
-	{"agent", Ask, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
-	{"agent", Full, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
-	{"read-only", Full, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
-	{"", Full, [6]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny}},
+	{"agent", Ask, [8]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny, modeDeny, asks}},
+	{"agent", Full, [8]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny, modeDeny, asks}},
+	{"read-only", Full, [8]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny, modeDeny, asks}},
+	{"", Full, [8]string{allowed, writeDeny, writeDeny, bashDeny, modeDeny, modeDeny, modeDeny, asks}},
 
 	// Unknown permission modes: reads inside run, every change asks, nothing is denied wider.
-	{"execute", "bypass", [6]string{allowed, asks, asks, asks, allowed, modeDeny}},
-	{"execute", "", [6]string{allowed, asks, asks, asks, allowed, modeDeny}},
+	{"execute", "bypass", [8]string{allowed, asks, asks, asks, allowed, modeDeny, asks, asks}},
+	{"execute", "", [8]string{allowed, asks, asks, asks, allowed, modeDeny, asks, asks}},
 }
 
 var permissionNames = map[PermissionMode]string{Ask: "ask", Auto: "auto", Full: "full access"}
@@ -144,6 +146,8 @@ func TestGateLayersAndPaths(t *testing.T) {
 	readOnlyShell := Resolved{Call: Call{Kind: KindBash, Command: "git status && ls"}}
 	push := Resolved{Call: Call{Kind: KindBash, Command: "git push"}}
 	escalated := Resolved{Call: Call{Kind: KindBash, Command: "curl -sO https://example.com/x", Escalation: EscalateNetwork}}
+	fetch := Resolved{Call: Call{Kind: KindFetch}}
+	other := Resolved{Call: Call{Kind: KindOther}}
 	denyEnv := Rule{ID: "no-env", Effect: Deny, Path: "*.env"}
 	denyPush := Rule{ID: "no-push", Effect: Deny, Command: "git push"}
 	allowPush := Rule{ID: "push-ok", Effect: Allow, Command: "git push"}
@@ -178,6 +182,15 @@ func TestGateLayersAndPaths(t *testing.T) {
 		{"a read-only command asks in ask", Input{Mode: "execute", Permission: Ask, Call: readOnlyShell}, DecideAsk, LayerMode, ""},
 		{"an unknown permission mode ignores grants", Input{Mode: "execute", Permission: "bypass", Call: envFile, Grants: []Grant{{Kind: KindWrite}}}, DecideAsk, LayerMode, ""},
 		{"an unknown call kind is denied", Input{Mode: "execute", Permission: Full, Call: Resolved{Call: Call{Kind: "network"}}}, DecideDeny, LayerProfile, ToolDisabledInMode},
+		{"a fetch asks even with full access", Input{Mode: "execute", Permission: Full, Call: fetch}, DecideAsk, LayerSandbox, NetworkFetch},
+		{"a grant cannot answer a fetch", Input{Mode: "execute", Permission: Auto, Call: fetch, Grants: []Grant{{Kind: KindFetch}}}, DecideAsk, LayerSandbox, NetworkFetch},
+		{"an allow rule cannot answer a fetch", Input{Mode: "execute", Permission: Full, Call: fetch, Rules: []Rule{{ID: "web", Effect: Allow, Kind: KindFetch}}}, DecideAsk, LayerSandbox, NetworkFetch},
+		{"a deny rule on fetch holds", Input{Mode: "execute", Permission: Full, Call: fetch, Rules: []Rule{{ID: "no-web", Effect: Deny, Kind: KindFetch}}}, DecideDeny, LayerRule, DeniedByRule},
+		{"a fetch is denied in plan like the shell", Input{Mode: "plan", Permission: Full, Call: fetch}, DecideDeny, LayerProfile, ToolDisabledInMode},
+		{"a call of unknown kind asks even with full access", Input{Mode: "execute", Permission: Full, Call: other}, DecideAsk, LayerMode, ""},
+		{"a grant cannot answer a call of unknown kind", Input{Mode: "execute", Permission: Full, Call: other, Grants: []Grant{{Kind: KindOther}}}, DecideAsk, LayerMode, ""},
+		{"a call of unknown kind asks in plan", Input{Mode: "plan", Permission: Full, Call: other}, DecideAsk, LayerMode, ""},
+		{"a call of unknown kind asks under an unknown permission", Input{Mode: "execute", Permission: "bypass", Call: other}, DecideAsk, LayerMode, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -9,13 +9,16 @@ import (
 // mode, full included. It reads the same R-MODE-4 table that chooses the tools offered to the
 // model, so the soft and hard layers cannot disagree. An unknown mode gets the read-only row.
 func hardDeny(m mode.ExecutionMode, k Kind) (errs.Kind, bool) {
-	tool, known := kindTools[k]
+	tool, known := profileTool(k)
 	if known && m.Offers(tool) {
 		return "", false
 	}
 	switch {
 	case m == mode.ModeChat:
 		return ToolDisabledInChat, true
+	case k == KindOther:
+		// A call of unknown kind may be anything, so no profile can rule it in or out: it asks.
+		return "", false
 	case k == KindWrite || k == KindEdit:
 		return WriteDisabledInReadOnly, true
 	case k == KindBash:

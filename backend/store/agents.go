@@ -2,9 +2,13 @@ package store
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"agentdesk/backend/errs"
 )
@@ -67,4 +71,82 @@ func (s *Store) SetExternalAgent(sessionID, command string) (Session, error) {
 func (s *Store) ExternalAgent(sessionID string) (string, error) {
 	sess, err := s.GetSession(sessionID)
 	return sess.ExternalAgent, err
+}
+
+// agentSessionRow is the session id an external agent gave an AgentDesk session.
+type agentSessionRow struct {
+	SessionID    string `gorm:"primaryKey"`
+	Command      string
+	AgentSession string
+	UpdatedAt    time.Time
+}
+
+func (agentSessionRow) TableName() string { return "agent_sessions" }
+
+// AgentSession is the id the agent started by command gave the session the last time, or ""
+// when it gave none or the session has since moved to another agent.
+func (s *Store) AgentSession(sessionID, command string) (string, error) {
+	var row agentSessionRow
+	err := s.db.Where("session_id = ?", sessionID).Take(&row).Error
+	if err == gorm.ErrRecordNotFound || err == nil && row.Command != strings.TrimSpace(command) {
+		return "", nil
+	}
+	return row.AgentSession, storeErr(err)
+}
+
+// SetAgentSession remembers the id the agent started by command gave the session.
+func (s *Store) SetAgentSession(sessionID, command, agentSession string) error {
+	row := agentSessionRow{SessionID: sessionID, Command: strings.TrimSpace(command), AgentSession: agentSession,
+		UpdatedAt: time.Now().UTC()}
+	err := s.db.Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "session_id"}},
+		DoUpdates: clause.AssignmentColumns([]string{"command", "agent_session", "updated_at"}),
+	}).Create(&row).Error
+	if errors.Is(err, gorm.ErrForeignKeyViolated) {
+		return errs.Wrap(errs.NotFound, err, "ID", sessionID)
+	}
+	return storeErr(err)
+}
+
+// SettingExternalStartTimeout is how long an external agent may take to start: initialize and
+// session/new (or session/load). A loaded two-core machine took 26 s for opencode.
+const SettingExternalStartTimeout = "external-agent-start-timeout"
+
+// Start-up limit bounds: below the minimum no real agent starts; above the maximum a hung agent
+// would hold the session for hours.
+const (
+	DefaultExternalStartTimeout = 120 * time.Second
+	MinExternalStartTimeout     = 5 * time.Second
+	MaxExternalStartTimeout     = 30 * time.Minute
+)
+
+// ParseExternalStartTimeout reads a start-up limit: a Go duration such as "120s" or "3m".
+func ParseExternalStartTimeout(value string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(value))
+	if err != nil || d < MinExternalStartTimeout || d > MaxExternalStartTimeout {
+		return 0, errs.New(errs.InvalidValue, "Field", SettingExternalStartTimeout, "Value", value, "Allowed", "5s–30m")
+	}
+	return d, nil
+}
+
+// ExternalStartTimeout is the start-up limit in force; unset or damaged reads as the default.
+func (s *Store) ExternalStartTimeout() time.Duration {
+	raw, ok, err := s.GetSetting(SettingExternalStartTimeout)
+	if err != nil || !ok {
+		return DefaultExternalStartTimeout
+	}
+	d, err := ParseExternalStartTimeout(raw)
+	if err != nil {
+		return DefaultExternalStartTimeout
+	}
+	return d
+}
+
+// SetExternalStartTimeout validates and saves the start-up limit.
+func (s *Store) SetExternalStartTimeout(value string) (time.Duration, error) {
+	d, err := ParseExternalStartTimeout(value)
+	if err != nil {
+		return 0, err
+	}
+	return d, s.SetSetting(SettingExternalStartTimeout, d.String())
 }

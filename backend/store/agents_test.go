@@ -3,6 +3,7 @@ package store
 import (
 	"reflect"
 	"testing"
+	"time"
 
 	"agentdesk/backend/errs"
 )
@@ -56,5 +57,69 @@ func TestSessionExternalAgent(t *testing.T) {
 	}
 	if _, err := s.ExternalAgent("missing"); errs.KindOf(err) != errs.NotFound {
 		t.Fatalf("a missing session: %v", err)
+	}
+}
+
+func TestAgentSessionIsRememberedPerCommand(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sess, err := s.CreateSession(NewSession{Title: "t", Workspace: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id, err := s.AgentSession(sess.ID, "opencode acp"); err != nil || id != "" {
+		t.Fatalf("none yet: %q %v", id, err)
+	}
+	if err := s.SetAgentSession(sess.ID, " opencode acp ", "ses_1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetAgentSession(sess.ID, "opencode acp", "ses_2"); err != nil {
+		t.Fatal(err)
+	}
+	if id, _ := s.AgentSession(sess.ID, "opencode acp"); id != "ses_2" {
+		t.Fatalf("the latest id is kept: %q", id)
+	}
+	if id, _ := s.AgentSession(sess.ID, "goose acp"); id != "" {
+		t.Fatalf("another agent's id is never handed out: %q", id)
+	}
+	if err := s.SetAgentSession("missing", "x", "y"); errs.KindOf(err) != errs.NotFound {
+		t.Fatalf("a missing session: %v", err)
+	}
+	if err := s.DeleteSession(sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	s.db.Table("agent_sessions").Count(&n)
+	if n != 0 {
+		t.Fatalf("the id goes with its session: %d rows", n)
+	}
+}
+
+func TestExternalStartTimeoutSetting(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := s.ExternalStartTimeout(); got != 120*time.Second {
+		t.Fatalf("default: %s", got)
+	}
+	if d, err := s.SetExternalStartTimeout(" 3m "); err != nil || d != 3*time.Minute || s.ExternalStartTimeout() != 3*time.Minute {
+		t.Fatalf("set 3m: %s %v", d, err)
+	}
+	for _, bad := range []string{"1s", "2h", "soon", ""} {
+		if _, err := s.SetExternalStartTimeout(bad); errs.KindOf(err) != errs.InvalidValue {
+			t.Fatalf("%q: %v", bad, err)
+		}
+	}
+	if got := s.ExternalStartTimeout(); got != 3*time.Minute {
+		t.Fatalf("a refused value changes nothing: %s", got)
+	}
+	s.SetSetting(SettingExternalStartTimeout, "garbage")
+	if got := s.ExternalStartTimeout(); got != DefaultExternalStartTimeout {
+		t.Fatalf("damage reads as the default: %s", got)
 	}
 }

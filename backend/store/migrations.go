@@ -10,6 +10,7 @@ var migrations = []migration{
 	{name: "external ACP agent per session", up: addExternalAgent},
 	{name: "the process that runs a turn", up: addTurnOwner},
 	{name: "the scope of allow rules and grants", up: addRuleScope},
+	{name: "external agents' own session ids", up: addAgentSessions},
 }
 
 func createFoundation(tx *gorm.DB) error {
@@ -138,4 +139,15 @@ func addRuleScope(tx *gorm.DB) error {
 		`ALTER TABLE rules ADD COLUMN scope TEXT NOT NULL DEFAULT ''`,
 		`ALTER TABLE grants ADD COLUMN scope TEXT NOT NULL DEFAULT ''`,
 	)
+}
+
+// addAgentSessions remembers the session id an external ACP agent gave a session, with the
+// command line it belongs to, so a restarted agent is asked to load that session (its own
+// memory) rather than start afresh. It goes with its session.
+func addAgentSessions(tx *gorm.DB) error {
+	return execAll(tx, `CREATE TABLE agent_sessions (
+		session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+		command TEXT NOT NULL,
+		agent_session TEXT NOT NULL,
+		updated_at DATETIME NOT NULL)`)
 }

@@ -65,6 +65,9 @@ func (s *Store) AddRule(r policy.Rule, source string) (RuleRow, error) {
 	if err := checkScope(r.Scope, r.Path, r.Command); err != nil {
 		return RuleRow{}, err
 	}
+	if r.Effect == policy.Allow && r.Kind.AsksAlways() {
+		return RuleRow{}, askedEveryTime(r.Kind)
+	}
 	id, err := uuid.NewV7()
 	if err != nil {
 		return RuleRow{}, errs.Wrap(errs.Internal, err)
@@ -118,6 +121,9 @@ func (s *Store) AddGrant(sessionID string, g policy.Grant) error {
 	if err := checkScope(g.Scope, g.Path, g.Command); err != nil {
 		return err
 	}
+	if g.Kind.AsksAlways() {
+		return askedEveryTime(g.Kind)
+	}
 	row := grantRow{SessionID: sessionID, Kind: string(g.Kind), Path: g.Path, Command: g.Command, Scope: string(g.Scope),
 		CreatedAt: time.Now().UTC()}
 	err := s.db.Transaction(func(tx *gorm.DB) error {
@@ -146,6 +152,18 @@ func (s *Store) Grants(sessionID string) ([]policy.Grant, error) {
 		out[i] = policy.Grant{Kind: policy.Kind(r.Kind), Path: r.Path, Command: r.Command, Scope: policy.Scope(r.Scope)}
 	}
 	return out, nil
+}
+
+// askedEveryTime refuses an allow rule or grant for a kind the gate asks about every time
+// (fetch, a call of unknown kind): Settings would list it, but the gate would never apply it.
+func askedEveryTime(k policy.Kind) error {
+	var kinds []policy.Kind
+	for _, kind := range policy.Kinds {
+		if !kind.AsksAlways() {
+			kinds = append(kinds, kind)
+		}
+	}
+	return errs.Invalid("kind", string(k), kindNames(kinds))
 }
 
 func trimRule(r policy.Rule) policy.Rule {

@@ -111,3 +111,22 @@ func TestGrantsStayInTheirSession(t *testing.T) {
 		t.Fatalf("%d grants outlived their session", left)
 	}
 }
+
+func TestNoAllowRuleOrGrantForWhatAlwaysAsks(t *testing.T) {
+	s, _ := openTemp(t)
+	sess, err := s.CreateSession(NewSession{Title: "t", Workspace: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []policy.Kind{policy.KindFetch, policy.KindOther} {
+		if _, err := s.AddRule(policy.Rule{Effect: policy.Allow, Kind: k}, "approval"); errs.KindOf(err) != errs.InvalidValue {
+			t.Errorf("allow rule for %s: %v", k, err)
+		}
+		if err := s.AddGrant(sess.ID, policy.Grant{Kind: k}); errs.KindOf(err) != errs.InvalidValue {
+			t.Errorf("grant for %s: %v", k, err)
+		}
+	}
+	if _, err := s.AddRule(policy.Rule{Effect: policy.Deny, Kind: policy.KindFetch}, "settings"); err != nil {
+		t.Errorf("a deny rule on fetch is what the gate applies: %v", err)
+	}
+}
