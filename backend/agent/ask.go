@@ -28,6 +28,10 @@ type ApprovalPayload struct {
 	Scopes []ScopeOption `json:"scopes,omitempty"`
 	// Escalation is set when the command asks to leave the sandbox (network, unsandboxed).
 	Escalation string `json:"escalation,omitempty"`
+	// Agent is the external agent asking (its command line); empty for AgentDesk's own tools.
+	Agent string `json:"agent,omitempty"`
+	// Diff is the change an external agent's call makes, as a unified diff.
+	Diff string `json:"diff,omitempty"`
 }
 
 // ScopeOption is one scope the approval card offers for saving.
@@ -51,7 +55,12 @@ type PlanPayload struct {
 }
 
 func (t *turn) ask(kind decision.Kind, payload any) (decision.Resolution, error) {
-	_, res, err := t.rt.opts.Decisions.Ask(t.ctx, decision.Request{SessionID: t.sessionID, TurnID: t.active.turnID, Kind: kind, Payload: payload})
+	return t.askIn(t.ctx, kind, payload)
+}
+
+// askIn asks within ctx, which ends no later than the turn (an external agent's request).
+func (t *turn) askIn(ctx context.Context, kind decision.Kind, payload any) (decision.Resolution, error) {
+	_, res, err := t.rt.opts.Decisions.Ask(ctx, decision.Request{SessionID: t.sessionID, TurnID: t.active.turnID, Kind: kind, Payload: payload})
 	if err == nil && t.ctx.Err() != nil {
 		err = t.ctx.Err()
 	}

@@ -100,6 +100,18 @@ func (t *turn) evaluate(g *gated) (policy.Verdict, error) {
 	if err != nil {
 		return policy.Verdict{}, err
 	}
+	return t.verdictOf(g.resolved)
+}
+
+// judge is evaluate for a call AgentDesk did not describe itself (an external agent's): a path
+// that cannot be resolved is not an error but an unresolved target, which the gate asks about.
+func (t *turn) judge(g *gated) (policy.Verdict, error) {
+	g.resolved, _ = policy.Resolve(policy.Workspace{Root: t.workspace, DataDir: t.rt.opts.DataDir}, g.desc.Gate)
+	return t.verdictOf(g.resolved)
+}
+
+// verdictOf asks the pure gate about a resolved call.
+func (t *turn) verdictOf(call policy.Resolved) (policy.Verdict, error) {
 	sess, err := t.rt.opts.Store.GetSession(t.sessionID)
 	if err != nil {
 		return policy.Verdict{}, err
@@ -113,7 +125,7 @@ func (t *turn) evaluate(g *gated) (policy.Verdict, error) {
 	if err != nil {
 		return policy.Verdict{}, err
 	}
-	return policy.Evaluate(policy.Input{Mode: t.exec, Permission: perm, Rules: rules, Grants: grants, Call: g.resolved,
+	return policy.Evaluate(policy.Input{Mode: t.exec, Permission: perm, Rules: rules, Grants: grants, Call: call,
 		Sandboxed: sandboxed()}), nil
 }
 

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
@@ -29,30 +30,67 @@ const VerdictExternal = "external"
 // runtime keeps the turn itself — queue, decisions, events and turn records — exactly as for
 // the built-in loop, and hands only the prompt to the agent.
 type ExternalAgents interface {
-	// Prompt sends one prompt to the session's agent (starting it when needed) and reports
-	// what the agent does to h until the agent answers. The stop reason is ACP's
+	// Open starts the session's agent when it is not running: initialize, then session/load of
+	// the agent's own earlier session when it has one, else session/new.
+	Open(ctx context.Context, s ExternalSession) (ExternalInfo, error)
+	// Prompt sends one prompt to the session's agent (starting it when needed, as Open does)
+	// and reports what the agent does to h until the agent answers. The stop reason is ACP's
 	// ("end_turn", "cancelled", …). When ctx ends, the agent is told to cancel.
 	Prompt(ctx context.Context, p ExternalPrompt, h ExternalHandler) (stopReason string, err error)
+	// Info reports what the session's running agent offers; ok is false when none runs.
+	Info(sessionID string) (info ExternalInfo, ok bool)
+}
+
+// ExternalSession names the agent of one AgentDesk session and how to start it.
+type ExternalSession struct {
+	SessionID string
+	Command   string // the agent's command line, as saved in Settings
+	Workspace string
+	// AgentSession is the id the agent gave this session when it last ran ("" for none): a
+	// restarted agent is asked to load it, so it keeps its memory.
+	AgentSession string
+	// StartTimeout bounds initialize and session/new or session/load (a Setting).
+	StartTimeout time.Duration
+}
+
+// ExternalInfo is what a started agent offers.
+type ExternalInfo struct {
+	AgentSession string // the agent's id of the session now in force
+	Loaded       bool   // the agent loaded its earlier session
+	PlanMode     bool   // the agent has a mode for planning (a mode, or a value of its mode option)
 }
 
 // ExternalPrompt is one prompt for an external agent.
 type ExternalPrompt struct {
-	SessionID string
-	TurnID    string
-	Command   string // the agent's command line, as saved in Settings
-	Workspace string
-	Text      string
-	ModeID    string // the selector id in force (see ModeID); applied where the agent has it
+	ExternalSession
+	TurnID string
+	Text   string
+	ModeID string // the selector id in force (see ModeID)
+	// ExecutionMode is the turn's resolved execution mode: the agent is put in its plan mode
+	// for the read-only ones and in its working mode for the others.
+	ExecutionMode string
+	// Recap is the conversation before this turn, for an agent that starts afresh on a session
+	// with a history (its own session could not be loaded); "" when there is none.
+	Recap func() string
 }
 
 // ExternalToolCall is a tool call the agent reports; empty fields were not reported.
 type ExternalToolCall struct {
-	ID     string
-	Title  string
-	Kind   string
-	Status string // ACP: pending, in_progress, completed, failed
-	Input  json.RawMessage
-	Output string
+	ID        string
+	Title     string
+	Kind      string // ACP: read, edit, delete, move, search, execute, think, fetch, switch_mode, other
+	Status    string // ACP: pending, in_progress, completed, failed
+	Input     json.RawMessage
+	Output    string
+	Locations []string       // the paths it touches, absolute
+	Diffs     []ExternalDiff // the changes it makes to files
+}
+
+// ExternalDiff is one file change a tool call reports.
+type ExternalDiff struct {
+	Path    string
+	OldText *string // nil for a new file
+	NewText string
 }
 
 // ExternalOption is one answer the agent offers in a permission request.
@@ -68,16 +106,27 @@ type ExternalPermission struct {
 	Options []ExternalOption
 }
 
+// ExternalAnswer is the answer to a permission request: the agent's option ("" means the
+// request ended unanswered, ACP's cancelled outcome) and, for a decline, why.
+type ExternalAnswer struct {
+	OptionID string
+	Reason   string
+}
+
 // ExternalHandler receives what the external agent does during a prompt.
 type ExternalHandler interface {
 	Text(chunk string)
 	ToolCall(c ExternalToolCall)
 	ToolUpdate(c ExternalToolCall)
-	// Permission asks the person through the decision registry and returns the chosen option
-	// id, or "" when the request ended without one (cancelled).
-	Permission(ctx context.Context, p ExternalPermission) (optionID string, err error)
-	// ModeChanged reports the agent's current mode id.
+	// Permission puts the request through AgentDesk's gate, and to the person through the
+	// decision registry where the gate asks.
+	Permission(ctx context.Context, p ExternalPermission) (ExternalAnswer, error)
+	// ModeChanged reports a switch the agent made itself, as one of our selector ids.
 	ModeChanged(id string)
+	// ReadTextFile and WriteTextFile are ACP's client file system, through the gate and the
+	// file tools. Line is 1-based; 0 and limit 0 mean from the start and to the end.
+	ReadTextFile(ctx context.Context, path string, line, limit int) (string, error)
+	WriteTextFile(ctx context.Context, path, content string) error
 }
 
 // ModeIDs are the selector ids every surface speaks (ACP and external agents): the two
@@ -115,20 +164,24 @@ func ModeInput(id string) (mode.FollowUpInput, error) {
 	return mode.FollowUpInput{}, errs.Invalid("modeId", id, ModeIDs())
 }
 
-// checkExternal refuses Chat for a session on an external agent; the runtime calls it after
-// the one validator, for messages and switches alike.
+// checkExternal refuses Chat for a session on an external agent, and Smart · Plan for one whose
+// agent is known to have no plan mode; the runtime calls it after the one validator, for
+// messages and switches alike.
 func (r *Runtime) checkExternal(sessionID string, p mode.Preference) error {
-	if p.Interaction != mode.Chat {
+	if p.Interaction != mode.Chat && p.Override != mode.Plan {
 		return nil
 	}
 	sess, err := r.opts.Store.GetSession(sessionID)
-	if err != nil {
+	if err != nil || sess.ExternalAgent == "" {
 		return err
 	}
-	if sess.ExternalAgent != "" {
+	if p.Interaction == mode.Chat {
 		return errs.New(ChatWithExternalAgent, "Agent", sess.ExternalAgent)
 	}
-	return nil
+	if r.opts.External == nil {
+		return nil
+	}
+	return refusePlan(r, ExternalSession{SessionID: sessionID, Command: sess.ExternalAgent}, p)
 }
 
 // runTurn drives a turn with the built-in loop, or on the session's external agent.
@@ -140,5 +193,5 @@ func (r *Runtime) runTurn(t *turn) (status, failure string) {
 	if sess.ExternalAgent == "" {
 		return t.run()
 	}
-	return r.runExternal(t, sess.ExternalAgent)
+	return r.runExternal(t, sess)
 }

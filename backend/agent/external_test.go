@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 
 	"agentdesk/backend/decision"
@@ -15,17 +16,41 @@ import (
 // fakeAgent is an honest stand-in for an external ACP agent: it reports what a real one
 // would through the handler, in order, and answers with a stop reason.
 type fakeAgent struct {
+	mu      sync.Mutex
 	prompts []ExternalPrompt
+	opened  []ExternalSession
+	info    ExternalInfo
+	running bool
 	script  func(ctx context.Context, h ExternalHandler) (string, error)
 }
 
+func (f *fakeAgent) Open(ctx context.Context, s ExternalSession) (ExternalInfo, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.opened = append(f.opened, s)
+	f.running = true
+	return f.info, nil
+}
+
+func (f *fakeAgent) Info(string) (ExternalInfo, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.info, f.running
+}
+
 func (f *fakeAgent) Prompt(ctx context.Context, p ExternalPrompt, h ExternalHandler) (string, error) {
+	f.mu.Lock()
 	f.prompts = append(f.prompts, p)
+	f.mu.Unlock()
 	return f.script(ctx, h)
 }
 
-func externalHarness(t *testing.T, f ExternalAgents) *harness {
-	h := newHarness(t, script(), harnessOpts{})
+func externalHarness(t *testing.T, f ExternalAgents, o ...harnessOpts) *harness {
+	opts := harnessOpts{}
+	if len(o) > 0 {
+		opts = o[0]
+	}
+	h := newHarness(t, script(), opts)
 	h.rt.opts.External = f
 	if _, err := h.st.SetExternalAgent(h.session, "fake-agent --acp"); err != nil {
 		t.Fatal(err)
@@ -53,10 +78,10 @@ func TestExternalTurnIsRecordedLikeABuiltInOne(t *testing.T) {
 	f := &fakeAgent{script: func(ctx context.Context, h ExternalHandler) (string, error) {
 		h.Text("Running ")
 		h.ToolCall(ExternalToolCall{ID: "c1", Title: "Run tests", Kind: "execute", Status: "pending", Input: json.RawMessage(`{"command":"go test"}`)})
-		opt, err := h.Permission(ctx, ExternalPermission{Call: ExternalToolCall{ID: "c1"},
+		ans, err := h.Permission(ctx, ExternalPermission{Call: ExternalToolCall{ID: "c1"},
 			Options: []ExternalOption{{ID: "ok", Kind: "allow_once"}, {ID: "no", Kind: "reject_once"}}})
-		if err != nil || opt != "ok" {
-			t.Errorf("permission: %q %v", opt, err)
+		if err != nil || ans.OptionID != "ok" {
+			t.Errorf("permission: %+v %v", ans, err)
 		}
 		h.ToolUpdate(ExternalToolCall{ID: "c1", Status: "completed", Output: "PASS"})
 		h.Text("done.")
@@ -85,8 +110,14 @@ func TestExternalTurnIsRecordedLikeABuiltInOne(t *testing.T) {
 	if want := "mode.set message.user message.assistant tool.result mode.set message.assistant"; got != want {
 		t.Fatalf("log:\n got %s\nwant %s", got, want)
 	}
-	if len(h.named(EventToolCall)) != 1 || len(h.named(EventToolDone)) != 1 || len(h.named(decision.EventAsked)) != 1 {
-		t.Fatalf("tool.call, tool.result and decision.asked are published once each")
+	calls := h.named(EventToolCall)
+	if len(calls) != 2 || len(h.named(EventToolDone)) != 1 || len(h.named(decision.EventAsked)) != 1 {
+		t.Fatalf("the card, then its verdict; one decision and one result: %d %d %d", len(calls),
+			len(h.named(EventToolDone)), len(h.named(decision.EventAsked)))
+	}
+	if first, last := calls[0].Data.(ToolCallView), calls[1].Data.(ToolCallView); first.Verdict != VerdictExternal ||
+		last.CallID != "c1" || last.Verdict != "ask" || last.Layer != "mode" {
+		t.Fatalf("the card shows the gate's verdict once it asked: %+v then %+v", first, last)
 	}
 	if h.pref() != (mode.Preference{Interaction: mode.Smart, Override: mode.Plan}) {
 		t.Fatalf("the agent's own switch to plan is ours: %+v", h.pref())

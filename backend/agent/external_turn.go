@@ -1,49 +1,70 @@
 package agent
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"sync"
 
-	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
+	"agentdesk/backend/policy"
 	"agentdesk/backend/store"
 )
 
 // extTurn is a turn running on an external agent. It records the conversation in the session
 // log as the built-in loop does (message.user, message.assistant with the agent's tool calls,
-// tool.result), so transcripts, replay and export read it the same way.
+// tool.result), so transcripts, replay and export read it the same way. Every permission
+// request and file-system call of the agent passes AgentDesk's gate (external_gate.go).
 type extTurn struct {
 	t       *turn
 	command string
 
-	mu       sync.Mutex
-	text     strings.Builder   // agent text since the last record
-	open     map[string]string // tool calls reported and not finished: id -> title
-	output   map[string]string // last output reported per call
-	approved map[string]string // how the person answered a call's permission request
-	order    []string          // open calls in report order
-	err      error             // the first failure to record, reported when the turn ends
-	inputs   map[string]json.RawMessage
+	mu    sync.Mutex
+	text  strings.Builder     // agent text since the last record
+	calls map[string]*extCall // every call the agent reported in this turn
+	order []string            // open calls in report order
+	err   error               // the first failure to record, reported when the turn ends
+	// cleared are the files the gate or the person let one of the agent's own calls change;
+	// the agent's fs/write_text_file of that change is then not asked about a second time.
+	cleared map[string]bool
+	fsCalls int // file-system calls shown as cards, for their ids
 }
 
-// runExternal runs the turn's prompt on the external agent, then any message that steered the
-// turn meanwhile, as further prompts of the same turn.
-func (r *Runtime) runExternal(t *turn, command string) (string, string) {
+// extCall is what is known of one of the agent's calls: its first report merged with every
+// later one, including the tool call inside its permission request.
+type extCall struct {
+	ExternalToolCall
+	name     string // its short title as recorded in the log
+	open     bool
+	output   string // the last output reported
+	verdict  string // the gate's, or VerdictExternal for a call the agent ran on its own
+	layer    string
+	code     string
+	approved string // how the person answered, when asked
+}
+
+// runExternal opens the agent, refuses Plan where the agent has no plan mode, then runs the
+// turn's prompt and any message that steered the turn meanwhile, as further prompts.
+func (r *Runtime) runExternal(t *turn, sess store.Session) (string, string) {
+	command := sess.ExternalAgent
 	if r.opts.External == nil {
 		return t.fail(errs.New(ExternalAgentUnavailable, "Agent", command))
 	}
-	x := &extTurn{t: t, command: command, open: map[string]string{}, output: map[string]string{},
-		approved: map[string]string{}, inputs: map[string]json.RawMessage{}}
+	x := &extTurn{t: t, command: command, calls: map[string]*extCall{}, cleared: map[string]bool{}}
 	if err := t.record(EventUserMessage, UserMessage{TurnID: t.active.turnID, Text: t.text}); err != nil {
+		return t.fail(err)
+	}
+	base, err := r.openExternal(t.ctx, sess)
+	if err != nil {
+		return t.fail(err)
+	}
+	if err := refusePlan(r, base, t.pref); err != nil {
 		return t.fail(err)
 	}
 	text := t.text
 	for {
-		stop, err := r.opts.External.Prompt(t.ctx, ExternalPrompt{SessionID: t.sessionID, TurnID: t.active.turnID,
-			Command: command, Workspace: t.workspace, Text: text, ModeID: ModeID(t.pref)}, x)
+		stop, err := r.opts.External.Prompt(t.ctx, ExternalPrompt{ExternalSession: base, TurnID: t.active.turnID,
+			Text: text, ModeID: ModeID(t.pref), ExecutionMode: string(t.exec), Recap: r.recap(t.sessionID)}, x)
 		r.deltas.flush()
 		if ferr := x.finish(err != nil || stop == "cancelled" || t.ctx.Err() != nil); ferr != nil && err == nil {
 			err = ferr
@@ -72,27 +93,40 @@ func (x *extTurn) Text(chunk string) {
 }
 
 // ToolCall records the text so far with the call, as a model message with a tool call would be,
-// and shows the call's card.
+// and shows the call's card. A call reported again is an update.
 func (x *extTurn) ToolCall(c ExternalToolCall) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if _, known := x.open[c.ID]; known || c.ID == "" {
+	x.openLocked(c)
+}
+
+// openLocked starts a call not seen before and merges a known one; it returns the call.
+func (x *extTurn) openLocked(c ExternalToolCall) *extCall {
+	if known, ok := x.calls[c.ID]; ok || c.ID == "" {
 		x.updateLocked(c)
-		return
+		return known
 	}
-	title := firstNonEmpty(c.Title, c.Kind, "tool")
-	input := c.Input
-	if len(input) == 0 {
-		input = json.RawMessage("{}")
+	call := &extCall{ExternalToolCall: c, open: true, verdict: VerdictExternal, layer: VerdictExternal}
+	call.name = shortTitle(c)
+	if len(call.Input) == 0 {
+		call.Input = json.RawMessage("{}")
 	}
-	x.open[c.ID], x.inputs[c.ID] = title, input
+	x.calls[c.ID] = call
 	x.order = append(x.order, c.ID)
 	x.t.rt.deltas.flush()
 	x.recordLocked(EventAssistantMessage, AssistantMessage{TurnID: x.t.active.turnID, Text: x.takeTextLocked(),
-		ToolCalls: []CallRecord{{ID: c.ID, Name: title, Input: input}}})
-	x.t.rt.opts.Publish(EventToolCall, ToolCallView{SessionID: x.t.sessionID, TurnID: x.t.active.turnID, CallID: c.ID,
-		Name: title, Input: input, Summary: summarize(title, input), Verdict: VerdictExternal, Layer: VerdictExternal})
-	x.updateLocked(c)
+		ToolCalls: []CallRecord{{ID: c.ID, Name: call.name, Input: call.Input}}})
+	x.publishCardLocked(call, policy.Verdict{})
+	x.updateLocked(ExternalToolCall{ID: c.ID, Status: c.Status, Output: c.Output})
+	return call
+}
+
+// publishCardLocked shows (or updates) a call's card, with the gate's verdict once it has one.
+func (x *extTurn) publishCardLocked(call *extCall, v policy.Verdict) {
+	view := ToolCallView{SessionID: x.t.sessionID, TurnID: x.t.active.turnID, CallID: call.ID, Name: call.name,
+		Input: call.Input, Summary: describeCall(call.ExternalToolCall), Verdict: call.verdict, Layer: call.layer,
+		Code: call.code, ReasonKey: v.ReasonKey}
+	x.t.rt.opts.Publish(EventToolCall, view)
 }
 
 // ToolUpdate streams a call's output and ends it when the agent says it finished.
@@ -103,105 +137,38 @@ func (x *extTurn) ToolUpdate(c ExternalToolCall) {
 }
 
 func (x *extTurn) updateLocked(c ExternalToolCall) {
-	title, open := x.open[c.ID]
-	if !open {
+	call, ok := x.calls[c.ID]
+	if !ok || !call.open {
 		return
 	}
-	if c.Output != "" && c.Output != x.output[c.ID] {
+	call.ExternalToolCall = call.merge(c)
+	if c.Output != "" && c.Output != call.output {
 		chunk := c.Output
-		if prev := x.output[c.ID]; strings.HasPrefix(c.Output, prev) {
-			chunk = c.Output[len(prev):]
+		if strings.HasPrefix(c.Output, call.output) {
+			chunk = c.Output[len(call.output):]
 		}
-		x.output[c.ID] = c.Output
+		call.output = c.Output
 		x.t.rt.deltas.add(EventToolOutput, deltaKey{SessionID: x.t.sessionID, TurnID: x.t.active.turnID, CallID: c.ID}, chunk)
 	}
 	if c.Status == "completed" || c.Status == "failed" {
-		x.closeLocked(c.ID, title, x.output[c.ID], c.Status == "failed")
+		x.closeLocked(call, call.output, c.Status == "failed")
 	}
 }
 
 // closeLocked records a call's result and publishes tool.result.
-func (x *extTurn) closeLocked(id, title, output string, isError bool) {
-	delete(x.open, id)
+func (x *extTurn) closeLocked(call *extCall, output string, isError bool) {
+	call.open = false
 	for i, o := range x.order {
-		if o == id {
+		if o == call.ID {
 			x.order = append(x.order[:i:i], x.order[i+1:]...)
 			break
 		}
 	}
 	x.t.rt.deltas.flush()
-	x.recordLocked(EventToolResult, ToolResultRecord{TurnID: x.t.active.turnID, CallID: id, Name: title, Content: output,
-		IsError: isError, Verdict: VerdictExternal, Layer: VerdictExternal, Approved: x.approved[id]})
-	x.t.rt.opts.Publish(EventToolDone, ToolDoneView{SessionID: x.t.sessionID, TurnID: x.t.active.turnID, CallID: id,
-		Name: title, Output: output, IsError: isError, Approved: x.approved[id]})
-}
-
-// Permission turns the agent's request into an approval decision in the one registry: the
-// same queue, timeout and first-resolver rules as the built-in gate's.
-func (x *extTurn) Permission(ctx context.Context, p ExternalPermission) (string, error) {
-	x.ToolCall(p.Call)
-	x.mu.Lock()
-	title, input := firstNonEmpty(x.open[p.Call.ID], p.Call.Title, p.Call.Kind, "tool"), x.inputs[p.Call.ID]
-	x.mu.Unlock()
-	if len(input) == 0 {
-		input = p.Call.Input
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	stop := context.AfterFunc(x.t.ctx, cancel)
-	defer stop()
-	_, res, err := x.t.rt.opts.Decisions.Ask(ctx, decision.Request{SessionID: x.t.sessionID, TurnID: x.t.active.turnID,
-		Kind: decision.KindApproval, Payload: ApprovalPayload{Tool: title, Kind: firstNonEmpty(p.Call.Kind, "external"),
-			Summary: summarize(title, input), Command: commandOf(input)}})
-	if err != nil {
-		return "", err
-	}
-	choice := choiceOf(res)
-	x.mu.Lock()
-	x.approved[p.Call.ID] = string(choice)
-	if choice == "" {
-		x.approved[p.Call.ID] = string(res.Outcome)
-	}
-	x.mu.Unlock()
-	return ExternalOptionFor(choice, p.Options), nil
-}
-
-// choiceOf reads a resolution as an approval choice; "" means the request ended unanswered
-// (cancelled or interrupted). A timeout declines, like the built-in gate.
-func choiceOf(res decision.Resolution) decision.Choice {
-	switch res.Outcome {
-	case decision.Answered:
-		if a, err := decision.ParseApproval(res.Answer); err == nil {
-			return a.Choice
-		}
-		return decision.Reject
-	case decision.Rejected, decision.TimedOut:
-		return decision.Reject
-	}
-	return ""
-}
-
-// ExternalOptionFor picks the agent's option for a choice. "Allow for this session" and "Always allow"
-// both take the agent's allow_always, which agents keep for the session at most; a rejection
-// takes reject_once. Where the agent lacks the kind, the nearest one of the same sense is used.
-func ExternalOptionFor(c decision.Choice, options []ExternalOption) string {
-	var prefer []string
-	switch c {
-	case decision.AllowOnce:
-		prefer = []string{"allow_once", "allow_always"}
-	case decision.AllowSession, decision.AllowAlways:
-		prefer = []string{"allow_always", "allow_once"}
-	case decision.Reject:
-		prefer = []string{"reject_once", "reject_always"}
-	}
-	for _, kind := range prefer {
-		for _, o := range options {
-			if o.Kind == kind {
-				return o.ID
-			}
-		}
-	}
-	return ""
+	x.recordLocked(EventToolResult, ToolResultRecord{TurnID: x.t.active.turnID, CallID: call.ID, Name: call.name,
+		Content: output, IsError: isError, Verdict: call.verdict, Layer: call.layer, Code: call.code, Approved: call.approved})
+	x.t.rt.opts.Publish(EventToolDone, ToolDoneView{SessionID: x.t.sessionID, TurnID: x.t.active.turnID, CallID: call.ID,
+		Name: call.name, Output: output, IsError: isError, Approved: call.approved})
 }
 
 // ModeChanged follows the agent's own mode change where its id is one of ours, like an
@@ -232,11 +199,12 @@ func (x *extTurn) finish(brokeOff bool) error {
 		x.recordLocked(EventAssistantMessage, AssistantMessage{TurnID: x.t.active.turnID, Text: text})
 	}
 	for _, id := range append([]string(nil), x.order...) {
-		content := x.output[id]
+		call := x.calls[id]
+		content := call.output
 		if brokeOff {
 			content = strings.TrimSpace(content + "\n" + "CANCELLED: the turn stopped before this call finished.")
 		}
-		x.closeLocked(id, x.open[id], content, true)
+		x.closeLocked(call, content, true)
 	}
 	err := x.err
 	x.err = nil
@@ -253,40 +221,6 @@ func (x *extTurn) recordLocked(typ string, payload any) {
 	if err := x.t.record(typ, payload); err != nil && x.err == nil {
 		x.err = err
 	}
-}
-
-// summarize is the card's one line: the title and, when the agent sent it, the input.
-func summarize(title string, input json.RawMessage) string {
-	if cmd := commandOf(input); cmd != "" {
-		return title + ": " + cmd
-	}
-	if len(input) == 0 || string(input) == "{}" || string(input) == "null" {
-		return title
-	}
-	return title + " " + string(input)
-}
-
-// commandOf is the shell command in an agent's raw input, when it has one.
-func commandOf(input json.RawMessage) string {
-	var in struct {
-		Command any `json:"command"`
-	}
-	if json.Unmarshal(input, &in) != nil {
-		return ""
-	}
-	switch c := in.Command.(type) {
-	case string:
-		return c
-	case []any:
-		parts := make([]string, 0, len(c))
-		for _, p := range c {
-			if s, ok := p.(string); ok {
-				parts = append(parts, s)
-			}
-		}
-		return strings.Join(parts, " ")
-	}
-	return ""
 }
 
 func firstNonEmpty(s ...string) string {

@@ -24,13 +24,8 @@ import (
 // only agents the person saved there.
 const ExternalAgentNotSaved errs.Kind = "EXTERNAL_AGENT_NOT_SAVED"
 
-// Timeouts of the conversation with an agent.
-const (
-	// StartTimeout bounds starting an agent: initialize and session/new.
-	StartTimeout = 30 * time.Second
-	// CancelGrace is how long a cancelled prompt waits for the agent's answer to session/cancel.
-	CancelGrace = 3 * time.Second
-)
+// CancelGrace is how long a cancelled prompt waits for the agent's answer to session/cancel.
+const CancelGrace = 3 * time.Second
 
 // Pool keeps one running agent per AgentDesk session and runs prompts on it. It implements
 // agent.ExternalAgents.
@@ -38,8 +33,15 @@ type Pool struct {
 	log io.Writer // the agents' stderr and connection diagnostics; never stdout
 
 	mu     sync.Mutex
-	agents map[string]*conn
+	slots  map[string]*slot
 	closed bool
+}
+
+// slot is one session's place in the pool. Starting its agent holds only the slot, so a slow
+// agent never keeps another session's agent from starting.
+type slot struct {
+	starting sync.Mutex
+	c        *conn // guarded by Pool.mu
 }
 
 // NewPool returns a pool whose agents log to logw (nil discards).
@@ -47,19 +49,41 @@ func NewPool(logw io.Writer) *Pool {
 	if logw == nil {
 		logw = io.Discard
 	}
-	return &Pool{log: logw, agents: map[string]*conn{}}
+	return &Pool{log: logw, slots: map[string]*slot{}}
+}
+
+// Open starts the session's agent unless it runs (again, after a crash) and reports what it
+// offers.
+func (p *Pool) Open(ctx context.Context, s agent.ExternalSession) (agent.ExternalInfo, error) {
+	c, err := p.open(ctx, s)
+	if err != nil {
+		return agent.ExternalInfo{}, err
+	}
+	return c.info(), nil
+}
+
+// Info reports what the session's running agent offers.
+func (p *Pool) Info(sessionID string) (agent.ExternalInfo, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	sl := p.slots[sessionID]
+	if sl == nil || sl.c == nil || !sl.c.alive() {
+		return agent.ExternalInfo{}, false
+	}
+	return sl.c.info(), true
 }
 
 // Prompt sends one prompt to the session's agent, starting the agent first when it is not
-// running (again, after a crash). The agent's own modes follow ours where the ids match.
+// running. The agent is put in the mode the turn runs as; what AgentDesk has to tell it (the
+// reasons of declined calls, the conversation so far when it started afresh) goes first.
 func (p *Pool) Prompt(ctx context.Context, pr agent.ExternalPrompt, h agent.ExternalHandler) (string, error) {
-	c, err := p.get(ctx, pr)
+	c, err := p.open(ctx, pr.ExternalSession)
 	if err != nil {
 		return "", err
 	}
 	c.setHandler(h)
 	defer c.setHandler(nil)
-	if err := c.applyMode(ctx, pr.ModeID); err != nil {
+	if err := c.applyMode(ctx, pr.ModeID, pr.ExecutionMode); err != nil {
 		return "", p.failed(pr.SessionID, c, err)
 	}
 	type result struct {
@@ -67,8 +91,9 @@ func (p *Pool) Prompt(ctx context.Context, pr agent.ExternalPrompt, h agent.Exte
 		err  error
 	}
 	done := make(chan result, 1)
+	blocks, session := c.promptBlocks(pr), c.sessionID()
 	go func() {
-		resp, err := c.conn.Prompt(c.ctx, acp.PromptRequest{SessionId: c.session, Prompt: []acp.ContentBlock{acp.TextBlock(pr.Text)}})
+		resp, err := c.conn.Prompt(c.ctx, acp.PromptRequest{SessionId: session, Prompt: blocks})
 		done <- result{resp, err}
 	}()
 	select {
@@ -80,7 +105,7 @@ func (p *Pool) Prompt(ctx context.Context, pr agent.ExternalPrompt, h agent.Exte
 	case <-ctx.Done():
 	}
 	// ACP's cancel: tell the agent, then wait a little for its answer to the prompt.
-	c.conn.Cancel(context.Background(), acp.CancelNotification{SessionId: c.session})
+	c.conn.Cancel(context.Background(), acp.CancelNotification{SessionId: session})
 	select {
 	case <-done:
 	case <-time.After(CancelGrace):
@@ -88,25 +113,42 @@ func (p *Pool) Prompt(ctx context.Context, pr agent.ExternalPrompt, h agent.Exte
 	return string(acp.StopReasonCancelled), nil
 }
 
-// get returns the session's running agent, or starts one.
-func (p *Pool) get(ctx context.Context, pr agent.ExternalPrompt) (*conn, error) {
+// open returns the session's running agent, or starts one.
+func (p *Pool) open(ctx context.Context, s agent.ExternalSession) (*conn, error) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, errs.New(agent.ExternalAgentUnavailable, "Agent", s.Command)
+	}
+	sl := p.slots[s.SessionID]
+	if sl == nil {
+		sl = &slot{}
+		p.slots[s.SessionID] = sl
+	}
+	p.mu.Unlock()
+	sl.starting.Lock()
+	defer sl.starting.Unlock()
+	p.mu.Lock()
+	old := sl.c
+	p.mu.Unlock()
+	if old != nil && old.alive() && old.command == s.Command {
+		return old, nil
+	}
+	if old != nil {
+		old.stop()
+	}
+	c, err := start(ctx, s, p.log)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed {
-		return nil, errs.New(agent.ExternalAgentUnavailable, "Agent", pr.Command)
-	}
-	if c, ok := p.agents[pr.SessionID]; ok {
-		if c.alive() && c.command == pr.Command {
-			return c, nil
-		}
-		c.stop()
-		delete(p.agents, pr.SessionID)
-	}
-	c, err := start(ctx, pr.Command, pr.Workspace, p.log)
 	if err != nil {
+		sl.c = nil
 		return nil, err
 	}
-	p.agents[pr.SessionID] = c
+	if p.closed {
+		c.stop()
+		return nil, errs.New(agent.ExternalAgentUnavailable, "Agent", s.Command)
+	}
+	sl.c = c
 	return c, nil
 }
 
@@ -117,8 +159,8 @@ func (p *Pool) failed(sessionID string, c *conn, err error) error {
 	if !c.alive() || errs.KindOf(out) == agent.ExternalAgentProtocol {
 		c.stop()
 		p.mu.Lock()
-		if p.agents[sessionID] == c {
-			delete(p.agents, sessionID)
+		if sl := p.slots[sessionID]; sl != nil && sl.c == c {
+			sl.c = nil
 		}
 		p.mu.Unlock()
 	}
@@ -130,9 +172,11 @@ func (p *Pool) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.closed = true
-	for id, c := range p.agents {
-		c.stop()
-		delete(p.agents, id)
+	for id, sl := range p.slots {
+		if sl.c != nil {
+			sl.c.stop()
+		}
+		delete(p.slots, id)
 	}
 }
 

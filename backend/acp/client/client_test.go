@@ -95,6 +95,14 @@ func newRig(t *testing.T) *rig {
 	return r
 }
 
+func (r *rig) msgs(t *testing.T) *i18n.Bundle {
+	msgs, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msgs
+}
+
 func (r *rig) observe(e bus.Event) {
 	r.mu.Lock()
 	r.events = append(r.events, e)
@@ -216,7 +224,7 @@ func TestPermissionRequestBecomesAnApprovalDecision(t *testing.T) {
 	if got := r.said(id); !strings.Contains(got, "permission outcome: no") {
 		t.Fatalf("a rejection reached the agent as its reject_once option: %q", got)
 	}
-	if res := r.results(id); len(res) != 2 || !res[1].IsError || res[1].Approved != "reject" {
+	if res := r.results(id); len(res) != 2 || !res[1].IsError || res[1].Approved != "rejected" {
 		t.Fatalf("the rejected call failed: %+v", res)
 	}
 }
@@ -226,10 +234,13 @@ func TestOptionMapping(t *testing.T) {
 	for _, c := range []struct {
 		choice decision.Choice
 		want   string
-	}{{decision.AllowOnce, "a1"}, {decision.AllowSession, "aa"}, {decision.AllowAlways, "aa"}, {decision.Reject, "ra"}, {"", ""}} {
+	}{{decision.AllowOnce, "a1"}, {decision.AllowSession, "a1"}, {decision.AllowAlways, "a1"}, {decision.Reject, "ra"}, {"", ""}} {
 		if got := agent.ExternalOptionFor(c.choice, opts); got != c.want {
 			t.Errorf("%q -> %q, want %q", c.choice, got, c.want)
 		}
+	}
+	if got := agent.ExternalOptionFor(decision.AllowSession, opts[1:]); got != "aa" {
+		t.Errorf("an agent without allow_once gets its allow_always: %q", got)
 	}
 }
 

@@ -35,20 +35,24 @@ type conn struct {
 
 	mu       sync.Mutex
 	handler  agent.ExternalHandler
-	modes    *acp.SessionModeState
-	nonsense string // the first line of output that was not JSON
+	modes    agentModes
+	loaded   bool     // the agent loaded its earlier session
+	recap    bool     // the next prompt starts with the conversation so far (a fresh agent session)
+	notes    []string // what to tell the agent at the start of its next prompt
+	nonsense string   // the first line of output that was not JSON
 	waitErr  error
 }
 
-// start runs the command in the workspace, initializes ACP and opens a session.
-func start(ctx context.Context, command, workspace string, logw io.Writer) (*conn, error) {
+// start runs the command in the workspace, initializes ACP and opens the session.
+func start(ctx context.Context, s agent.ExternalSession, logw io.Writer) (*conn, error) {
+	command := s.Command
 	args, err := shell.Fields(command, func(string) string { return "" })
 	if err != nil || len(args) == 0 {
 		return nil, errs.New(agent.ExternalAgentFailed, "Agent", command, "Detail", "cannot parse the command line")
 	}
 	c := &conn{command: command, stderr: &tail{w: logw}, exited: make(chan struct{})}
 	c.cmd = exec.Command(args[0], args[1:]...)
-	c.cmd.Dir = workspace
+	c.cmd.Dir = s.Workspace
 	c.cmd.Stderr = c.stderr
 	stdin, err := c.cmd.StdinPipe()
 	if err != nil {
@@ -80,7 +84,7 @@ func start(ctx context.Context, command, workspace string, logw io.Writer) (*con
 		<-c.conn.Done()
 		c.cancel()
 	}()
-	if err := c.open(ctx, workspace); err != nil {
+	if err := c.open(ctx, s); err != nil {
 		out := c.failure(err)
 		c.stop()
 		return nil, out
@@ -92,14 +96,32 @@ func (c *conn) startErr(err error) error {
 	return errs.Wrap(agent.ExternalAgentFailed, err, "Agent", c.command, "Detail", err.Error())
 }
 
-// open runs initialize and session/new within StartTimeout.
-func (c *conn) open(ctx context.Context, workspace string) error {
-	ctx, cancel := context.WithTimeout(ctx, StartTimeout)
+// DefaultStartTimeout applies when the caller names no start-up limit.
+const DefaultStartTimeout = 120 * time.Second
+
+// open runs initialize, then session/load of the agent's earlier session where it has one and
+// can load it, else session/new — all within the start-up limit, which a slow agent that
+// misses it is told in the error.
+func (c *conn) open(ctx context.Context, s agent.ExternalSession) error {
+	limit := s.StartTimeout
+	if limit <= 0 {
+		limit = DefaultStartTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	stop := context.AfterFunc(c.ctx, cancel)
 	defer stop()
+	err := c.handshake(ctx, s)
+	if err != nil && ctx.Err() == context.DeadlineExceeded && c.alive() {
+		return errs.New(ExternalAgentStartTimeout, "Agent", c.command, "Limit", limit.String())
+	}
+	return err
+}
+
+func (c *conn) handshake(ctx context.Context, s agent.ExternalSession) error {
 	ir, err := c.conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber,
-		ClientInfo: &acp.Implementation{Name: "agentdesk", Version: "1"}})
+		ClientCapabilities: acp.ClientCapabilities{Fs: acp.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}},
+		ClientInfo:         &acp.Implementation{Name: "agentdesk", Version: "1"}})
 	if err != nil {
 		return err
 	}
@@ -107,16 +129,85 @@ func (c *conn) open(ctx context.Context, workspace string) error {
 		return errs.New(agent.ExternalAgentProtocol, "Agent", c.command,
 			"Detail", fmt.Sprintf("protocol version %d, want %d", ir.ProtocolVersion, acp.ProtocolVersionNumber))
 	}
-	ns, err := c.conn.NewSession(ctx, acp.NewSessionRequest{Cwd: workspace, McpServers: []acp.McpServer{}})
+	if s.AgentSession != "" && ir.AgentCapabilities.LoadSession {
+		if loaded, err := c.load(ctx, s); loaded || err != nil {
+			return err
+		}
+	}
+	ns, err := c.conn.NewSession(ctx, acp.NewSessionRequest{Cwd: s.Workspace, McpServers: []acp.McpServer{}})
 	if err != nil {
 		return err
 	}
 	if ns.SessionId == "" {
 		return errs.New(agent.ExternalAgentProtocol, "Agent", c.command, "Detail", "session/new returned no sessionId")
 	}
-	c.session = ns.SessionId
-	c.modes = ns.Modes
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.session, c.modes, c.recap = ns.SessionId, modesOf(ns.Modes, ns.ConfigOptions), true
 	return nil
+}
+
+// load asks the agent to load its earlier session. A refusal is not an error: the caller
+// starts a new session and the first prompt recaps the conversation. The history the agent
+// replays meanwhile is not recorded again (no prompt is running, so no handler listens).
+func (c *conn) load(ctx context.Context, s agent.ExternalSession) (bool, error) {
+	c.mu.Lock()
+	c.session = acp.SessionId(s.AgentSession)
+	c.mu.Unlock()
+	lr, err := c.conn.LoadSession(ctx, acp.LoadSessionRequest{SessionId: acp.SessionId(s.AgentSession), Cwd: s.Workspace,
+		McpServers: []acp.McpServer{}})
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil {
+		c.session = ""
+		if ctx.Err() != nil || !c.alive() {
+			return false, err
+		}
+		fmt.Fprintf(c.stderr.w, "agentdesk: %s could not load session %s (%v); starting a new one\n", c.command, s.AgentSession, err)
+		return false, nil
+	}
+	c.modes, c.loaded = modesOf(lr.Modes, lr.ConfigOptions), true
+	return true, nil
+}
+
+// info is what the running agent offers.
+func (c *conn) info() agent.ExternalInfo {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return agent.ExternalInfo{AgentSession: string(c.session), Loaded: c.loaded, PlanMode: c.modes.plan() != ""}
+}
+
+// promptBlocks is the prompt as sent: what AgentDesk has to tell the agent first (the
+// conversation so far for a fresh agent session, the reasons of calls declined since its last
+// prompt), then the person's text.
+func (c *conn) promptBlocks(pr agent.ExternalPrompt) []acp.ContentBlock {
+	c.mu.Lock()
+	recap, notes := c.recap, c.notes
+	c.recap, c.notes = false, nil
+	c.mu.Unlock()
+	var blocks []acp.ContentBlock
+	if recap && pr.Recap != nil {
+		if text := pr.Recap(); text != "" {
+			blocks = append(blocks, acp.TextBlock(text))
+		}
+	}
+	if len(notes) > 0 {
+		blocks = append(blocks, acp.TextBlock(strings.Join(notes, "\n")))
+	}
+	return append(blocks, acp.TextBlock(pr.Text))
+}
+
+func (c *conn) sessionID() acp.SessionId {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.session
+}
+
+// note keeps something to tell the agent at the start of its next prompt.
+func (c *conn) note(text string) {
+	c.mu.Lock()
+	c.notes = append(c.notes, text)
+	c.mu.Unlock()
 }
 
 // guard passes the agent's output on line by line and stops at the first line that is not
@@ -180,7 +271,7 @@ func (c *conn) stop() {
 // with the end of its stderr, or the agent's own error message.
 func (c *conn) failure(err error) error {
 	var e *errs.Error
-	if errors.As(err, &e) && (e.Kind == agent.ExternalAgentProtocol || e.Kind == agent.ExternalAgentFailed) {
+	if errors.As(err, &e) { // already classified: a protocol error, a start-up timeout, …
 		return err
 	}
 	c.mu.Lock()
@@ -230,35 +321,6 @@ func (c *conn) stopReason(resp acp.PromptResponse) (string, error) {
 		return string(resp.StopReason), nil
 	}
 	return "", errs.New(agent.ExternalAgentProtocol, "Agent", c.command, "Detail", "stopReason "+clip(string(resp.StopReason), 80))
-}
-
-// applyMode switches the agent to our mode where it has a mode of the same id.
-func (c *conn) applyMode(ctx context.Context, id string) error {
-	c.mu.Lock()
-	modes := c.modes
-	c.mu.Unlock()
-	if modes == nil || modes.CurrentModeId == acp.SessionModeId(id) {
-		return nil
-	}
-	for _, m := range modes.AvailableModes {
-		if string(m.Id) != id {
-			continue
-		}
-		if _, err := c.conn.SetSessionMode(ctx, acp.SetSessionModeRequest{SessionId: c.session, ModeId: m.Id}); err != nil {
-			return err
-		}
-		c.setMode(m.Id)
-		return nil
-	}
-	return nil
-}
-
-func (c *conn) setMode(id acp.SessionModeId) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.modes != nil {
-		c.modes.CurrentModeId = id
-	}
 }
 
 func (c *conn) setHandler(h agent.ExternalHandler) {

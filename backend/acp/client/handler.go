@@ -8,39 +8,73 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"agentdesk/backend/agent"
+	"agentdesk/backend/errs"
 )
 
-// The client side of ACP: what the agent may call on AgentDesk. File system and terminal
-// methods are not offered (initialize advertises neither), so the agent uses its own tools
-// and asks permission for them.
+// The client side of ACP: what the agent may call on AgentDesk. The file system is offered
+// (initialize says so) and goes through AgentDesk's gate and file tools; terminals are not, so
+// the agent runs commands with its own tools and asks permission for them.
 var _ acp.Client = (*conn)(nil)
 
-// RequestPermission becomes an approval decision in the registry; the person's answer goes
-// back as the agent's matching option. A request outside a prompt is answered cancelled.
+// MetaReason is the _meta key of a permission response that carries why a call was declined:
+// ACP's outcome has no reason field, and _meta is where the protocol lets one travel.
+const MetaReason = "agentdesk/reason"
+
+// ExternalAgentStartTimeout is an agent that did not finish starting within the limit set in
+// Settings.
+const ExternalAgentStartTimeout errs.Kind = "EXTERNAL_AGENT_START_TIMEOUT"
+
+// NotInPrompt refuses a file-system call that comes while no prompt runs: no turn is there to
+// decide it.
+const NotInPrompt errs.Kind = "EXTERNAL_AGENT_NOT_IN_PROMPT"
+
+// RequestPermission goes through AgentDesk's gate (agent.ExternalHandler.Permission), with the
+// request's own tool call: it carries the path, the diff and the command that the first report
+// of the call often lacks. A decline's reason travels in _meta and, since agents need not read
+// _meta, is told the agent at the start of its next prompt too. A request outside a prompt is
+// answered cancelled.
 func (c *conn) RequestPermission(ctx context.Context, req acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
 	h := c.current()
-	if h == nil || req.SessionId != c.session {
+	if h == nil || req.SessionId != c.sessionID() {
 		return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeCancelled()}, nil
 	}
 	p := agent.ExternalPermission{Call: callOf(req.ToolCall)}
 	for _, o := range req.Options {
 		p.Options = append(p.Options, agent.ExternalOption{ID: string(o.OptionId), Kind: string(o.Kind), Name: o.Name})
 	}
-	id, err := h.Permission(ctx, p)
-	if err != nil || id == "" {
+	ans, err := h.Permission(ctx, p)
+	if err != nil || ans.OptionID == "" {
 		return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeCancelled()}, nil
 	}
-	return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeSelected(acp.PermissionOptionId(id))}, nil
+	resp := acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeSelected(acp.PermissionOptionId(ans.OptionID))}
+	if ans.Reason != "" {
+		resp.Meta = map[string]any{MetaReason: ans.Reason}
+		c.note("[AgentDesk] The tool call \"" + firstLine(p.Call.Title, string(req.ToolCall.ToolCallId)) + "\" was declined: " + ans.Reason)
+	}
+	return resp, nil
+}
+
+func firstLine(s ...string) string {
+	for _, v := range s {
+		if v = strings.TrimSpace(v); v != "" {
+			return strings.SplitN(v, "\n", 2)[0]
+		}
+	}
+	return ""
 }
 
 // SessionUpdate shows what the agent streams: its words, its tool calls and its mode.
 func (c *conn) SessionUpdate(ctx context.Context, n acp.SessionNotification) error {
-	if n.SessionId != c.session {
+	if n.SessionId != c.sessionID() {
 		return nil
 	}
 	u := n.Update
-	if u.CurrentModeUpdate != nil {
-		c.setMode(u.CurrentModeUpdate.CurrentModeId)
+	switched := ""
+	switch {
+	case u.CurrentModeUpdate != nil:
+		switched = c.followMode(string(u.CurrentModeUpdate.CurrentModeId))
+	case u.ConfigOptionUpdate != nil:
+		switched = c.followOptions(u.ConfigOptionUpdate.ConfigOptions)
 	}
 	h := c.current()
 	if h == nil {
@@ -53,18 +87,19 @@ func (c *conn) SessionUpdate(ctx context.Context, n acp.SessionNotification) err
 		}
 	case u.ToolCall != nil:
 		tc := u.ToolCall
-		h.ToolCall(agent.ExternalToolCall{ID: string(tc.ToolCallId), Title: tc.Title, Kind: string(tc.Kind),
-			Status: string(tc.Status), Input: raw(tc.RawInput), Output: contentText(tc.Content, tc.RawOutput)})
+		h.ToolCall(callOf(acp.ToolCallUpdate{ToolCallId: tc.ToolCallId, Title: &tc.Title, Kind: &tc.Kind, Status: &tc.Status,
+			RawInput: tc.RawInput, RawOutput: tc.RawOutput, Content: tc.Content, Locations: tc.Locations}))
 	case u.ToolCallUpdate != nil:
 		tu := u.ToolCallUpdate
 		h.ToolUpdate(callOf(acp.ToolCallUpdate{ToolCallId: tu.ToolCallId, Title: tu.Title, Kind: tu.Kind, Status: tu.Status,
-			RawInput: tu.RawInput, RawOutput: tu.RawOutput, Content: tu.Content}))
-	case u.CurrentModeUpdate != nil:
-		h.ModeChanged(string(u.CurrentModeUpdate.CurrentModeId))
+			RawInput: tu.RawInput, RawOutput: tu.RawOutput, Content: tu.Content, Locations: tu.Locations}))
+	case switched != "":
+		h.ModeChanged(switched)
 	}
 	return nil
 }
 
+// callOf reads an ACP tool call (or update) as the runtime sees it; what it lacks stays empty.
 func callOf(tu acp.ToolCallUpdate) agent.ExternalToolCall {
 	c := agent.ExternalToolCall{ID: string(tu.ToolCallId), Input: raw(tu.RawInput), Output: contentText(tu.Content, tu.RawOutput)}
 	if tu.Title != nil {
@@ -75,6 +110,14 @@ func callOf(tu acp.ToolCallUpdate) agent.ExternalToolCall {
 	}
 	if tu.Status != nil {
 		c.Status = string(*tu.Status)
+	}
+	for _, l := range tu.Locations {
+		c.Locations = append(c.Locations, l.Path)
+	}
+	for _, tc := range tu.Content {
+		if d := tc.Diff; d != nil {
+			c.Diffs = append(c.Diffs, agent.ExternalDiff{Path: d.Path, OldText: d.OldText, NewText: d.NewText})
+		}
 	}
 	return c
 }
@@ -90,17 +133,15 @@ func raw(v any) json.RawMessage {
 	return b
 }
 
-// contentText is a tool call's output as text: its text blocks and diffs, else its raw output.
+// contentText is a tool call's output as text: its text blocks, else its raw output. Diffs are
+// the call's change, shown with the call rather than as output.
 func contentText(content []acp.ToolCallContent, rawOutput any) string {
 	var parts []string
 	for _, tc := range content {
-		switch {
-		case tc.Content != nil:
+		if tc.Content != nil {
 			if t := blockText(tc.Content.Content); t != "" {
 				parts = append(parts, t)
 			}
-		case tc.Diff != nil:
-			parts = append(parts, "--- "+tc.Diff.Path+"\n"+tc.Diff.NewText)
 		}
 	}
 	if len(parts) == 0 && rawOutput != nil {
@@ -122,15 +163,58 @@ func blockText(b acp.ContentBlock) string {
 	return ""
 }
 
-// The agent may not use these: AgentDesk advertises no file system or terminal capability.
-
-func (c *conn) ReadTextFile(context.Context, acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
-	return acp.ReadTextFileResponse{}, acp.NewMethodNotFound(acp.ClientMethodFsReadTextFile)
+// ReadTextFile reads through AgentDesk's gate and read tool.
+func (c *conn) ReadTextFile(ctx context.Context, req acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
+	h, err := c.inPrompt(req.SessionId)
+	if err != nil {
+		return acp.ReadTextFileResponse{}, err
+	}
+	line, limit := 0, 0
+	if req.Line != nil {
+		line = *req.Line
+	}
+	if req.Limit != nil {
+		limit = *req.Limit
+	}
+	text, err := h.ReadTextFile(ctx, req.Path, line, limit)
+	if err != nil {
+		return acp.ReadTextFileResponse{}, c.refusal(err)
+	}
+	return acp.ReadTextFileResponse{Content: text}, nil
 }
 
-func (c *conn) WriteTextFile(context.Context, acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
-	return acp.WriteTextFileResponse{}, acp.NewMethodNotFound(acp.ClientMethodFsWriteTextFile)
+// WriteTextFile writes through AgentDesk's gate and write tool.
+func (c *conn) WriteTextFile(ctx context.Context, req acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
+	h, err := c.inPrompt(req.SessionId)
+	if err != nil {
+		return acp.WriteTextFileResponse{}, err
+	}
+	if err := h.WriteTextFile(ctx, req.Path, req.Content); err != nil {
+		return acp.WriteTextFileResponse{}, c.refusal(err)
+	}
+	return acp.WriteTextFileResponse{}, nil
 }
+
+func (c *conn) inPrompt(session acp.SessionId) (agent.ExternalHandler, error) {
+	h := c.current()
+	if h == nil || session != c.sessionID() {
+		return nil, &acp.RequestError{Code: -32603, Message: string(NotInPrompt) + ": no AgentDesk turn is running to decide this call"}
+	}
+	return h, nil
+}
+
+// refusal is the JSON-RPC error an agent gets for a declined or failed file-system call: the
+// kind and the English reason, as a model reads them.
+func (c *conn) refusal(err error) error {
+	e := errs.As(err)
+	msg := string(e.Kind)
+	if reason, ok := e.Args["Reason"].(string); ok && reason != "" {
+		msg = reason
+	}
+	return &acp.RequestError{Code: -32603, Message: msg, Data: map[string]any{"kind": string(e.Kind)}}
+}
+
+// The agent may not use terminals: AgentDesk advertises no terminal capability.
 
 func (c *conn) CreateTerminal(context.Context, acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
 	return acp.CreateTerminalResponse{}, acp.NewMethodNotFound(acp.ClientMethodTerminalCreate)

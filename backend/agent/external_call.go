@@ -1,0 +1,177 @@
+package agent
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pmezard/go-difflib/difflib"
+)
+
+// merge is what is known of a call after a later report: every field the report carries
+// replaces the earlier one, and input objects are merged key by key. Agents such as opencode
+// report a call first with little ("rawInput":{}) and describe it fully only when they ask
+// permission, so nothing earlier is forgotten and nothing later is ignored.
+func (c ExternalToolCall) merge(n ExternalToolCall) ExternalToolCall {
+	if strings.TrimSpace(n.Title) != "" {
+		c.Title = n.Title
+	}
+	if n.Kind != "" {
+		c.Kind = n.Kind
+	}
+	if n.Status != "" {
+		c.Status = n.Status
+	}
+	if n.Output != "" {
+		c.Output = n.Output
+	}
+	c.Input = mergeInput(c.Input, n.Input)
+	for _, l := range n.Locations {
+		if !slices.Contains(c.Locations, l) {
+			c.Locations = append(c.Locations, l)
+		}
+	}
+	if len(n.Diffs) > 0 {
+		c.Diffs = n.Diffs
+	}
+	return c
+}
+
+// mergeInput merges two raw inputs: objects key by key (the later wins), anything else is
+// replaced by a later value that says something.
+func mergeInput(old, later json.RawMessage) json.RawMessage {
+	if empty(later) {
+		return old
+	}
+	var a, b map[string]json.RawMessage
+	if json.Unmarshal(old, &a) != nil || json.Unmarshal(later, &b) != nil || a == nil {
+		return later
+	}
+	for k, v := range b {
+		a[k] = v
+	}
+	out, err := json.Marshal(a)
+	if err != nil {
+		return later
+	}
+	return out
+}
+
+func empty(raw json.RawMessage) bool {
+	s := strings.TrimSpace(string(raw))
+	return s == "" || s == "{}" || s == "null"
+}
+
+// titleLen bounds a call's title: the detail goes in its summary.
+const titleLen = 80
+
+// shortTitle is a call's one-line title: the agent's title (or its kind), first line only.
+func shortTitle(c ExternalToolCall) string {
+	t := strings.TrimSpace(firstNonEmpty(c.Title, c.Kind, "tool"))
+	if i := strings.IndexByte(t, '\n'); i >= 0 {
+		t = strings.TrimSpace(t[:i]) + " …"
+	}
+	if utf8.RuneCountInString(t) > titleLen {
+		t = string([]rune(t)[:titleLen-1]) + "…"
+	}
+	return t
+}
+
+// describeCall is what the card and the approval show in full: the command, else the change as
+// a unified diff, else the paths and the input as the agent sent it.
+func describeCall(c ExternalToolCall) string {
+	if cmd := commandOf(c.Input); cmd != "" {
+		return cmd
+	}
+	if len(c.Diffs) > 0 {
+		return unifiedDiffs(c.Diffs)
+	}
+	var parts []string
+	parts = append(parts, c.Locations...)
+	if !empty(c.Input) {
+		parts = append(parts, string(c.Input))
+	}
+	if len(parts) == 0 {
+		return shortTitle(c)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// unifiedDiffs renders the changes a call reports as one unified diff.
+func unifiedDiffs(diffs []ExternalDiff) string {
+	var b strings.Builder
+	for _, d := range diffs {
+		old, from := "", "a/"+filepath.ToSlash(d.Path)
+		if d.OldText != nil {
+			old = *d.OldText
+		} else {
+			from = "/dev/null"
+		}
+		text, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: difflib.SplitLines(old),
+			B: difflib.SplitLines(d.NewText), FromFile: from, ToFile: "b/" + filepath.ToSlash(d.Path), Context: 3})
+		if err != nil || text == "" {
+			text = "--- " + from + "\n+++ b/" + filepath.ToSlash(d.Path) + "\n"
+		}
+		b.WriteString(text)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// commandOf is the shell command in an agent's raw input, when it has one.
+func commandOf(input json.RawMessage) string {
+	var in struct {
+		Command any `json:"command"`
+		Cmd     any `json:"cmd"`
+	}
+	if json.Unmarshal(input, &in) != nil {
+		return ""
+	}
+	if s := words(in.Command); s != "" {
+		return s
+	}
+	return words(in.Cmd)
+}
+
+func words(v any) string {
+	switch c := v.(type) {
+	case string:
+		return strings.TrimSpace(c)
+	case []any:
+		parts := make([]string, 0, len(c))
+		for _, p := range c {
+			if s, ok := p.(string); ok {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, " ")
+	}
+	return ""
+}
+
+// pathsOf are the files a call names: its locations, its diffs' paths and the usual path keys
+// of its input, each once.
+func pathsOf(c ExternalToolCall) []string {
+	var out []string
+	add := func(p string) {
+		if p = strings.TrimSpace(p); p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	for _, l := range c.Locations {
+		add(l)
+	}
+	for _, d := range c.Diffs {
+		add(d.Path)
+	}
+	var in map[string]any
+	if json.Unmarshal(c.Input, &in) == nil {
+		for _, k := range []string{"path", "filePath", "file_path", "filepath", "source", "destination", "from", "to"} {
+			if s, ok := in[k].(string); ok {
+				add(s)
+			}
+		}
+	}
+	return out
+}
