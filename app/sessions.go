@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"strings"
 	"time"
 
@@ -92,7 +93,11 @@ func (f *Sessions) Create(req CreateSessionRequest) (Session, error) {
 		in.Title = f.s.T("session.defaultTitle", nil)
 	}
 	if agentCmd := strings.TrimSpace(req.ExternalAgent); agentCmd != "" {
-		return f.changed(client.CreateSession(f.svc(), in, agentCmd))
+		out, err := f.changed(client.CreateSession(f.svc(), in, agentCmd))
+		if err == nil {
+			f.s.startAgent(out.ID)
+		}
+		return out, err
 	}
 	return f.changed(f.svc().Create(in))
 }
@@ -152,6 +157,15 @@ func (f *Sessions) Delete(req SessionRef) error {
 	}
 	f.s.publishSessions()
 	return nil
+}
+
+// startAgent starts the external agent of a session that runs on one, in the background: it is
+// ready when the person writes, and agent.status reports its progress (or why it failed).
+func (s *Services) startAgent(sessionID string) {
+	if cmd, err := s.Store.ExternalAgent(sessionID); err != nil || cmd == "" {
+		return
+	}
+	go s.Runtime.OpenExternal(context.Background(), sessionID)
 }
 
 // changed localizes a failure, or broadcasts the new list and returns the session.

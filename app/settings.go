@@ -20,6 +20,8 @@ type SettingsView struct {
 	Provider          ProviderView `json:"provider"`
 	ProviderReady     bool         `json:"providerReady"`
 	ExternalAgents    []string     `json:"externalAgents"`
+	// ExternalStartTimeout bounds an external agent's start-up, a Go duration such as "2m0s".
+	ExternalStartTimeout string `json:"externalStartTimeout"`
 	// ShellEnvPassthrough names variables shell commands keep although they look like secrets.
 	ShellEnvPassthrough []string `json:"shellEnvPassthrough"`
 	// Sandbox is what the kernel offers shell commands here ("landlock" or "none").
@@ -47,6 +49,14 @@ type ExternalAgentsRequest struct {
 // SetExternalAgents saves the external agents a new session may run on.
 func (f *Settings) SetExternalAgents(req ExternalAgentsRequest) (SettingsView, error) {
 	if err := f.s.Store.SetExternalAgents(req.Commands); err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	return f.publish()
+}
+
+// SetExternalStartTimeout saves how long an external agent may take to start.
+func (f *Settings) SetExternalStartTimeout(req ValueRequest) (SettingsView, error) {
+	if _, err := f.s.Store.SetExternalStartTimeout(req.Value); err != nil {
 		return SettingsView{}, f.s.fail(err)
 	}
 	return f.publish()
@@ -104,7 +114,7 @@ func (f *Settings) Get() (SettingsView, error) {
 	}
 	return SettingsView{Language: f.s.Language(), DefaultPermission: string(def.Mode), Theme: theme, ExternalAgents: agents,
 		DecisionTimeout: decision.TimeoutSetting(f.s.Store)().String(), Provider: prov, ProviderReady: f.s.providerReady(prov),
-		ShellEnvPassthrough: pass, Sandbox: sandbox.Status()}, nil
+		ShellEnvPassthrough: pass, Sandbox: sandbox.Status(), ExternalStartTimeout: f.s.Store.ExternalStartTimeout().String()}, nil
 }
 
 // SetLanguage persists the UI language and tells every window.

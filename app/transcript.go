@@ -69,6 +69,7 @@ func (f *Sessions) Transcript(req SessionRef) (Transcript, error) {
 	out := Transcript{SessionID: req.ID, Queue: q.Items(), Pending: f.s.Decisions.Pending(req.ID),
 		Turns: make([]TurnView, len(turns)), Items: timeline(events)}
 	out.Running, _ = f.s.Runtime.Running(req.ID)
+	f.s.startAgent(req.ID) // the session is open: its agent starts now, not at the first prompt
 	if out.Pending == nil {
 		out.Pending = []decision.Decision{}
 	}

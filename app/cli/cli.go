@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 
+	"agentdesk/backend/acp/client"
+	"agentdesk/backend/agent"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/i18n"
 	"agentdesk/backend/mode"
@@ -134,7 +136,8 @@ func (c *Context) errorf(err error) {
 func (c *Context) exitFor(err error) int {
 	c.errorf(err)
 	switch errs.KindOf(err) {
-	case errs.InvalidValue, errs.InvalidInput, errs.Usage, errs.NoWorkspace, errs.MissingArgument, errs.AlreadyExists, errs.NotFound, mode.ChatWithOverride:
+	case errs.InvalidValue, errs.InvalidInput, errs.Usage, errs.NoWorkspace, errs.MissingArgument, errs.AlreadyExists, errs.NotFound,
+		mode.ChatWithOverride, agent.ChatWithExternalAgent, agent.ExternalAgentNoPlan, agent.ShortcutInChat, client.ExternalAgentNotSaved:
 		return ExitUsage
 	}
 	return ExitFailure

@@ -40,6 +40,10 @@ func (p *runPrinter) text(e bus.Event) {
 		if e.Name == agent.EventTurnDelta {
 			fmt.Fprint(w, d.Text)
 		}
+	case agent.AgentStatus:
+		if d.State == agent.AgentStarting {
+			fmt.Fprintln(c.Stderr, c.T("cli.run.starting", "Name", d.Name))
+		}
 	case agent.ToolCallView:
 		fmt.Fprintf(w, "\n→ %s %s [%s]\n", d.Name, d.Summary, c.T("cli.run.verdict."+d.Verdict))
 	case agent.ToolDoneView:

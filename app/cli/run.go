@@ -107,7 +107,7 @@ func (c *Context) runSession(st *store.Store, fs *flag.FlagSet, prompt string) (
 	if workspace == "" {
 		return "", errs.New(errs.MissingArgument, "Name", "--workspace")
 	}
-	v, err := svc.Create(session.CreateInput{Title: titleOf(prompt), Workspace: absPath(workspace), Permission: flagValue(fs, "permission")})
+	v, err := newSession(svc, fs, session.CreateInput{Title: titleOf(prompt), Workspace: absPath(workspace), Permission: flagValue(fs, "permission")})
 	return v.ID, err
 }
 
@@ -127,12 +127,21 @@ func (c *Context) runTurn(st *store.Store, prov agent.ProviderSource, fs *flag.F
 	out := newRunPrinter(c, wantsJSON(fs))
 	h.bus.Subscribe(out.print)
 	h.bus.Subscribe(c.decider(h.reg))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// An external agent starts first, so what it offers (a plan mode) is known to the
+	// validator, and its start-up shows as such rather than as a slow turn; a message it could
+	// never take (Chat) is refused before it starts.
+	if err := rt.CheckInput(in); err != nil {
+		return c.exitFor(err)
+	}
+	if err := rt.OpenExternal(ctx, in.SessionID); err != nil {
+		return c.exitFor(err)
+	}
 	ack, err := rt.Send(in)
 	if err != nil {
 		return c.exitFor(err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	go func() {
 		<-ctx.Done()
 		rt.Cancel(in.SessionID)

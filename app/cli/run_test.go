@@ -110,3 +110,38 @@ func TestRunWithoutAProviderUsesSettingsAndSaysWhatIsMissing(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }
+
+// Sessions on external agents from the command line: the agent must be saved in Settings, and
+// Chat is a validation error (exit 2), refused before the agent is started.
+func TestRunOnAnExternalAgentValidates(t *testing.T) {
+	d, w := t.TempDir(), t.TempDir()
+	if code, _, errOut := run(t, nil, "sessions", "create", "--workspace", w, "--agent", "goose acp", "--data-dir", d); code != ExitUsage ||
+		!strings.Contains(errOut, "goose acp") {
+		t.Fatalf("an agent not saved in Settings exits 2 naming it: %d %q", code, errOut)
+	}
+	if code, _, errOut := run(t, nil, "settings", "set", "external-agents", "goose acp\n\n  false  \n", "--data-dir", d); code != 0 {
+		t.Fatalf("set: %d %s", code, errOut)
+	}
+	if code, out, _ := run(t, nil, "settings", "get", "external-agents", "--data-dir", d); code != 0 || out != "goose acp\nfalse\n" {
+		t.Fatalf("one command line per line: %d %q", code, out)
+	}
+	code, out, errOut := run(t, nil, "sessions", "create", "--workspace", w, "--agent", "false", "--json", "--data-dir", d)
+	if code != 0 {
+		t.Fatalf("create: %d %s", code, errOut)
+	}
+	var v struct{ ID string }
+	json.Unmarshal([]byte(out), &v)
+	if code, _, errOut := run(t, nil, "run", "--session", v.ID, "--mode", "chat", "--data-dir", d, "hi"); code != ExitUsage ||
+		!strings.Contains(errOut, "no-tool contract") {
+		t.Fatalf("Chat on an external agent exits 2 before the agent starts: %d %q", code, errOut)
+	}
+	if code, _, errOut := run(t, nil, "run", "--session", v.ID, "--data-dir", d, "hi"); code != ExitFailure || !strings.Contains(errOut, "false") {
+		t.Fatalf("an agent that cannot start exits 1: %d %q", code, errOut)
+	}
+	if code, out, _ := run(t, nil, "settings", "get", "external-agent-start-timeout", "--data-dir", d); code != 0 || out != "2m0s\n" {
+		t.Fatalf("the start-up limit defaults to 120 s: %q", out)
+	}
+	if code, _, errOut := run(t, nil, "settings", "set", "external-agent-start-timeout", "1s", "--data-dir", d); code != ExitUsage || !strings.Contains(errOut, "5s–30m") {
+		t.Fatalf("a limit out of range exits 2 naming the range: %d %q", code, errOut)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"text/tabwriter"
 
+	"agentdesk/backend/acp/client"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/session"
@@ -102,6 +103,16 @@ func createFlags(c *Context, fs *flag.FlagSet) {
 	fs.String("mode", "", c.T("cli.flag.mode"))
 	fs.String("override", "", c.T("cli.flag.override"))
 	fs.String("permission", "", c.T("cli.flag.permission"))
+	fs.String("agent", "", c.T("cli.flag.agent"))
+}
+
+// newSession creates a session, on the external agent named by --agent when given (it must
+// be saved in Settings; Chat is refused for it).
+func newSession(svc *session.Service, fs *flag.FlagSet, in session.CreateInput) (session.View, error) {
+	if cmd := fs.Lookup("agent").Value.String(); cmd != "" {
+		return client.CreateSession(svc, in, cmd)
+	}
+	return svc.Create(in)
 }
 
 // flagValue returns a flag's value when it was given on the command line, nil otherwise, so an
@@ -156,7 +167,7 @@ func runCreate(c *Context, fs *flag.FlagSet, _ []string) int {
 		title = c.T("session.defaultTitle")
 	}
 	return c.withSessions(func(svc *session.Service) error {
-		v, err := svc.Create(session.CreateInput{Title: title, Workspace: absPath(workspace), Mode: in, Permission: flagValue(fs, "permission")})
+		v, err := newSession(svc, fs, session.CreateInput{Title: title, Workspace: absPath(workspace), Mode: in, Permission: flagValue(fs, "permission")})
 		if err == nil {
 			c.printView(fs, v)
 		}

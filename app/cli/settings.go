@@ -38,6 +38,22 @@ func settingsTable() map[string]setting {
 				return st.SetShellPassEnv(splitNames(value))
 			},
 		},
+		"external-agents": {
+			get: func(st *store.Store) (string, error) {
+				list, err := st.ExternalAgents()
+				return strings.Join(list, "\n"), err
+			},
+			set: func(st *store.Store, value string) error {
+				return st.SetExternalAgents(splitLines(value))
+			},
+		},
+		"external-agent-start-timeout": {
+			get: func(st *store.Store) (string, error) { return st.ExternalStartTimeout().String(), nil },
+			set: func(st *store.Store, value string) error {
+				_, err := st.SetExternalStartTimeout(value)
+				return err
+			},
+		},
 		"default-permission": {
 			get: func(st *store.Store) (string, error) {
 				d, err := st.GetDefaultPermission()
@@ -57,6 +73,17 @@ func settingsTable() map[string]setting {
 // splitNames reads "A,B C" as a list of names; an empty value clears the list.
 func splitNames(value string) []string {
 	return strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' })
+}
+
+// splitLines reads one command line per line; blank lines are skipped, an empty value clears.
+func splitLines(value string) []string {
+	out := []string{}
+	for _, line := range strings.Split(value, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 func settingNames() []string {

@@ -184,6 +184,20 @@ func (r *Runtime) checkExternal(sessionID string, p mode.Preference) error {
 	return refusePlan(r, ExternalSession{SessionID: sessionID, Command: sess.ExternalAgent}, p)
 }
 
+// CheckInput validates a message's mode as Send would, without sending it, so a caller can
+// refuse Chat for an external agent before starting that agent.
+func (r *Runtime) CheckInput(in Input) error {
+	current, err := r.opts.Store.ModeInForce(in.SessionID)
+	if err != nil {
+		return err
+	}
+	fu, err := mode.ValidateFollowUp(current.Preference, in.Mode)
+	if err != nil {
+		return err
+	}
+	return r.checkExternal(in.SessionID, fu.Preference)
+}
+
 // runTurn drives a turn with the built-in loop, or on the session's external agent.
 func (r *Runtime) runTurn(t *turn) (status, failure string) {
 	sess, err := r.opts.Store.GetSession(t.sessionID)

@@ -37,6 +37,7 @@ func (s *Server) onEvent(e bus.Event) {
 		d := e.Data.(agent.ToolDoneView)
 		s.mu.Lock()
 		delete(s.outputs, d.CallID)
+		delete(s.calls, d.CallID)
 		delete(s.open[id], d.CallID)
 		s.mu.Unlock()
 		s.notify(id, toolDone(d.CallID, d.Output, d.IsError))
@@ -81,21 +82,42 @@ func (s *Server) heldBack(v agent.ModeView) bool {
 func (s *Server) onToolCall(v agent.ToolCallView) {
 	s.mu.Lock()
 	s.lastCall[v.SessionID] = v.CallID
+	s.calls[v.CallID] = v
 	if s.open[v.SessionID] == nil {
 		s.open[v.SessionID] = map[string]bool{}
 	}
+	again := s.open[v.SessionID][v.CallID]
 	s.open[v.SessionID][v.CallID] = true
 	s.mu.Unlock()
+	if again { // the same call with more detail or its verdict (an external agent's)
+		d := s.describe(v.Name, v.Input, s.workspaceOf(v.SessionID))
+		if v.Summary != "" {
+			d.summary = v.Summary
+		}
+		s.notify(v.SessionID, acp.UpdateToolCall(acp.ToolCallId(v.CallID), acp.WithUpdateTitle(d.title),
+			acp.WithUpdateContent(d.content()), acp.WithUpdateLocations(d.locations), acp.WithUpdateRawInput(rawInput(v.Input))))
+		return
+	}
 	status := acp.ToolCallStatusInProgress
 	if v.Verdict == "ask" || v.Verdict == "deny" {
 		status = acp.ToolCallStatusPending
 	}
-	title := v.Summary
-	if title == "" {
-		title = v.Name
+	d := s.describe(v.Name, v.Input, s.workspaceOf(v.SessionID))
+	if v.Summary != "" {
+		d.summary = v.Summary
 	}
-	s.notify(v.SessionID, acp.StartToolCall(acp.ToolCallId(v.CallID), title, acp.WithStartKind(toolKind(v.Name)),
-		acp.WithStartStatus(status), acp.WithStartRawInput(rawInput(v.Input))))
+	s.notify(v.SessionID, acp.StartToolCall(acp.ToolCallId(v.CallID), d.title, acp.WithStartKind(toolKind(v.Name)),
+		acp.WithStartStatus(status), acp.WithStartRawInput(rawInput(v.Input)), acp.WithStartContent(d.content()),
+		acp.WithStartLocations(d.locations)))
+}
+
+// workspaceOf is the session's folder, for the absolute paths of tool call locations.
+func (s *Server) workspaceOf(sessionID string) string {
+	sess, err := s.opts.Store.GetSession(sessionID)
+	if err != nil {
+		return ""
+	}
+	return sess.Workspace
 }
 
 // closeOpen forgets and returns the session's tool calls that never finished.
@@ -106,6 +128,7 @@ func (s *Server) closeOpen(sessionID string) []string {
 	for id := range s.open[sessionID] {
 		ids = append(ids, id)
 		delete(s.outputs, id)
+		delete(s.calls, id)
 	}
 	sort.Strings(ids)
 	delete(s.open, sessionID)

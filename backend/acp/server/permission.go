@@ -13,11 +13,14 @@ import (
 )
 
 // Option ids of session/request_permission. Approvals offer the four ACP kinds, plus "allow for
-// this session" (kind allow_always, a grant that never leaves the session). reject_always
-// declines the call exactly like reject_once: AgentDesk writes deny rules only in Settings, so
-// an editor's "always reject" is not remembered. Plan reviews offer approve (allow_once) and
-// keep planning (reject_once); questions offer one option per choice (allow_once, a single
-// pick) and a decline (reject_once).
+// this session", a grant that never leaves the session: only "always allow", which AgentDesk
+// keeps as a rule, has kind allow_always; "allow for this session" has kind allow_once, and its
+// name says it holds for the session, so a client that picks by kind never saves more than it
+// means to. reject_always declines the call exactly like reject_once: AgentDesk writes deny
+// rules only in Settings, so an editor's "always reject" is not remembered. Plan reviews offer
+// approve (allow_once) and keep planning (reject_once); questions offer one option per choice
+// (allow_once, a single pick) and a decline (reject_once). A reason in the response's _meta
+// (MetaReason) is the reason of a rejection, or the feedback of "keep planning".
 const (
 	OptAllowOnce    = "allow_once"
 	OptAllowSession = "allow_session"
@@ -25,6 +28,8 @@ const (
 	OptRejectOnce   = "reject_once"
 	OptRejectAlways = "reject_always"
 	OptApprovePlan  = "approve"
+	// MetaReason is the _meta key of a client's answer that carries its reason.
+	MetaReason = "agentdesk/reason"
 	OptKeepPlanning = "keep_planning"
 	OptDecline      = "decline"
 	optChoice       = "choice-"
@@ -50,10 +55,29 @@ func (s *Server) ask(d decision.Decision, callID string) {
 		return
 	}
 	if err != nil || resp.Outcome.Selected == nil {
-		s.opts.Decisions.Resolve(d.ID, decision.Resolution{Outcome: decision.Cancelled})
+		// A session/cancel sent before this answer has already ended the decision as
+		// cancelled (the SDK handles notifications that came first before the response), so
+		// this resolution is a no-op then. Otherwise the client declined without cancelling
+		// the turn: a decline, and the turn goes on knowing why.
+		s.opts.Decisions.Resolve(d.ID, decision.Resolution{Outcome: decision.Rejected, ReasonKey: ReasonClientCancelled,
+			Reason: s.opts.Messages.T("en", ReasonClientCancelled, nil)})
 		return
 	}
-	s.opts.Decisions.Resolve(d.ID, resolution(d, string(resp.Outcome.Selected.OptionId)))
+	s.opts.Decisions.Resolve(d.ID, resolution(d, string(resp.Outcome.Selected.OptionId), reasonOf(resp)))
+}
+
+// ReasonClientCancelled explains a decision the client answered "cancelled" while the turn
+// went on (no session/cancel).
+const ReasonClientCancelled = "acp.permission.client_cancelled"
+
+// reasonOf is the reason a client put in its answer's _meta, if any.
+func reasonOf(resp acp.RequestPermissionResponse) string {
+	for _, meta := range []map[string]any{resp.Outcome.Selected.Meta, resp.Meta} {
+		if r, ok := meta[MetaReason].(string); ok && strings.TrimSpace(r) != "" {
+			return strings.TrimSpace(r)
+		}
+	}
+	return ""
 }
 
 // permissionRequest builds the request for a decision of any kind.
@@ -70,11 +94,13 @@ func (s *Server) permissionRequest(d decision.Decision, callID string) acp.Reque
 	case decision.KindApproval:
 		var p agent.ApprovalPayload
 		json.Unmarshal(d.Payload, &p)
-		req.ToolCall.Title = acp.Ptr(firstOf(p.Summary, p.Tool))
+		d := s.callOf(callID, p, d.SessionID)
+		req.ToolCall.Title = acp.Ptr(d.title)
+		req.ToolCall.Content, req.ToolCall.Locations = d.content(), d.locations
 		req.ToolCall.Kind = acp.Ptr(toolKind(p.Tool))
 		req.ToolCall.Status = acp.Ptr(acp.ToolCallStatusPending)
 		opt(OptAllowOnce, acp.PermissionOptionKindAllowOnce, s.t("decision.approval.allow_once", nil))
-		opt(OptAllowSession, acp.PermissionOptionKindAllowAlways, s.t("decision.approval.allow_session", nil))
+		opt(OptAllowSession, acp.PermissionOptionKindAllowOnce, s.t("decision.approval.allow_session", nil))
 		opt(OptAllowAlways, acp.PermissionOptionKindAllowAlways, s.t("decision.approval.allow_always", nil))
 		opt(OptRejectOnce, acp.PermissionOptionKindRejectOnce, s.t("decision.approval.reject", nil))
 		opt(OptRejectAlways, acp.PermissionOptionKindRejectAlways, s.t("acp.permission.reject_always", nil))
@@ -99,8 +125,9 @@ func (s *Server) permissionRequest(d decision.Decision, callID string) acp.Reque
 	return req
 }
 
-// resolution maps the chosen option onto the decision's answer.
-func resolution(d decision.Decision, option string) decision.Resolution {
+// resolution maps the chosen option onto the decision's answer; reason is the client's, for a
+// rejection or "keep planning".
+func resolution(d decision.Decision, option, reason string) decision.Resolution {
 	switch d.Kind {
 	case decision.KindApproval:
 		switch option {
@@ -111,12 +138,12 @@ func resolution(d decision.Decision, option string) decision.Resolution {
 		case OptAllowAlways:
 			return decision.Approval(decision.AllowAlways, "")
 		}
-		return decision.Approval(decision.Reject, "")
+		return decision.Approval(decision.Reject, reason)
 	case decision.KindPlanReview:
 		if option == OptApprovePlan {
 			return decision.Plan(decision.ApprovePlan, "")
 		}
-		return decision.Plan(decision.KeepPlanning, "")
+		return decision.Plan(decision.KeepPlanning, reason)
 	}
 	var p agent.QuestionPayload
 	json.Unmarshal(d.Payload, &p)
@@ -124,6 +151,25 @@ func resolution(d decision.Decision, option string) decision.Resolution {
 		return decision.Answer([]string{p.Options[i]}, "")
 	}
 	return decision.Resolution{Outcome: decision.Rejected}
+}
+
+// callOf shows the call an approval is about the way its tool_call showed it: the same short
+// title, the full summary as content. An external agent's call keeps its own summary.
+func (s *Server) callOf(callID string, p agent.ApprovalPayload, sessionID string) shown {
+	s.mu.Lock()
+	call, ok := s.calls[callID]
+	s.mu.Unlock()
+	d := shown{title: clipTitle(firstOf(p.Tool, p.Summary)), summary: p.Summary}
+	if ok {
+		d = s.describe(call.Name, call.Input, s.workspaceOf(sessionID))
+	}
+	if p.Summary != "" {
+		d.summary = p.Summary
+	}
+	if d.summary != "" && p.Diff != "" && p.Diff != d.summary {
+		d.summary += "\n\n" + p.Diff
+	}
+	return d
 }
 
 func firstOf(s ...string) string {

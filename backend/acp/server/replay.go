@@ -11,7 +11,7 @@ import (
 
 // replay turns a session's log into the updates session/load sends before it answers: the
 // person's messages, the agent's words, and its tool calls with their results.
-func replay(events []store.Event) []acp.SessionUpdate {
+func (s *Server) replay(events []store.Event, workspace string) []acp.SessionUpdate {
 	var out []acp.SessionUpdate
 	for _, e := range events {
 		switch e.Type {
@@ -29,8 +29,10 @@ func replay(events []store.Event) []acp.SessionUpdate {
 				out = append(out, acp.UpdateAgentMessageText(m.Text))
 			}
 			for _, c := range m.ToolCalls {
-				out = append(out, acp.StartToolCall(acp.ToolCallId(c.ID), c.Name, acp.WithStartKind(toolKind(c.Name)),
-					acp.WithStartStatus(acp.ToolCallStatusPending), acp.WithStartRawInput(rawInput(c.Input))))
+				d := s.describe(c.Name, c.Input, workspace)
+				out = append(out, acp.StartToolCall(acp.ToolCallId(c.ID), d.title, acp.WithStartKind(toolKind(c.Name)),
+					acp.WithStartStatus(acp.ToolCallStatusPending), acp.WithStartRawInput(rawInput(c.Input)),
+					acp.WithStartContent(d.content()), acp.WithStartLocations(d.locations)))
 			}
 		case agent.EventToolResult:
 			var r agent.ToolResultRecord
@@ -40,8 +42,10 @@ func replay(events []store.Event) []acp.SessionUpdate {
 		case agent.EventDirectTool:
 			var d agent.DirectResult
 			if json.Unmarshal([]byte(e.Payload), &d) == nil {
-				out = append(out, acp.StartToolCall(acp.ToolCallId(d.CallID), d.Name, acp.WithStartKind(toolKind(d.Name)),
-					acp.WithStartStatus(acp.ToolCallStatusInProgress), acp.WithStartRawInput(rawInput(d.Input))))
+				v := s.describe(d.Name, d.Input, workspace)
+				out = append(out, acp.StartToolCall(acp.ToolCallId(d.CallID), v.title, acp.WithStartKind(toolKind(d.Name)),
+					acp.WithStartStatus(acp.ToolCallStatusInProgress), acp.WithStartRawInput(rawInput(d.Input)),
+					acp.WithStartLocations(v.locations)))
 				out = append(out, toolDone(d.CallID, d.Output, d.IsError))
 			}
 		}

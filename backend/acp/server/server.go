@@ -50,6 +50,7 @@ type Server struct {
 	mu       sync.Mutex
 	attached map[string]bool                   // sessions this client created or loaded
 	lastCall map[string]string                 // session -> id of its last tool call, for permission requests
+	calls    map[string]agent.ToolCallView     // tool call id -> the call, while it is open
 	outputs  map[string]string                 // tool call id -> output so far
 	open     map[string]map[string]bool        // session -> tool calls shown and not finished
 	asks     map[string]context.CancelFunc     // decision id -> its outstanding request_permission
@@ -64,7 +65,7 @@ func Serve(ctx context.Context, opts Options, in io.Reader, out io.Writer) error
 		opts.Log = io.Discard
 	}
 	s := &Server{opts: opts, out: newOutbox(), replies: newReplies(), attached: map[string]bool{},
-		lastCall: map[string]string{}, outputs: map[string]string{}, open: map[string]map[string]bool{}, asks: map[string]context.CancelFunc{},
+		lastCall: map[string]string{}, calls: map[string]agent.ToolCallView{}, outputs: map[string]string{}, open: map[string]map[string]bool{}, asks: map[string]context.CancelFunc{},
 		waiters: map[string][]chan agent.TurnEnded{}, setting: map[string]mode.Preference{}}
 	s.conn = acp.NewAgentSideConnection(s, s.replies.writer(out), s.replies.reader(in))
 	s.conn.SetLogger(slog.New(slog.NewTextHandler(opts.Log, nil)))
@@ -143,7 +144,7 @@ func (s *Server) LoadSession(ctx context.Context, req acp.LoadSessionRequest) (a
 	if err != nil {
 		return acp.LoadSessionResponse{}, s.fail(err)
 	}
-	for _, u := range replay(events) {
+	for _, u := range s.replay(events, s.workspaceOf(id)) {
 		s.notify(id, u)
 	}
 	s.out.flush()
