@@ -69,6 +69,9 @@ type ExternalPrompt struct {
 	// ExecutionMode is the turn's resolved execution mode: the agent is put in its plan mode
 	// for the read-only ones and in its working mode for the others.
 	ExecutionMode string
+	// Notes are what AgentDesk has to tell the agent before the person's text: why calls it
+	// asked for since its last prompt were declined (ACP's permission answer has no reason).
+	Notes []string
 	// Recap is the conversation before this turn, for an agent that starts afresh on a session
 	// with a history (its own session could not be loaded); "" when there is none.
 	Recap func() string

@@ -90,6 +90,18 @@ func (x *extTurn) Permission(ctx context.Context, p ExternalPermission) (Externa
 	x.mu.Lock()
 	call := *x.openLocked(p.Call)
 	x.mu.Unlock()
+	ans, err := x.permission(ctx, call, p.Options)
+	if err == nil && ans.Reason != "" {
+		// Agents need not read _meta: the reason also opens their next prompt.
+		note := "[AgentDesk] The tool call \"" + call.name + "\" was declined: " + ans.Reason
+		if nerr := x.t.rt.opts.Store.AddAgentNote(x.t.sessionID, note); nerr != nil {
+			return ExternalAnswer{}, nerr
+		}
+	}
+	return ans, err
+}
+
+func (x *extTurn) permission(ctx context.Context, call extCall, options []ExternalOption) (ExternalAnswer, error) {
 	g, all, err := x.gateExternal(call.ExternalToolCall)
 	if err != nil {
 		return ExternalAnswer{}, err
@@ -97,16 +109,16 @@ func (x *extTurn) Permission(ctx context.Context, p ExternalPermission) (Externa
 	x.showVerdict(call.ID, g.verdict)
 	switch g.verdict.Decision {
 	case policy.DecideAllow:
-		if id := optionOf(p.Options, "allow_once"); id != "" {
+		if id := optionOf(options, "allow_once"); id != "" {
 			x.clear(all)
 			return ExternalAnswer{OptionID: id}, nil
 		}
 		// Only a remembering allow is offered: the person decides whether the agent may keep it.
 	case policy.DecideDeny:
-		return ExternalAnswer{OptionID: optionOf(p.Options, "reject_once", "reject_always"),
+		return ExternalAnswer{OptionID: optionOf(options, "reject_once", "reject_always"),
 			Reason: x.t.rt.errorText(g.verdict.Err())}, nil
 	}
-	return x.approveExternal(ctx, g, all, call, p.Options)
+	return x.approveExternal(ctx, g, all, call, options)
 }
 
 // showVerdict updates the call's card with the gate's verdict and keeps it for the log.

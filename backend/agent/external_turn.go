@@ -63,8 +63,12 @@ func (r *Runtime) runExternal(t *turn, sess store.Session) (string, string) {
 	}
 	text := t.text
 	for {
+		notes, err := r.opts.Store.TakeAgentNotes(t.sessionID)
+		if err != nil {
+			return t.fail(err)
+		}
 		stop, err := r.opts.External.Prompt(t.ctx, ExternalPrompt{ExternalSession: base, TurnID: t.active.turnID,
-			Text: text, ModeID: ModeID(t.pref), ExecutionMode: string(t.exec), Recap: r.recap(t.sessionID)}, x)
+			Text: text, ModeID: ModeID(t.pref), ExecutionMode: string(t.exec), Notes: notes, Recap: r.recap(t.sessionID)}, x)
 		r.deltas.flush()
 		if ferr := x.finish(err != nil || stop == "cancelled" || t.ctx.Err() != nil); ferr != nil && err == nil {
 			err = ferr

@@ -78,6 +78,7 @@ type agentSessionRow struct {
 	SessionID    string `gorm:"primaryKey"`
 	Command      string
 	AgentSession string
+	Notes        string
 	UpdatedAt    time.Time
 }
 
@@ -97,7 +98,7 @@ func (s *Store) AgentSession(sessionID, command string) (string, error) {
 // SetAgentSession remembers the id the agent started by command gave the session.
 func (s *Store) SetAgentSession(sessionID, command, agentSession string) error {
 	row := agentSessionRow{SessionID: sessionID, Command: strings.TrimSpace(command), AgentSession: agentSession,
-		UpdatedAt: time.Now().UTC()}
+		Notes: "[]", UpdatedAt: time.Now().UTC()}
 	err := s.db.Clauses(clause.OnConflict{
 		Columns:   []clause.Column{{Name: "session_id"}},
 		DoUpdates: clause.AssignmentColumns([]string{"command", "agent_session", "updated_at"}),
@@ -106,6 +107,46 @@ func (s *Store) SetAgentSession(sessionID, command, agentSession string) error {
 		return errs.Wrap(errs.NotFound, err, "ID", sessionID)
 	}
 	return storeErr(err)
+}
+
+// AddAgentNote keeps something to tell the session's agent at the start of its next prompt.
+// A session whose agent gave no session id keeps nothing: its agent is told at once or never.
+func (s *Store) AddAgentNote(sessionID, note string) error {
+	return storeErr(s.db.Transaction(func(tx *gorm.DB) error {
+		var row agentSessionRow
+		err := tx.Where("session_id = ?", sessionID).Take(&row).Error
+		if err == gorm.ErrRecordNotFound {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var notes []string
+		json.Unmarshal([]byte(row.Notes), &notes)
+		body, err := json.Marshal(append(notes, note))
+		if err != nil {
+			return err
+		}
+		return tx.Model(&agentSessionRow{}).Where("session_id = ?", sessionID).Update("notes", string(body)).Error
+	}))
+}
+
+// TakeAgentNotes returns what is to be told the session's agent, and forgets it.
+func (s *Store) TakeAgentNotes(sessionID string) ([]string, error) {
+	var notes []string
+	err := s.db.Transaction(func(tx *gorm.DB) error {
+		var row agentSessionRow
+		err := tx.Where("session_id = ?", sessionID).Take(&row).Error
+		if err == gorm.ErrRecordNotFound || err == nil && row.Notes == "[]" {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		json.Unmarshal([]byte(row.Notes), &notes)
+		return tx.Model(&agentSessionRow{}).Where("session_id = ?", sessionID).Update("notes", "[]").Error
+	})
+	return notes, storeErr(err)
 }
 
 // SettingExternalStartTimeout is how long an external agent may take to start: initialize and

@@ -85,6 +85,14 @@ func TestAgentSessionIsRememberedPerCommand(t *testing.T) {
 	if id, _ := s.AgentSession(sess.ID, "goose acp"); id != "" {
 		t.Fatalf("another agent's id is never handed out: %q", id)
 	}
+	s.AddAgentNote(sess.ID, "first")
+	s.AddAgentNote(sess.ID, "second")
+	if notes, err := s.TakeAgentNotes(sess.ID); err != nil || len(notes) != 2 || notes[1] != "second" {
+		t.Fatalf("notes in order: %q %v", notes, err)
+	}
+	if notes, _ := s.TakeAgentNotes(sess.ID); len(notes) != 0 {
+		t.Fatalf("taken once: %q", notes)
+	}
 	if err := s.SetAgentSession("missing", "x", "y"); errs.KindOf(err) != errs.NotFound {
 		t.Fatalf("a missing session: %v", err)
 	}

@@ -22,7 +22,7 @@ import (
 // an import must not accept them.
 var broadcastOnly = []string{
 	"turn.started", "turn.delta", "tool.call", "tool.output", "turn.ended", "queue.changed",
-	"session.mode", "decision.asked", "decision.resolved",
+	"session.mode", "decision.asked", "decision.resolved", "agent.status",
 }
 
 // stringConsts returns the untyped string constants declared under root (test files excluded)

@@ -143,11 +143,13 @@ func addRuleScope(tx *gorm.DB) error {
 
 // addAgentSessions remembers the session id an external ACP agent gave a session, with the
 // command line it belongs to, so a restarted agent is asked to load that session (its own
-// memory) rather than start afresh. It goes with its session.
+// memory) rather than start afresh; and what AgentDesk still has to tell that agent (why calls
+// were declined), a JSON list sent at the start of its next prompt. It goes with its session.
 func addAgentSessions(tx *gorm.DB) error {
 	return execAll(tx, `CREATE TABLE agent_sessions (
 		session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
 		command TEXT NOT NULL,
 		agent_session TEXT NOT NULL,
+		notes TEXT NOT NULL DEFAULT '[]',
 		updated_at DATETIME NOT NULL)`)
 }

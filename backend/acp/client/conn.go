@@ -36,10 +36,9 @@ type conn struct {
 	mu       sync.Mutex
 	handler  agent.ExternalHandler
 	modes    agentModes
-	loaded   bool     // the agent loaded its earlier session
-	recap    bool     // the next prompt starts with the conversation so far (a fresh agent session)
-	notes    []string // what to tell the agent at the start of its next prompt
-	nonsense string   // the first line of output that was not JSON
+	loaded   bool   // the agent loaded its earlier session
+	recap    bool   // the next prompt starts with the conversation so far (a fresh agent session)
+	nonsense string // the first line of output that was not JSON
 	waitErr  error
 }
 
@@ -182,8 +181,8 @@ func (c *conn) info() agent.ExternalInfo {
 // prompt), then the person's text.
 func (c *conn) promptBlocks(pr agent.ExternalPrompt) []acp.ContentBlock {
 	c.mu.Lock()
-	recap, notes := c.recap, c.notes
-	c.recap, c.notes = false, nil
+	recap, notes := c.recap, pr.Notes
+	c.recap = false
 	c.mu.Unlock()
 	var blocks []acp.ContentBlock
 	if recap && pr.Recap != nil {
@@ -201,13 +200,6 @@ func (c *conn) sessionID() acp.SessionId {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.session
-}
-
-// note keeps something to tell the agent at the start of its next prompt.
-func (c *conn) note(text string) {
-	c.mu.Lock()
-	c.notes = append(c.notes, text)
-	c.mu.Unlock()
 }
 
 // guard passes the agent's output on line by line and stops at the first line that is not

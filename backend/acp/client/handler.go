@@ -30,9 +30,8 @@ const NotInPrompt errs.Kind = "EXTERNAL_AGENT_NOT_IN_PROMPT"
 
 // RequestPermission goes through AgentDesk's gate (agent.ExternalHandler.Permission), with the
 // request's own tool call: it carries the path, the diff and the command that the first report
-// of the call often lacks. A decline's reason travels in _meta and, since agents need not read
-// _meta, is told the agent at the start of its next prompt too. A request outside a prompt is
-// answered cancelled.
+// of the call often lacks. A decline's reason travels in _meta (the runtime also tells the
+// agent at the start of its next prompt). A request outside a prompt is answered cancelled.
 func (c *conn) RequestPermission(ctx context.Context, req acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
 	h := c.current()
 	if h == nil || req.SessionId != c.sessionID() {
@@ -49,18 +48,8 @@ func (c *conn) RequestPermission(ctx context.Context, req acp.RequestPermissionR
 	resp := acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeSelected(acp.PermissionOptionId(ans.OptionID))}
 	if ans.Reason != "" {
 		resp.Meta = map[string]any{MetaReason: ans.Reason}
-		c.note("[AgentDesk] The tool call \"" + firstLine(p.Call.Title, string(req.ToolCall.ToolCallId)) + "\" was declined: " + ans.Reason)
 	}
 	return resp, nil
-}
-
-func firstLine(s ...string) string {
-	for _, v := range s {
-		if v = strings.TrimSpace(v); v != "" {
-			return strings.SplitN(v, "\n", 2)[0]
-		}
-	}
-	return ""
 }
 
 // SessionUpdate shows what the agent streams: its words, its tool calls and its mode.

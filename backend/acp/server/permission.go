@@ -29,7 +29,7 @@ const (
 	OptRejectAlways = "reject_always"
 	OptApprovePlan  = "approve"
 	// MetaReason is the _meta key of a client's answer that carries its reason.
-	MetaReason = "agentdesk/reason"
+	MetaReason      = "agentdesk/reason"
 	OptKeepPlanning = "keep_planning"
 	OptDecline      = "decline"
 	optChoice       = "choice-"
