@@ -41,8 +41,9 @@ vitest: setup
 e2e: build
 	cd frontend && AGENTDESK_BIN=$(abspath $(BIN)) npm run e2e
 
-# ACP conformance: the official TypeScript SDK drives `agentdesk acp`, and a TypeScript agent
-# is driven by AgentDesk as an external runtime.
+# ACP conformance: the official TypeScript SDK drives `agentdesk acp`, and `agentdesk run` (and
+# the chain editor -> `agentdesk acp` -> agent) drives a TypeScript agent that behaves as
+# opencode does, as an external runtime.
 acp-test: build
 	cd backend/acp/testdata/node && AGENTDESK_BIN=$(abspath $(BIN)) npm test
 

@@ -93,7 +93,7 @@ func (x *extTurn) Permission(ctx context.Context, p ExternalPermission) (Externa
 	ans, err := x.permission(ctx, call, p.Options)
 	if err == nil && ans.Reason != "" {
 		// Agents need not read _meta: the reason also opens their next prompt.
-		note := "[AgentDesk] The tool call \"" + call.name + "\" was declined: " + ans.Reason
+		note := "[AgentDesk] The tool call \"" + shortTitle(call.ExternalToolCall) + "\" was declined: " + ans.Reason
 		if nerr := x.t.rt.opts.Store.AddAgentNote(x.t.sessionID, note); nerr != nil {
 			return ExternalAnswer{}, nerr
 		}

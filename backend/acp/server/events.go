@@ -90,7 +90,7 @@ func (s *Server) onToolCall(v agent.ToolCallView) {
 	s.open[v.SessionID][v.CallID] = true
 	s.mu.Unlock()
 	if again { // the same call with more detail or its verdict (an external agent's)
-		d := s.describe(v.Name, v.Input, s.workspaceOf(v.SessionID))
+		d := s.describe(v.Name, v.Input, s.whereOf(v.SessionID))
 		if v.Summary != "" {
 			d.summary = v.Summary
 		}
@@ -102,7 +102,7 @@ func (s *Server) onToolCall(v agent.ToolCallView) {
 	if v.Verdict == "ask" || v.Verdict == "deny" {
 		status = acp.ToolCallStatusPending
 	}
-	d := s.describe(v.Name, v.Input, s.workspaceOf(v.SessionID))
+	d := s.describe(v.Name, v.Input, s.whereOf(v.SessionID))
 	if v.Summary != "" {
 		d.summary = v.Summary
 	}
@@ -111,14 +111,6 @@ func (s *Server) onToolCall(v agent.ToolCallView) {
 		acp.WithStartLocations(d.locations)))
 }
 
-// workspaceOf is the session's folder, for the absolute paths of tool call locations.
-func (s *Server) workspaceOf(sessionID string) string {
-	sess, err := s.opts.Store.GetSession(sessionID)
-	if err != nil {
-		return ""
-	}
-	return sess.Workspace
-}
 
 // closeOpen forgets and returns the session's tool calls that never finished.
 func (s *Server) closeOpen(sessionID string) []string {

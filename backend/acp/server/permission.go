@@ -160,8 +160,8 @@ func (s *Server) callOf(callID string, p agent.ApprovalPayload, sessionID string
 	call, ok := s.calls[callID]
 	s.mu.Unlock()
 	d := shown{title: clipTitle(firstOf(p.Tool, p.Summary)), summary: p.Summary}
-	if ok {
-		d = s.describe(call.Name, call.Input, s.workspaceOf(sessionID))
+	if w := s.whereOf(sessionID); ok && !w.external {
+		d = s.describe(call.Name, call.Input, w)
 	}
 	if p.Summary != "" {
 		d.summary = p.Summary

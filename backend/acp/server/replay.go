@@ -11,7 +11,7 @@ import (
 
 // replay turns a session's log into the updates session/load sends before it answers: the
 // person's messages, the agent's words, and its tool calls with their results.
-func (s *Server) replay(events []store.Event, workspace string) []acp.SessionUpdate {
+func (s *Server) replay(events []store.Event, w where) []acp.SessionUpdate {
 	var out []acp.SessionUpdate
 	for _, e := range events {
 		switch e.Type {
@@ -29,7 +29,7 @@ func (s *Server) replay(events []store.Event, workspace string) []acp.SessionUpd
 				out = append(out, acp.UpdateAgentMessageText(m.Text))
 			}
 			for _, c := range m.ToolCalls {
-				d := s.describe(c.Name, c.Input, workspace)
+				d := s.describe(c.Name, c.Input, w)
 				out = append(out, acp.StartToolCall(acp.ToolCallId(c.ID), d.title, acp.WithStartKind(toolKind(c.Name)),
 					acp.WithStartStatus(acp.ToolCallStatusPending), acp.WithStartRawInput(rawInput(c.Input)),
 					acp.WithStartContent(d.content()), acp.WithStartLocations(d.locations)))
@@ -42,7 +42,7 @@ func (s *Server) replay(events []store.Event, workspace string) []acp.SessionUpd
 		case agent.EventDirectTool:
 			var d agent.DirectResult
 			if json.Unmarshal([]byte(e.Payload), &d) == nil {
-				v := s.describe(d.Name, d.Input, workspace)
+				v := s.describe(d.Name, d.Input, w)
 				out = append(out, acp.StartToolCall(acp.ToolCallId(d.CallID), v.title, acp.WithStartKind(toolKind(d.Name)),
 					acp.WithStartStatus(acp.ToolCallStatusInProgress), acp.WithStartRawInput(rawInput(d.Input)),
 					acp.WithStartLocations(v.locations)))

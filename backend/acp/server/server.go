@@ -144,7 +144,7 @@ func (s *Server) LoadSession(ctx context.Context, req acp.LoadSessionRequest) (a
 	if err != nil {
 		return acp.LoadSessionResponse{}, s.fail(err)
 	}
-	for _, u := range s.replay(events, s.workspaceOf(id)) {
+	for _, u := range s.replay(events, s.whereOf(id)) {
 		s.notify(id, u)
 	}
 	s.out.flush()

@@ -27,13 +27,29 @@ type shown struct {
 	locations []acp.ToolCallLocation
 }
 
-// describe shows one call of the session over workspace. A call of a tool AgentDesk does not
-// have (an external agent's) keeps the name it was recorded under.
-func (s *Server) describe(name string, input json.RawMessage, workspace string) shown {
+// where is what describing a session's calls needs to know about the session.
+type where struct {
+	workspace string
+	external  bool // the calls are an external agent's, whose names only look like ours
+}
+
+// whereOf is where the session's calls run; a session that cannot be read is described plainly.
+func (s *Server) whereOf(sessionID string) where {
+	sess, err := s.opts.Store.GetSession(sessionID)
+	if err != nil {
+		return where{external: true}
+	}
+	return where{workspace: sess.Workspace, external: sess.ExternalAgent != ""}
+}
+
+// describe shows one call. A call of an external agent, or of a tool AgentDesk does not have,
+// keeps the name it was recorded under.
+func (s *Server) describe(name string, input json.RawMessage, w where) shown {
 	t, ok := tools.Get(mode.Tool(name))
-	if !ok {
+	if !ok || w.external {
 		return shown{title: clipTitle(name), summary: string(input)}
 	}
+	workspace := w.workspace
 	label := s.t("tool."+name+".label", nil)
 	desc, err := t.Describe(input)
 	if err != nil {

@@ -105,12 +105,12 @@ test("a prompt streams the model's text as agent_message_chunk", async () => {
   }
 });
 
-test("a tool call asks permission; reject_once reaches the model as a rejection", async () => {
+test("a tool call asks permission; reject_once and its _meta reason reach the model as a rejection", async () => {
   const { h, id } = await session({
     responses: [{ tool_calls: [{ name: "bash", input: { command: "echo hi" } }] }, { text: "Understood, I will not run it." }],
     onPermission: ({ params }) => {
       const option = params.options.find((o) => o.kind === "reject_once");
-      return { outcome: { outcome: "selected", optionId: option.optionId } };
+      return { outcome: { outcome: "selected", optionId: option.optionId }, _meta: { "agentdesk/reason": "not on the main branch" } };
     },
   });
   try {
@@ -132,9 +132,74 @@ test("a tool call asks permission; reject_once reaches the model as a rejection"
     const results = record.requests[1].messages.flatMap((m) => m.tool_results);
     assert.equal(results.length, 1);
     assert.equal(results[0].is_error, true);
-    assert.match(results[0].content, /REJECTED_BY_USER/);
+    assert.match(results[0].content, /REJECTED_BY_USER: not on the main branch/);
   } finally {
     await h.close();
+  }
+});
+
+test("6. only the persistent option has kind allow_always; allow for this session is allow_once and says so", async () => {
+  const { h, id } = await session({
+    responses: [{ tool_calls: [{ name: "bash", input: { command: "make" } }] }, { text: "ok" }],
+    onPermission: () => ({ outcome: { outcome: "selected", optionId: "allow_session" } }),
+  });
+  try {
+    assert.equal((await prompt(h, id, "build it")).stopReason, "end_turn");
+    const { options } = h.permissions[0];
+    assert.deepEqual(options.filter((o) => o.kind === "allow_always").map((o) => o.optionId), ["allow_always"]);
+    const session = options.find((o) => o.optionId === "allow_session");
+    assert.equal(session.kind, "allow_once");
+    assert.match(session.name, /session/);
+  } finally {
+    await h.close();
+  }
+});
+
+test("7. a client's cancelled answer without session/cancel declines the call, says so, and the turn goes on", async () => {
+  const { h, id } = await session({
+    responses: [{ tool_calls: [{ name: "bash", input: { command: "rm -rf build" } }] }, { text: "I will leave it." }],
+    onPermission: () => ({ outcome: { outcome: "cancelled" } }),
+  });
+  try {
+    assert.equal((await prompt(h, id, "clean up")).stopReason, "end_turn");
+    const record = h.readRecord();
+    assert.equal(record.requests.length, 2, "the model was told and answered");
+    const [result] = record.requests[1].messages.flatMap((m) => m.tool_results);
+    assert.equal(result.is_error, true);
+    assert.match(result.content, /REJECTED_BY_USER: The editor answered the permission request as cancelled without cancelling the turn/);
+  } finally {
+    await h.close();
+  }
+});
+
+test("8. a tool call has one short title, the same live and on session/load, with the detail in content and locations", async () => {
+  const dir = tempDir();
+  const first = start(dir, {
+    permission: "full",
+    responses: [{ tool_calls: [{ name: "write", input: { path: "notes.txt", content: "one\ntwo\nthree\n" } }] }, { text: "Written." }],
+  });
+  let id, live;
+  try {
+    await initialize(first.agent);
+    id = (await newSession(first.agent, first.workspace)).sessionId;
+    assert.equal((await prompt(first, id, "write the notes")).stopReason, "end_turn");
+    live = first.updates.find((n) => kindOf(n) === "tool_call").update;
+  } finally {
+    await first.close();
+  }
+  assert.equal(live.title, "Write file: notes.txt");
+  assert.match(live.content[0].content.text, /content:\none\ntwo/);
+  assert.match(live.locations[0].path, /workspace\/notes\.txt$/);
+  const second = start(dir);
+  try {
+    await initialize(second.agent);
+    await second.agent.request(acp.methods.agent.session.load, { sessionId: id, cwd: second.workspace, mcpServers: [] });
+    const replayed = second.updates.find((n) => kindOf(n) === "tool_call").update;
+    assert.equal(replayed.title, live.title);
+    assert.deepEqual(replayed.locations, live.locations);
+    assert.equal(replayed.content[0].content.text, live.content[0].content.text);
+  } finally {
+    await second.close();
   }
 });
 
