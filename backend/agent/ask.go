@@ -28,7 +28,7 @@ type ApprovalPayload struct {
 	Scopes []ScopeOption `json:"scopes,omitempty"`
 	// Escalation is set when the command asks to leave the sandbox (network, unsandboxed).
 	Escalation string `json:"escalation,omitempty"`
-	// Agent is the external agent asking (its command line); empty for AgentDesk's own tools.
+	// Agent names the external agent asking ("opencode"); empty for AgentDesk's own tools.
 	Agent string `json:"agent,omitempty"`
 	// Diff is the change an external agent's call makes, as a unified diff.
 	Diff string `json:"diff,omitempty"`

@@ -147,7 +147,7 @@ func (x *extTurn) approveExternal(ctx context.Context, g *gated, all []*gated, c
 	if once {
 		payload.Scopes = nil
 	}
-	payload.Agent = x.command
+	payload.Agent = AgentName(x.command)
 	if len(call.Diffs) > 0 {
 		payload.Diff = unifiedDiffs(call.Diffs)
 	}

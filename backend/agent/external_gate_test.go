@@ -225,7 +225,7 @@ func TestApprovalIsBuiltFromThePermissionRequestNotTheBareFirstCall(t *testing.T
 		return &res
 	})
 	h.send("write it", mode.FollowUpInput{})
-	if payload.Tool != "Write a.go" || payload.Path != path || payload.Kind != "edit" || payload.Agent != "fake-agent --acp" ||
+	if payload.Tool != "Write a.go" || payload.Path != path || payload.Kind != "edit" || payload.Agent != "fake-agent" ||
 		!strings.Contains(payload.Diff, "+func A() {}") || !strings.Contains(payload.Summary, "+func A() {}") {
 		t.Fatalf("the approval shows the requested change: %+v", payload)
 	}

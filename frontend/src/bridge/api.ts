@@ -2,6 +2,7 @@ import { transport } from './select';
 import { typedTransport } from './typed';
 import type {
   Ack,
+  AgentStatusEvent,
   ConfigureRequest,
   ConfigureResult,
   CreateSessionRequest,
@@ -58,6 +59,7 @@ export function createApi(getTransport = transport) {
       onChanged: (cb: (sessions: Session[]) => void) =>
         on<Session[] | null>('sessions.changed')((s) => cb(s ?? [])),
       onMode: on<SessionModeEvent>('session.mode'),
+      onAgentStatus: on<AgentStatusEvent>('agent.status'),
     },
     composer: {
       send: (req: SendRequest) => call<Ack>('Composer.Send', req),

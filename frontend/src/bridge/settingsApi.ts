@@ -36,6 +36,8 @@ export interface AppSettings {
   shellEnvPassthrough?: string[] | null;
   /** What the kernel offers shell commands here. */
   sandbox?: SandboxSupport | null;
+  /** How long an external agent may take to start, a Go duration such as "2m0s". */
+  externalStartTimeout?: string;
 }
 
 /** The kernel sandbox under shell commands: Landlock, or none (every shell command then asks). */
@@ -123,6 +125,7 @@ export function createSettingsApi(getTransport = transport) {
       setExternalAgents: (commands: string[]) => call<AppSettings>('Settings.SetExternalAgents', { commands }),
       /** Replaces the list; the server rejects a name that is not a variable name. */
       setShellEnvPassthrough: (names: string[]) => call<AppSettings>('Settings.SetShellEnvPassthrough', { names }),
+      setExternalStartTimeout: (value: string) => call<AppSettings>('Settings.SetExternalStartTimeout', { value }),
       onChanged: on<AppSettings>('settings.changed'),
     },
     system: {

@@ -165,12 +165,29 @@ export interface ApprovalPayload {
   scopes?: ScopeOption[] | null;
   /** Set when the command asks to leave the sandbox: only "Allow once" can answer it. */
   escalation?: string;
+  /** The external ACP agent asking ("opencode"); absent for AgentDesk's own tools. */
+  agent?: string;
+  /** The change an external agent's call makes, as a unified diff. */
+  diff?: string;
 }
 export type ScopeId = 'exact' | 'prefix';
 export interface ScopeOption {
   id: ScopeId;
   command?: string;
   path?: string;
+}
+
+/** agent.status: an external agent starting when its session opens, ready, or failed to start. */
+export interface AgentStatusEvent {
+  sessionId: string;
+  /** The command line. */
+  agent: string;
+  /** What to call it: "opencode". */
+  name: string;
+  state: 'starting' | 'ready' | 'failed';
+  /** Ready with its own earlier session (session/load). */
+  loaded?: boolean;
+  error?: string;
 }
 export interface QuestionPayload {
   question: string;

@@ -43,6 +43,40 @@ describe('the session composer', () => {
     expect(fake.resolved).toEqual([{ id: 'd1', choice: 'reject', reason: 'Not on this branch' }]);
   });
 
+  it("renders an external agent's approval from its request: who asks, the diff, and a truthful reason label", async () => {
+    const { fake } = await openSession();
+    const diff = '--- /dev/null\n+++ b/notes.txt\n@@ -0,0 +1,2 @@\n+line one\n+line two';
+    act(
+      () =>
+        void fake.ask({
+          id: 'd1',
+          sessionId: 's1',
+          kind: 'approval' as const,
+          payload: { tool: 'Write notes.txt', kind: 'edit', summary: diff, diff, path: '/w/notes.txt', agent: 'opencode', reasonKey: 'gate.reason.ask_mode' },
+        }),
+    );
+    expect(screen.getByTestId('approval-agent').textContent).toBe('opencode asks to:');
+    expect(screen.getByTestId('composer-mode-title').textContent).toBe('Write notes.txt');
+    const summary = screen.getByTestId('approval-summary');
+    const added = summary.querySelectorAll('[data-diff="add"]');
+    expect([...added].map((el) => el.textContent?.trim())).toEqual(['+line one', '+line two']);
+    expect(summary.querySelectorAll('[data-diff="hunk"]')).toHaveLength(1);
+    const reason = screen.getByTestId('approval-reason') as HTMLInputElement;
+    expect(reason.placeholder).toContain('told to the agent at its next prompt');
+  });
+
+  it('shows an external agent starting when its session opens, and its failure', async () => {
+    const { fake } = await openSession();
+    act(() => fake.emit('agent.status', { sessionId: 's1', agent: 'opencode acp', name: 'opencode', state: 'starting' }));
+    expect(screen.getByTestId('agent-status').textContent).toBe('Starting opencode…');
+    act(() => fake.emit('agent.status', { sessionId: 's1', agent: 'opencode acp', name: 'opencode', state: 'ready' }));
+    expect(screen.queryByTestId('agent-status')).toBeNull();
+    act(() => fake.emit('agent.status', { sessionId: 'other', agent: 'x', name: 'x', state: 'starting' }));
+    expect(screen.queryByTestId('agent-status')).toBeNull();
+    act(() => fake.emit('agent.status', { sessionId: 's1', agent: 'opencode acp', name: 'opencode', state: 'failed', error: 'EXTERNAL_AGENT_START_TIMEOUT: too slow' }));
+    expect(screen.getByTestId('agent-status').textContent).toContain('opencode could not start: EXTERNAL_AGENT_START_TIMEOUT');
+  });
+
   it('offers the four approval answers and truncates a long command head-and-tail', async () => {
     const { fake, user } = await openSession();
     const long = Array.from({ length: 40 }, (_, i) => `echo line-${i + 1}`).join('\n');

@@ -6,6 +6,7 @@ import { FolderIcon, SparkIcon } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
 import { useStore } from '../../ui/store';
 import { SessionComposer } from '../composer/SessionComposer';
+import { AgentStatusLine } from '../transcript/AgentStatusLine';
 import { createSessionLive } from '../transcript/sessionLive';
 import { Transcript } from '../transcript/Transcript';
 import { fullDateTime } from './formatTime';
@@ -60,6 +61,7 @@ export function SessionView({ api, session, onSessionUpdated }: { api: Api; sess
         />
       )}
       <div className="session-view__composer">
+        <AgentStatusLine status={state.agent} />
         <SessionComposer api={api} session={session} live={live} onSessionUpdated={onSessionUpdated} />
       </div>
     </article>

@@ -139,4 +139,23 @@ describe('Settings: external agents', () => {
     expect(screen.getByTestId('external-agent-add').textContent).toBe('添加');
     expect(screen.getByTestId('external-agent-remove').getAttribute('aria-label')).toBe('移除外部智能体 goose acp');
   });
+
+  it('sets the start-up limit of external agents, 2 minutes by default, and shows a refusal under the field', async () => {
+    const backend = new FakeSettingsBackend();
+    renderSettingsPage(backend);
+    const user = userEvent.setup();
+    const field = await screen.findByTestId('start-timeout');
+    expect(field.textContent).toContain('Start-up limit');
+    const input = screen.getByTestId('start-timeout-input') as HTMLInputElement;
+    expect(input.value).toBe('2m');
+    await user.clear(input);
+    await user.type(input, '1s{Enter}');
+    expect((await screen.findByTestId('start-timeout-error')).textContent).toContain('between 5s and 30m');
+    expect(backend.settings.externalStartTimeout).toBe('2m0s');
+    await user.clear(input);
+    await user.type(input, '3m');
+    await user.click(screen.getByTestId('start-timeout-save'));
+    await waitFor(() => expect(backend.settings.externalStartTimeout).toBe('3m0s'));
+    expect(screen.queryByTestId('start-timeout-error')).toBeNull();
+  });
 });

@@ -6,6 +6,7 @@ import { Spinner } from '../../ui/Spinner';
 import type { AppSettingsStore } from './appSettingsStore';
 import { EXTERNAL_AGENT_SUGGESTIONS } from './presets';
 import { SettingsSection } from './SettingsSection';
+import { StartTimeoutField } from './StartTimeoutField';
 import { useSettingsApi } from './settingsApiContext';
 import { useAction } from './useAction';
 
@@ -170,6 +171,10 @@ export function ExternalAgentsSection({ settings, store }: { settings: AppSettin
           </p>
         )}
       </form>
+      <StartTimeoutField
+        value={settings.externalStartTimeout ?? '2m0s'}
+        onSave={async (value) => store.apply(await api.settings.setExternalStartTimeout(value))}
+      />
     </SettingsSection>
   );
 }

@@ -1,4 +1,4 @@
-import type { Api, ResolveRequest, Unsubscribe } from '../../bridge';
+import type { AgentStatusEvent, Api, ResolveRequest, Unsubscribe } from '../../bridge';
 import { createStore } from '../../ui/store';
 import { emptyQueue, queueReducer, type QueueAction, type QueueState } from '../composer/decisionQueue';
 import { emptyTranscript, normalizeTranscript, transcriptReducer, type TranscriptAction } from './transcriptReducer';
@@ -12,6 +12,8 @@ export interface SessionLiveState {
   decisions: QueueState;
   /** The preference in force as this window last learned it (session.mode, Configure); null: the session's own. */
   preference: Preference | null;
+  /** The session's external agent starting, ready or failed to start (agent.status); null: nothing heard. */
+  agent: AgentStatusEvent | null;
 }
 
 /**
@@ -26,6 +28,7 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
     transcript: emptyTranscript(sessionId),
     decisions: emptyQueue,
     preference: null,
+    agent: null,
   });
   /** Bumped by every turn start: a snapshot requested before it may miss the new turn's stream. */
   let epoch = 0;
@@ -86,6 +89,7 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
             store.set((s) => ({ ...s, preference: normalizePreference(e) }));
           }),
         ),
+        api.sessions.onAgentStatus(mine((agent) => store.set((s) => ({ ...s, agent })))),
         api.decisions.onAsked(mine((decision) => decide({ type: 'asked', decision }))),
         api.decisions.onResolved(mine((resolved) => decide({ type: 'resolved', resolved }))),
         api.onReconnect(() => void load()),

@@ -14,6 +14,7 @@ export function defaultSettings(patch: Partial<AppSettings> = {}): AppSettings {
     externalAgents: [],
     shellEnvPassthrough: [],
     sandbox: { kind: 'landlock', abi: 7, network: true, protect_git: true },
+    externalStartTimeout: '2m0s',
     ...patch,
   };
 }
@@ -75,6 +76,15 @@ export class FakeSettingsBackend extends FakeTransportBase {
         const m = DURATION.exec(r.value ?? '');
         if (!m) throw new BridgeError('INVALID_VALUE', `“${r.value}” is not a duration between 10s and 24h.`, { Value: r.value });
         this.settings.decisionTimeout = m[2] === 's' ? `${m[1]}s` : m[2] === 'm' ? `${m[1]}m0s` : `${m[1]}h0m0s`;
+        return this.changed();
+      }
+      case 'Settings.SetExternalStartTimeout': {
+        const m = DURATION.exec(r.value ?? '');
+        const seconds = m ? Number(m[1]) * ({ s: 1, m: 60, h: 3600 } as Record<string, number>)[m[2]] : 0;
+        if (!m || seconds < 5 || seconds > 1800) {
+          throw new BridgeError('INVALID_VALUE', `“${r.value}” is not a duration between 5s and 30m.`, { Value: r.value });
+        }
+        this.settings.externalStartTimeout = m[2] === 's' ? `${m[1]}s` : `${m[1]}m0s`;
         return this.changed();
       }
       case 'Settings.SetProvider':

@@ -31,7 +31,26 @@ export function approvalPayload(p: unknown): ApprovalPayload & { scopes: ScopeOp
     reasonArgs: o.reasonArgs,
     scopes: scopesOf(o.scopes),
     escalation: o.escalation || undefined,
+    agent: o.agent,
+    diff: o.diff,
   };
+}
+
+/** A unified diff's lines, each marked as added, removed, a hunk header or context. */
+export function DiffLines({ text }: { text: string }) {
+  return (
+    <>
+      {text.split('\n').map((line, i, all) => {
+        const kind = line.startsWith('+++') || line.startsWith('---') ? 'file' : line.startsWith('@@') ? 'hunk' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : 'ctx';
+        return (
+          <span key={i} className={`diff-line diff-line--${kind}`} data-diff={kind}>
+            {line}
+            {i < all.length - 1 ? '\n' : ''}
+          </span>
+        );
+      })}
+    </>
+  );
 }
 
 /** A reason key in words, or '' when the catalog has no such key. */
@@ -53,13 +72,16 @@ export function ApprovalBody({ state, setState, decision, ctx, run, busy }: Mode
   const name = useId();
   const p = approvalPayload(decision?.payload);
   const why = reasonText(t, p.reasonKey, p.reasonArgs);
+  // An external agent's change is shown as the diff it sent; its command or other detail as is.
+  const diff = p.diff && p.diff === p.summary ? p.diff : '';
   return (
-    <div className="decision decision--approval" data-testid="approval">
+    <div className="decision decision--approval" data-testid="approval" data-agent={p.agent || undefined}>
       <p className="decision__lead">
-        {t('composer.approval.lead')}
+        {p.agent ? <span data-testid="approval-agent">{t('composer.approval.agentLead', { Agent: p.agent })}</span> : t('composer.approval.lead')}
         {why && <span className="decision__why"> · {why}</span>}
       </p>
-      <ExpandableCode text={p.summary} testId="approval-summary" />
+      <ExpandableCode text={p.summary} testId="approval-summary" render={diff ? (s) => <DiffLines text={s} /> : undefined} />
+      {p.diff && !diff && <ExpandableCode text={p.diff} testId="approval-diff" render={(s) => <DiffLines text={s} />} />}
       {p.escalation ? (
         <p className="decision__hint decision__hint--warn" data-testid="approval-escalation">
           {t('composer.approval.escalationOnce')}
@@ -71,7 +93,7 @@ export function ApprovalBody({ state, setState, decision, ctx, run, busy }: Mode
         className="input decision__reason"
         data-testid="approval-reason"
         aria-label={t('composer.approval.reasonLabel')}
-        placeholder={t('decision.approval.reason_placeholder')}
+        placeholder={t(p.agent ? 'composer.approval.externalReasonPlaceholder' : 'decision.approval.reason_placeholder')}
         value={state.reason}
         readOnly={busy}
         maxLength={2000}
