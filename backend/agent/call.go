@@ -100,18 +100,20 @@ func (t *turn) evaluate(g *gated) (policy.Verdict, error) {
 	if err != nil {
 		return policy.Verdict{}, err
 	}
-	return t.verdictOf(g.resolved)
+	return t.verdictOf(g.resolved, sandboxed())
 }
 
 // judge is evaluate for a call AgentDesk did not describe itself (an external agent's): a path
 // that cannot be resolved is not an error but an unresolved target, which the gate asks about.
+// The agent runs its commands itself, outside AgentDesk's sandbox, so the gate judges them as
+// unconfined: in Auto even a read-only command asks.
 func (t *turn) judge(g *gated) (policy.Verdict, error) {
 	g.resolved, _ = policy.Resolve(policy.Workspace{Root: t.workspace, DataDir: t.rt.opts.DataDir}, g.desc.Gate)
-	return t.verdictOf(g.resolved)
+	return t.verdictOf(g.resolved, false)
 }
 
 // verdictOf asks the pure gate about a resolved call.
-func (t *turn) verdictOf(call policy.Resolved) (policy.Verdict, error) {
+func (t *turn) verdictOf(call policy.Resolved, sandboxed bool) (policy.Verdict, error) {
 	sess, err := t.rt.opts.Store.GetSession(t.sessionID)
 	if err != nil {
 		return policy.Verdict{}, err
@@ -126,7 +128,7 @@ func (t *turn) verdictOf(call policy.Resolved) (policy.Verdict, error) {
 		return policy.Verdict{}, err
 	}
 	return policy.Evaluate(policy.Input{Mode: t.exec, Permission: perm, Rules: rules, Grants: grants, Call: call,
-		Sandboxed: sandboxed()}), nil
+		Sandboxed: sandboxed}), nil
 }
 
 // sandboxed reports whether shell commands run under the kernel sandbox here.

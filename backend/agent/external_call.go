@@ -99,24 +99,45 @@ func describeCall(c ExternalToolCall) string {
 	return strings.Join(parts, "\n")
 }
 
-// unifiedDiffs renders the changes a call reports as one unified diff.
+// unifiedDiffs renders the changes a call reports as one unified diff. A file that did not
+// exist (no old text, or an empty one) is compared with /dev/null.
 func unifiedDiffs(diffs []ExternalDiff) string {
 	var b strings.Builder
 	for _, d := range diffs {
-		old, from := "", "a/"+filepath.ToSlash(d.Path)
-		if d.OldText != nil {
-			old = *d.OldText
-		} else {
-			from = "/dev/null"
+		name := filepath.ToSlash(d.Path)
+		from, to := "a/"+name, "b/"+name
+		if filepath.IsAbs(d.Path) {
+			from, to = name, name
 		}
-		text, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: difflib.SplitLines(old),
-			B: difflib.SplitLines(d.NewText), FromFile: from, ToFile: "b/" + filepath.ToSlash(d.Path), Context: 3})
+		old := ""
+		if d.OldText == nil || *d.OldText == "" {
+			from = "/dev/null"
+		} else {
+			old = *d.OldText
+		}
+		text, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: diffLines(old), B: diffLines(d.NewText),
+			FromFile: from, ToFile: to, Context: 3})
 		if err != nil || text == "" {
-			text = "--- " + from + "\n+++ b/" + filepath.ToSlash(d.Path) + "\n"
+			text = "--- " + from + "\n+++ " + to + "\n"
 		}
 		b.WriteString(text)
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// diffLines splits text into lines that each end with a newline, so a last line without one
+// still reads as a line of its own; empty text has no lines.
+func diffLines(text string) []string {
+	if text == "" {
+		return nil
+	}
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	} else {
+		lines[len(lines)-1] += "\n"
+	}
+	return lines
 }
 
 // commandOf is the shell command in an agent's raw input, when it has one.

@@ -84,6 +84,11 @@ func TestShortTitleAndDescription(t *testing.T) {
 	if d := describeCall(ExternalToolCall{Diffs: []ExternalDiff{{Path: "new.txt", NewText: "hi\n"}}}); !strings.Contains(d, "--- /dev/null") || !strings.Contains(d, "+hi") {
 		t.Errorf("a new file: %q", d)
 	}
+	none := ""
+	d = describeCall(ExternalToolCall{Diffs: []ExternalDiff{{Path: "/ws/hello.txt", OldText: &none, NewText: "hello"}}})
+	if want := "--- /dev/null\n+++ /ws/hello.txt\n@@ -0,0 +1 @@\n+hello"; d != want {
+		t.Errorf("an empty old text is a new file, an absolute path stays as is:\n%s\nwant\n%s", d, want)
+	}
 }
 
 func TestAgentName(t *testing.T) {
@@ -186,6 +191,12 @@ func TestExternalPermissionsPassTheGate(t *testing.T) {
 				return ExternalToolCall{ID: "e", Kind: "edit", Locations: []string{filepath.Join(ws, "a.go")}}
 			},
 			nil, "no", false, "WRITE_DISABLED_IN_READ_ONLY", "deny"},
+		{"auto asks for a read-only command, which the agent runs outside AgentDesk's sandbox", harnessOpts{permission: "auto"},
+			func(string) ExternalToolCall { return ExternalToolCall{ID: "x", Kind: "execute", Input: json.RawMessage(`{"command":"ls -la"}`)} },
+			nil, "no", true, "not now", "ask"},
+		{"full access runs the agent's command", harnessOpts{permission: "full"},
+			func(string) ExternalToolCall { return ExternalToolCall{ID: "x", Kind: "execute", Input: json.RawMessage(`{"command":"ls -la"}`)} },
+			nil, "once", false, "", "allow"},
 		{"a deny rule holds under full access", harnessOpts{permission: "full"},
 			func(string) ExternalToolCall {
 				return ExternalToolCall{ID: "x", Kind: "execute", Input: json.RawMessage(`{"command":"git push"}`)}
