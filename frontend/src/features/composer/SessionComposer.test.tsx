@@ -299,4 +299,18 @@ describe('the session composer', () => {
     await user.click(screen.getByTestId('composer-stop'));
     expect(fake.calls.find((c) => c.method === 'Composer.Cancel')?.req).toEqual({ id: 's1' });
   });
+
+  it("labels an external agent's call by the gate's verdict once it asked, and as the agent's own otherwise", async () => {
+    const { fake, user } = await openSession();
+    await user.type(screen.getByTestId('composer-input'), 'go{Enter}');
+    await waitFor(() => expect(screen.getByTestId('msg-user')).toBeTruthy());
+    act(() => {
+      fake.emit('turn.started', { sessionId: 's1', turnId: 't1', executionMode: 'execute', reasonKey: 'route.reason.execute' });
+      fake.emit('tool.call', { sessionId: 's1', turnId: 't1', callId: 'c1', name: 'List files', input: {}, summary: '.', verdict: 'external', layer: 'external' });
+    });
+    expect(screen.getByTestId('tool-verdict').textContent).toBe("The agent's own");
+    act(() => fake.emit('tool.call', { sessionId: 's1', turnId: 't1', callId: 'c1', name: 'List files', input: {}, summary: 'ls -la', verdict: 'allow', layer: 'mode' }));
+    expect(screen.getByTestId('tool-verdict').textContent).toBe('Allowed');
+    expect(screen.getAllByTestId('tool-card')).toHaveLength(1);
+  });
 });

@@ -32,6 +32,9 @@ export function verdictView(item: Pick<ToolItem, 'verdict' | 'layer' | 'code' | 
     }
     case 'cancelled':
       return { tone: 'muted', text: t('composer.verdict.cancelled') };
+    case 'external':
+      // An external agent ran it without asking: its own permission flow, not AgentDesk's gate.
+      return { tone: 'muted', text: t('composer.verdict.external') };
     default:
       return null;
   }
