@@ -12,6 +12,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 
 	"agentdesk/backend/acp/client"
 	"agentdesk/backend/agent"
@@ -76,6 +77,8 @@ func Main(args []string, env Env) int {
 		fmt.Fprintln(env.Stderr, err)
 		return ExitFailure
 	}
+	// Stderr is shared with the external agents' diagnostics, written from their goroutines.
+	env.Stderr = &lockedWriter{w: env.Stderr}
 	c := &Context{Env: env, msgs: msgs, lang: detectLanguage(env.Getenv)}
 	if len(args) > 0 && isHelp(args[0]) || len(args) > 0 && args[0] == "help" {
 		c.printUsage(c.Stdout)
@@ -92,6 +95,18 @@ func Main(args []string, env Env) int {
 	c.errorf(errs.Invalid("command", args[0], commandNames()))
 	c.printUsage(c.Stderr)
 	return ExitUsage
+}
+
+// lockedWriter serializes writes from several goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 func isHelp(arg string) bool {

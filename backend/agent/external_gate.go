@@ -88,7 +88,9 @@ func (x *extTurn) Permission(ctx context.Context, p ExternalPermission) (Externa
 		x.mu.Unlock()
 	}
 	x.mu.Lock()
-	call := *x.openLocked(p.Call)
+	opened := x.openLocked(p.Call)
+	x.recordCallLocked(opened) // described in full now: this is what the log keeps
+	call := *opened
 	x.mu.Unlock()
 	ans, err := x.permission(ctx, call, p.Options)
 	if err == nil && ans.Reason != "" {
@@ -319,7 +321,9 @@ func (x *extTurn) fsGate(ctx context.Context, g *gated, verb string, diffs []Ext
 		c.Kind = "edit"
 	}
 	g.call = provider.ToolCall{ID: c.ID, Name: shortTitle(c), Input: input}
-	call := *x.openLocked(c)
+	opened := x.openLocked(c)
+	x.recordCallLocked(opened)
+	call := *opened
 	x.mu.Unlock()
 	x.showVerdict(call.ID, v)
 	ans := ExternalAnswer{Reason: x.t.rt.errorText(v.Err())}

@@ -192,10 +192,14 @@ func TestExternalPermissionsPassTheGate(t *testing.T) {
 			},
 			nil, "no", false, "WRITE_DISABLED_IN_READ_ONLY", "deny"},
 		{"auto asks for a read-only command, which the agent runs outside AgentDesk's sandbox", harnessOpts{permission: "auto"},
-			func(string) ExternalToolCall { return ExternalToolCall{ID: "x", Kind: "execute", Input: json.RawMessage(`{"command":"ls -la"}`)} },
+			func(string) ExternalToolCall {
+				return ExternalToolCall{ID: "x", Kind: "execute", Input: json.RawMessage(`{"command":"ls -la"}`)}
+			},
 			nil, "no", true, "not now", "ask"},
 		{"full access runs the agent's command", harnessOpts{permission: "full"},
-			func(string) ExternalToolCall { return ExternalToolCall{ID: "x", Kind: "execute", Input: json.RawMessage(`{"command":"ls -la"}`)} },
+			func(string) ExternalToolCall {
+				return ExternalToolCall{ID: "x", Kind: "execute", Input: json.RawMessage(`{"command":"ls -la"}`)}
+			},
 			nil, "once", false, "", "allow"},
 		{"a deny rule holds under full access", harnessOpts{permission: "full"},
 			func(string) ExternalToolCall {
@@ -351,5 +355,33 @@ func TestOpenExternalRemembersTheAgentsSessionAndRecaps(t *testing.T) {
 	}
 	if f.opened[1].AgentSession != "agent-1" {
 		t.Fatalf("a restarted agent is handed its session to load: %+v", f.opened[1])
+	}
+}
+
+func TestTheLogKeepsTheCallAsItsRequestDescribedIt(t *testing.T) {
+	f := &fakeAgent{info: ExternalInfo{PlanMode: true}, script: func(ctx context.Context, x ExternalHandler) (string, error) {
+		x.ToolCall(ExternalToolCall{ID: "b", Title: "bash", Kind: "execute", Status: "pending", Input: json.RawMessage(`{"cwd":"/ws"}`)})
+		x.Permission(ctx, ExternalPermission{Call: ExternalToolCall{ID: "b", Title: "Run tests", Input: json.RawMessage(`{"command":"go test"}`)},
+			Options: []ExternalOption{{ID: "once", Kind: "allow_once"}}})
+		x.ToolUpdate(ExternalToolCall{ID: "b", Status: "completed", Output: "ok"})
+		return "end_turn", nil
+	}}
+	h := externalHarness(t, f, harnessOpts{permission: "full"})
+	h.send("test", mode.FollowUpInput{})
+	events, _ := h.st.Events(h.session)
+	var calls []CallRecord
+	for _, e := range events {
+		var m AssistantMessage
+		if e.Type == EventAssistantMessage && json.Unmarshal([]byte(e.Payload), &m) == nil {
+			calls = append(calls, m.ToolCalls...)
+		}
+	}
+	if len(calls) != 1 || calls[0].Name != "Run tests" || !strings.Contains(string(calls[0].Input), `"command":"go test"`) ||
+		!strings.Contains(string(calls[0].Input), `"cwd":"/ws"`) {
+		t.Fatalf("recorded once, with the request's title and merged input: %+v", calls)
+	}
+	cards := h.named(EventToolCall)
+	if last := cards[len(cards)-1].Data.(ToolCallView); last.Name != "Run tests" || last.Summary != "go test" {
+		t.Fatalf("the live card ends as the log has it: %+v", last)
 	}
 }

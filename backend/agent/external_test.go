@@ -107,7 +107,9 @@ func TestExternalTurnIsRecordedLikeABuiltInOne(t *testing.T) {
 		types = append(types, e.Type)
 	}
 	got := strings.Join(types, " ")
-	if want := "mode.set message.user message.assistant tool.result mode.set message.assistant"; got != want {
+	// The words before the call, then the call once it is described, its result, the agent's own
+	// switch, and the words after.
+	if want := "mode.set message.user message.assistant message.assistant tool.result mode.set message.assistant"; got != want {
 		t.Fatalf("log:\n got %s\nwant %s", got, want)
 	}
 	calls := h.named(EventToolCall)

@@ -34,8 +34,9 @@ type extTurn struct {
 // later one, including the tool call inside its permission request.
 type extCall struct {
 	ExternalToolCall
-	name     string // its short title as recorded in the log
+	name     string // its short title, as shown and recorded
 	open     bool
+	recorded bool   // its call is in the log (once it is described fully, or ends)
 	output   string // the last output reported
 	verdict  string // the gate's, or VerdictExternal for a call the agent ran on its own
 	layer    string
@@ -118,11 +119,28 @@ func (x *extTurn) openLocked(c ExternalToolCall) *extCall {
 	x.calls[c.ID] = call
 	x.order = append(x.order, c.ID)
 	x.t.rt.deltas.flush()
-	x.recordLocked(EventAssistantMessage, AssistantMessage{TurnID: x.t.active.turnID, Text: x.takeTextLocked(),
-		ToolCalls: []CallRecord{{ID: c.ID, Name: call.name, Input: call.Input}}})
+	// The words so far come before the call; the call itself is recorded once it is described
+	// fully (its permission request) or ends, so the log — and every reload — shows what the
+	// call was, not the bare first report.
+	if text := x.takeTextLocked(); text != "" {
+		x.recordLocked(EventAssistantMessage, AssistantMessage{TurnID: x.t.active.turnID, Text: text})
+	}
 	x.publishCardLocked(call, policy.Verdict{})
 	x.updateLocked(ExternalToolCall{ID: c.ID, Status: c.Status, Output: c.Output})
 	return call
+}
+
+// recordCallLocked writes the call to the log as it is known now, under its title now, once.
+func (x *extTurn) recordCallLocked(call *extCall) {
+	if call.recorded {
+		return
+	}
+	call.recorded, call.name = true, shortTitle(call.ExternalToolCall)
+	if empty(call.Input) {
+		call.Input = json.RawMessage("{}")
+	}
+	x.recordLocked(EventAssistantMessage, AssistantMessage{TurnID: x.t.active.turnID,
+		ToolCalls: []CallRecord{{ID: call.ID, Name: call.name, Input: call.Input}}})
 }
 
 // publishCardLocked shows (or updates) a call's card, with the gate's verdict once it has one.
@@ -169,6 +187,7 @@ func (x *extTurn) closeLocked(call *extCall, output string, isError bool) {
 		}
 	}
 	x.t.rt.deltas.flush()
+	x.recordCallLocked(call)
 	x.recordLocked(EventToolResult, ToolResultRecord{TurnID: x.t.active.turnID, CallID: call.ID, Name: call.name,
 		Content: output, IsError: isError, Verdict: call.verdict, Layer: call.layer, Code: call.code, Approved: call.approved})
 	x.t.rt.opts.Publish(EventToolDone, ToolDoneView{SessionID: x.t.sessionID, TurnID: x.t.active.turnID, CallID: call.ID,

@@ -77,8 +77,11 @@ func start(ctx context.Context, s agent.ExternalSession, logw io.Writer) (*conn,
 		close(c.exited)
 	}()
 	c.ctx, c.cancel = context.WithCancel(context.Background())
-	c.conn = acp.NewClientSideConnection(c, stdin, c.guard(out))
+	// The agent's output flows only once the logger is set: the connection's goroutines read it.
+	agentOut, flow := c.guard(out)
+	c.conn = acp.NewClientSideConnection(c, stdin, agentOut)
 	c.conn.SetLogger(slog.New(slog.NewTextHandler(logw, nil)))
+	flow()
 	go func() {
 		<-c.conn.Done()
 		c.cancel()
@@ -204,32 +207,33 @@ func (c *conn) sessionID() acp.SessionId {
 
 // guard passes the agent's output on line by line and stops at the first line that is not
 // JSON: an agent speaking nonsense is stopped, and the turn says why.
-func (c *conn) guard(out io.ReadCloser) io.Reader {
+func (c *conn) guard(out io.ReadCloser) (io.Reader, func()) {
 	pr, pw := io.Pipe()
-	go func() {
-		defer out.Close()
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 0, 64*1024), 10*1024*1024)
-		for sc.Scan() {
-			line := bytes.TrimSpace(sc.Bytes())
-			if len(line) == 0 {
-				continue
-			}
-			if !json.Valid(line) {
-				c.mu.Lock()
-				c.nonsense = clip(string(line), 200)
-				c.mu.Unlock()
-				c.kill()
-				pw.CloseWithError(io.ErrUnexpectedEOF)
-				return
-			}
-			if _, err := pw.Write(append(line, '\n')); err != nil {
-				return
-			}
+	return pr, func() { go c.pass(out, pw) }
+}
+
+func (c *conn) pass(out io.ReadCloser, pw *io.PipeWriter) {
+	defer out.Close()
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 0, 64*1024), 10*1024*1024)
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
 		}
-		pw.CloseWithError(sc.Err())
-	}()
-	return pr
+		if !json.Valid(line) {
+			c.mu.Lock()
+			c.nonsense = clip(string(line), 200)
+			c.mu.Unlock()
+			c.kill()
+			pw.CloseWithError(io.ErrUnexpectedEOF)
+			return
+		}
+		if _, err := pw.Write(append(line, '\n')); err != nil {
+			return
+		}
+	}
+	pw.CloseWithError(sc.Err())
 }
 
 func (c *conn) alive() bool {

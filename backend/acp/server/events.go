@@ -111,7 +111,6 @@ func (s *Server) onToolCall(v agent.ToolCallView) {
 		acp.WithStartLocations(d.locations)))
 }
 
-
 // closeOpen forgets and returns the session's tool calls that never finished.
 func (s *Server) closeOpen(sessionID string) []string {
 	s.mu.Lock()
