@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
+	"agentdesk/backend/agent"
 	"agentdesk/backend/bus"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/i18n"
@@ -122,5 +124,50 @@ func TestBridgeErrorsKeepTheirStatus(t *testing.T) {
 	json.NewDecoder(resp.Body).Decode(&body)
 	if resp.StatusCode != http.StatusBadRequest || body.Error.Kind != "INVALID_VALUE" || !strings.Contains(body.Error.Message, "5s") {
 		t.Fatalf("status %d, body %+v", resp.StatusCode, body)
+	}
+}
+
+// An external agent starts when its session is created or opened, not at the first prompt, and
+// says so: here one that cannot start, so no process outlives the test.
+func TestTheAgentStartsWhenItsSessionOpens(t *testing.T) {
+	svc := newServices(t)
+	statuses := make(chan agent.AgentStatus, 8)
+	svc.Bus.Subscribe(func(e bus.Event) {
+		if s, ok := e.Data.(agent.AgentStatus); ok {
+			statuses <- s
+		}
+	})
+	if _, err := (&Settings{svc}).SetExternalAgents(ExternalAgentsRequest{Commands: []string{"/nonexistent/opencode acp"}}); err != nil {
+		t.Fatal(err)
+	}
+	sessions := &Sessions{svc}
+	s, err := sessions.Create(CreateSessionRequest{ExternalAgent: "/nonexistent/opencode acp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := func() agent.AgentStatus {
+		select {
+		case st := <-statuses:
+			return st
+		case <-time.After(10 * time.Second):
+			t.Fatal("no agent.status")
+		}
+		return agent.AgentStatus{}
+	}
+	if st := next(); st.State != agent.AgentStarting || st.Name != "opencode" || st.SessionID != s.ID {
+		t.Fatalf("starting: %+v", st)
+	}
+	if st := next(); st.State != agent.AgentFailed || !strings.Contains(st.Error, "EXTERNAL_AGENT_FAILED") {
+		t.Fatalf("failed, saying why: %+v", st)
+	}
+	if _, err := sessions.Transcript(SessionRef{ID: s.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if st := next(); st.State != agent.AgentStarting {
+		t.Fatalf("opening the session starts it again: %+v", st)
+	}
+	next()
+	if v, _ := (&Settings{svc}).Get(); v.ExternalStartTimeout != "2m0s" {
+		t.Fatalf("the start-up limit in Settings: %q", v.ExternalStartTimeout)
 	}
 }
