@@ -84,7 +84,8 @@ export interface Turn {
   createdAt: string;
 }
 
-export type Verdict = 'allow' | 'ask' | 'deny' | 'cancelled' | '';
+/** The gate's verdict; external: an external agent ran the call without asking (its own flow). */
+export type Verdict = 'allow' | 'ask' | 'deny' | 'cancelled' | 'external' | '';
 
 export interface UserItem {
   type: 'user';

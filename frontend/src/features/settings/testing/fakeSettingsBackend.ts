@@ -80,7 +80,7 @@ export class FakeSettingsBackend extends FakeTransportBase {
       }
       case 'Settings.SetExternalStartTimeout': {
         const m = DURATION.exec(r.value ?? '');
-        const seconds = m ? Number(m[1]) * ({ s: 1, m: 60, h: 3600 } as Record<string, number>)[m[2]] : 0;
+        const seconds = m ? Number(m[1]) * ({ s: 1, m: 60, h: 3600 } as Record<string, number>)[m[2] ?? "s"]! : 0;
         if (!m || seconds < 5 || seconds > 1800) {
           throw new BridgeError('INVALID_VALUE', `“${r.value}” is not a duration between 5s and 30m.`, { Value: r.value });
         }
