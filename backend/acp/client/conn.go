@@ -80,7 +80,8 @@ func start(ctx context.Context, s agent.ExternalSession, logw io.Writer) (*conn,
 	// The agent's output flows only once the logger is set: the connection's goroutines read it.
 	agentOut, flow := c.guard(out)
 	c.conn = acp.NewClientSideConnection(c, stdin, agentOut)
-	c.conn.SetLogger(slog.New(slog.NewTextHandler(logw, nil)))
+	// Warnings and errors only: "connection closed" after every run is not news.
+	c.conn.SetLogger(slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	flow()
 	go func() {
 		<-c.conn.Done()
@@ -255,11 +256,18 @@ func (c *conn) kill() {
 	}
 }
 
-// stop ends the agent: its input is closed and the process killed.
+// stop ends the agent: the process is killed and its connection shut, and stop waits (a
+// little) for the connection's goroutines, so nothing of the agent outlives its pool.
 func (c *conn) stop() {
 	c.kill()
 	if c.cancel != nil {
 		c.cancel()
+	}
+	if c.conn != nil {
+		select {
+		case <-c.conn.Done():
+		case <-time.After(2 * time.Second):
+		}
 	}
 }
 
