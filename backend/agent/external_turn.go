@@ -8,6 +8,7 @@ import (
 
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/store"
 )
@@ -37,10 +38,7 @@ func (r *Runtime) runExternal(t *turn, command string) (string, string) {
 	}
 	x := &extTurn{t: t, command: command, open: map[string]string{}, output: map[string]string{},
 		approved: map[string]string{}, inputs: map[string]json.RawMessage{}}
-	if err := t.record(EventUserMessage, UserMessage{TurnID: t.active.turnID, Text: t.text}); err != nil {
-		return t.fail(err)
-	}
-	text := t.text
+	text := t.text // already in the log: the store records it with the turn
 	for {
 		stop, err := r.opts.External.Prompt(t.ctx, ExternalPrompt{SessionID: t.sessionID, TurnID: t.active.turnID,
 			Command: command, Workspace: t.workspace, Text: text, ModeID: ModeID(t.pref)}, x)
@@ -57,7 +55,7 @@ func (r *Runtime) runExternal(t *turn, command string) (string, string) {
 		if text = drainSteering(t.active); text == "" {
 			return store.TurnDone, ""
 		}
-		if err := t.record(EventUserMessage, UserMessage{TurnID: t.active.turnID, Text: text, Steer: true}); err != nil {
+		if err := t.record(eventlog.UserMessage{TurnID: t.active.turnID, Text: text, Steer: true}); err != nil {
 			return t.fail(err)
 		}
 	}
@@ -88,8 +86,8 @@ func (x *extTurn) ToolCall(c ExternalToolCall) {
 	x.open[c.ID], x.inputs[c.ID] = title, input
 	x.order = append(x.order, c.ID)
 	x.t.rt.deltas.flush()
-	x.recordLocked(EventAssistantMessage, AssistantMessage{TurnID: x.t.active.turnID, Text: x.takeTextLocked(),
-		ToolCalls: []CallRecord{{ID: c.ID, Name: title, Input: input}}})
+	x.recordLocked(eventlog.AssistantMessage{TurnID: x.t.active.turnID, Text: x.takeTextLocked(),
+		ToolCalls: []eventlog.CallRecord{{ID: c.ID, Name: title, Input: input}}})
 	x.t.rt.opts.Publish(EventToolCall, ToolCallView{SessionID: x.t.sessionID, TurnID: x.t.active.turnID, CallID: c.ID,
 		Name: title, Input: input, Summary: summarize(title, input), Verdict: VerdictExternal, Layer: VerdictExternal})
 	x.updateLocked(c)
@@ -130,7 +128,7 @@ func (x *extTurn) closeLocked(id, title, output string, isError bool) {
 		}
 	}
 	x.t.rt.deltas.flush()
-	x.recordLocked(EventToolResult, ToolResultRecord{TurnID: x.t.active.turnID, CallID: id, Name: title, Content: output,
+	x.recordLocked(eventlog.ToolResult{TurnID: x.t.active.turnID, CallID: id, Name: title, Content: output,
 		IsError: isError, Verdict: VerdictExternal, Layer: VerdictExternal, Approved: x.approved[id]})
 	x.t.rt.opts.Publish(EventToolDone, ToolDoneView{SessionID: x.t.sessionID, TurnID: x.t.active.turnID, CallID: id,
 		Name: title, Output: output, IsError: isError, Approved: x.approved[id]})
@@ -229,7 +227,7 @@ func (x *extTurn) finish(brokeOff bool) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if text := x.takeTextLocked(); text != "" {
-		x.recordLocked(EventAssistantMessage, AssistantMessage{TurnID: x.t.active.turnID, Text: text})
+		x.recordLocked(eventlog.AssistantMessage{TurnID: x.t.active.turnID, Text: text})
 	}
 	for _, id := range append([]string(nil), x.order...) {
 		content := x.output[id]
@@ -249,8 +247,8 @@ func (x *extTurn) takeTextLocked() string {
 	return s
 }
 
-func (x *extTurn) recordLocked(typ string, payload any) {
-	if err := x.t.record(typ, payload); err != nil && x.err == nil {
+func (x *extTurn) recordLocked(e eventlog.Event) {
+	if err := x.t.record(e); err != nil && x.err == nil {
 		x.err = err
 	}
 }

@@ -30,6 +30,23 @@ type Boundary struct {
 	MessageID string
 }
 
+// QueueOf builds the queue of stored items, in order; each must be exactly one of a switch or
+// a message, since dropping one could reorder what waits.
+func QueueOf(items []QueueItem) (Queue, error) {
+	out := make([]QueueItem, 0, len(items))
+	for _, it := range items {
+		if (it.Switch == nil) == (it.MessageID == "") {
+			return Queue{}, errors.New("mode: queue item must be exactly one of switch or message_id")
+		}
+		if it.Switch != nil {
+			p := *it.Switch
+			it.Switch = &p
+		}
+		out = append(out, it)
+	}
+	return Queue{items: out}, nil
+}
+
 // Len is the number of queued items.
 func (q Queue) Len() int { return len(q.items) }
 

@@ -135,7 +135,7 @@ func (s *Server) NewSession(ctx context.Context, req acp.NewSessionRequest) (acp
 // restored from the log (R-PLAN-1).
 func (s *Server) LoadSession(ctx context.Context, req acp.LoadSessionRequest) (acp.LoadSessionResponse, error) {
 	id := string(req.SessionId)
-	events, err := s.opts.Store.Events(id)
+	log, err := s.opts.Store.Log(id)
 	if err != nil {
 		return acp.LoadSessionResponse{}, s.fail(err)
 	}
@@ -143,7 +143,7 @@ func (s *Server) LoadSession(ctx context.Context, req acp.LoadSessionRequest) (a
 	if err != nil {
 		return acp.LoadSessionResponse{}, s.fail(err)
 	}
-	for _, u := range replay(events) {
+	for _, u := range replay(log, s.t) {
 		s.notify(id, u)
 	}
 	s.out.flush()

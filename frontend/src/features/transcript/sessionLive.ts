@@ -1,4 +1,4 @@
-import type { Api, ResolveRequest, Unsubscribe } from '../../bridge';
+import { BridgeError, type Api, type ResolveRequest, type Unsubscribe } from '../../bridge';
 import { createStore } from '../../ui/store';
 import { emptyQueue, queueReducer, type QueueAction, type QueueState } from '../composer/decisionQueue';
 import { emptyTranscript, normalizeTranscript, transcriptReducer, type TranscriptAction } from './transcriptReducer';
@@ -12,6 +12,8 @@ export interface SessionLiveState {
   decisions: QueueState;
   /** The preference in force as this window last learned it (session.mode, Configure); null: the session's own. */
   preference: Preference | null;
+  /** Why the boundary after the last turn could not be applied (queue.failed); null when it was. */
+  boundaryError: BridgeError | null;
 }
 
 /**
@@ -26,6 +28,7 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
     transcript: emptyTranscript(sessionId),
     decisions: emptyQueue,
     preference: null,
+    boundaryError: null,
   });
   /** Bumped by every turn start: a snapshot requested before it may miss the new turn's stream. */
   let epoch = 0;
@@ -80,6 +83,12 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
         api.turns.onDirect(mine((e) => apply({ type: 'tool.direct', e }))),
         api.turns.onQueue(mine((e) => apply({ type: 'queue.changed', e }))),
         api.turns.onCleared(mine(() => apply({ type: 'context.cleared' }))),
+        api.turns.onQueueFailed(
+          mine((e) => {
+            store.set((s) => ({ ...s, boundaryError: new BridgeError(e.kind, '', e.args ?? {}) }));
+            void load();
+          }),
+        ),
         api.sessions.onMode(
           mine((e) => {
             apply({ type: 'session.mode', e });
@@ -120,6 +129,7 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
     openFnForm: () => decide({ type: 'openFnForm' }),
     closeFnForm: () => decide({ type: 'closeFnForm' }),
     dismissNote: () => decide({ type: 'dismissNote' }),
+    dismissBoundaryError: () => store.set((s) => ({ ...s, boundaryError: null })),
   };
 }
 
