@@ -84,12 +84,16 @@ func open(dataDir string, steps []migration, fixes []Repair) (*Store, error) {
 // for a lock rather than fail), WAL and foreign keys, and BEGIN IMMEDIATE for every
 // transaction. A damaged file is opened read-only, so SQLite itself refuses every write.
 func dsn(path string, readOnly bool) string {
+	busy := fmt.Sprintf("_pragma=busy_timeout(%d)", busyTimeout.Milliseconds())
 	if readOnly {
-		return "file:" + path + "?mode=ro&_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)"
+		return "file:" + path + "?mode=ro&" + busy + "&_pragma=foreign_keys(1)"
 	}
-	return "file:" + path + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
+	return "file:" + path + "?" + busy + "&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
 		"&_pragma=synchronous(NORMAL)&_txlock=immediate"
 }
+
+// busyTimeout is how long SQLite waits for a lock before it reports busy.
+var busyTimeout = 5 * time.Second
 
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
