@@ -169,12 +169,15 @@ func checkRows(ctx context.Context, db interface {
 	defer rows.Close()
 	problems := []string{}
 	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
+		var row string
+		if err := rows.Scan(&row); err != nil {
 			return problems, err
 		}
-		if line != "ok" {
-			problems = append(problems, line)
+		// A row may hold several findings, one a line, under a "*** in database main ***" title.
+		for _, line := range strings.Split(row, "\n") {
+			if line = strings.TrimSpace(line); line != "ok" && line != "" && !strings.HasPrefix(line, "*** ") {
+				problems = append(problems, line)
+			}
 		}
 	}
 	return problems, rows.Err()
