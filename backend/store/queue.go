@@ -49,29 +49,38 @@ func queueRows(tx *gorm.DB, sessionID string) ([]queueRow, error) {
 	return rows, err
 }
 
-// readQueue is the session's queue; a missing session is NOT_FOUND.
-func readQueue(tx *gorm.DB, sessionID string) (mode.Queue, error) {
+// readQueue is the session's queue, with its rows in the same order; a missing session is
+// NOT_FOUND.
+func readQueue(tx *gorm.DB, sessionID string) (mode.Queue, []queueRow, error) {
 	var n int64
 	if err := tx.Model(&Session{}).Where("id = ?", sessionID).Count(&n).Error; err != nil {
-		return mode.Queue{}, err
+		return mode.Queue{}, nil, err
 	}
 	if n == 0 {
-		return mode.Queue{}, errs.New(errs.NotFound, "ID", sessionID)
+		return mode.Queue{}, nil, errs.New(errs.NotFound, "ID", sessionID)
 	}
 	rows, err := queueRows(tx, sessionID)
 	if err != nil {
-		return mode.Queue{}, err
+		return mode.Queue{}, nil, err
 	}
 	items := make([]mode.QueueItem, len(rows))
 	for i, r := range rows {
 		items[i] = r.item()
 	}
-	return mode.QueueOf(items)
+	q, err := mode.QueueOf(items)
+	return q, rows, err
+}
+
+// queueAfter reads the queue once an operation changed it.
+func queueAfter(tx *gorm.DB, sessionID string, q *mode.Queue) error {
+	var err error
+	*q, _, err = readQueue(tx, sessionID)
+	return err
 }
 
 // Queue reads a session's persisted turn-boundary queue (R-MODE-5).
 func (s *Store) Queue(id string) (mode.Queue, error) {
-	q, err := readQueue(s.db, id)
+	q, _, err := readQueue(s.db, id)
 	return q, s.fail(err)
 }
 
@@ -82,16 +91,14 @@ func (s *Store) EnqueueSwitch(id string, p mode.Preference) (mode.Queue, error) 
 	}
 	var q mode.Queue
 	err := s.write(func(tx *gorm.DB) error {
-		if _, err := readQueue(tx, id); err != nil {
+		if _, _, err := readQueue(tx, id); err != nil {
 			return err
 		}
 		row := switchRow(id, p)
 		if err := tx.Create(&row).Error; err != nil {
 			return err
 		}
-		var err error
-		q, err = readQueue(tx, id)
-		return err
+		return queueAfter(tx, id, &q)
 	})
 	return q, err
 }
@@ -129,9 +136,7 @@ func (s *Store) EnqueueMessage(id string, in Enqueued) (mode.Queue, error) {
 		if err := tx.Create(&row).Error; err != nil {
 			return err
 		}
-		var err error
-		q, err = readQueue(tx, id)
-		return err
+		return queueAfter(tx, id, &q)
 	})
 	return q, err
 }
@@ -141,18 +146,14 @@ func (s *Store) EnqueueMessage(id string, in Enqueued) (mode.Queue, error) {
 func (s *Store) UnqueueSwitch(id string, i int) (mode.Queue, error) {
 	var q mode.Queue
 	err := s.write(func(tx *gorm.DB) error {
-		rows, err := queueRows(tx, id)
+		current, rows, err := readQueue(tx, id)
 		if err != nil {
 			return err
 		}
-		if i < 0 || i >= len(rows) || rows[i].Kind != queueSwitch {
-			return errs.New(errs.NotFound, "ID", i)
-		}
-		if err := tx.Delete(&queueRow{}, rows[i].ID).Error; err != nil {
+		if q, err = current.WithoutSwitch(i); err != nil {
 			return err
 		}
-		q, err = readQueue(tx, id)
-		return err
+		return tx.Delete(&queueRow{}, rows[i].ID).Error
 	})
 	return q, err
 }
@@ -184,38 +185,36 @@ func (s *Store) ApplyBoundary(id string) (Boundary, error) {
 	return b, err
 }
 
+// applyBoundary takes what mode.Queue.Drain says the boundary applies (the one definition of
+// the queue's order) off the front of the rows.
 func applyBoundary(tx *gorm.DB, owner, id string) (Boundary, error) {
-	rows, err := queueRows(tx, id)
+	q, rows, err := readQueue(tx, id)
 	if err != nil {
 		return Boundary{}, err
 	}
-	var b Boundary
-	var taken []int64
-	messageID := ""
-	for _, r := range rows {
-		taken = append(taken, r.ID)
-		if r.Kind == queueMessage {
-			messageID = r.MessageID
-			break
-		}
-		p := *r.item().Switch
+	drained, rest := q.Drain()
+	taken := len(drained.Switches)
+	if drained.MessageID != "" {
+		taken++
+	}
+	b := Boundary{Queue: rest}
+	for _, p := range drained.Switches {
 		if err := setPreference(tx, id, p); err != nil {
 			return Boundary{}, err
 		}
 		b.Applied = append(b.Applied, p)
 	}
-	if len(taken) > 0 {
-		if err := tx.Delete(&queueRow{}, taken).Error; err != nil {
+	for _, r := range rows[:taken] {
+		if err := tx.Delete(&queueRow{}, r.ID).Error; err != nil {
 			return Boundary{}, err
 		}
 	}
-	if messageID != "" {
-		if err := startQueued(tx, owner, id, messageID, &b); err != nil {
+	if drained.MessageID != "" {
+		if err := startQueued(tx, owner, id, drained.MessageID, &b); err != nil {
 			return Boundary{}, err
 		}
 	}
-	b.Queue, err = readQueue(tx, id)
-	return b, err
+	return b, nil
 }
 
 // startQueued starts the turn of a queued message, read from its message.queued entry.
