@@ -42,7 +42,9 @@ func (r *Runtime) execute(t *turn, d mode.Decision) {
 		Reason: r.opts.Messages.T("en", d.ReasonKey, d.ReasonArgs)})
 	status, failure := r.runTurn(t)
 	r.deltas.flush()
-	r.opts.Store.EndTurn(t.active.turnID, status, failure)
+	if err := r.opts.Store.EndTurn(t.active.turnID, status, failure); err != nil && errs.KindOf(err) != errs.NotFound {
+		r.publishFailure(t.sessionID, err) // NOT_FOUND: a restart beside us marked it interrupted
+	}
 	r.opts.Publish(EventTurnEnded, TurnEnded{SessionID: t.sessionID, TurnID: t.active.turnID, Status: status, Error: failure})
 	t.active.cancel()
 	r.mu.Lock()
@@ -56,7 +58,7 @@ func (r *Runtime) execute(t *turn, d mode.Decision) {
 	}
 	r.mu.Unlock()
 	if err != nil {
-		r.publishBoundaryFailure(t.sessionID, err)
+		r.publishFailure(t.sessionID, err)
 	}
 	close(t.active.done)
 }
@@ -80,17 +82,19 @@ type TurnEnded struct {
 	Error     string `json:"error,omitempty"`
 }
 
-// BoundaryFailed is the payload of queue.failed: the boundary after a turn could not be applied.
-// Nothing queued was lost (the operation is one transaction); the next message tries again.
-type BoundaryFailed struct {
+// SessionFailed is the payload of session.failed: what the runtime could not record once a turn
+// ended (its end, the boundary after it), with no caller left to return the error to. Nothing
+// committed is lost (each operation is one transaction); the next message tries the boundary
+// again.
+type SessionFailed struct {
 	SessionID string         `json:"sessionId"`
 	Kind      string         `json:"kind"`
 	Args      map[string]any `json:"args,omitempty"`
 }
 
-func (r *Runtime) publishBoundaryFailure(sessionID string, err error) {
+func (r *Runtime) publishFailure(sessionID string, err error) {
 	e := errs.As(err)
-	r.opts.Publish(EventQueueFailed, BoundaryFailed{SessionID: sessionID, Kind: string(e.Kind), Args: e.Args})
+	r.opts.Publish(EventSessionFailed, SessionFailed{SessionID: sessionID, Kind: string(e.Kind), Args: e.Args})
 }
 
 // boundaryLocked crosses a turn boundary (R-MODE-5, strict FIFO) as one store operation: the

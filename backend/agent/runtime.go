@@ -23,17 +23,17 @@ import (
 // content); the others are terminal and published as they happen. They are never the names of
 // log entries (eventlog.Type…): a broadcast carries a DTO of its own.
 const (
-	EventTurnStarted = "turn.started"
-	EventTurnDelta   = "turn.delta"
-	EventToolCall    = "tool.call"
-	EventToolOutput  = "tool.output"
-	EventToolDone    = "tool.done"
-	EventDirectDone  = "tool.direct.done"
-	EventTurnEnded   = "turn.ended"
-	EventQueue       = "queue.changed"
-	EventQueueFailed = "queue.failed"
-	EventModeChanged = "session.mode"
-	EventCleared     = "session.cleared"
+	EventTurnStarted   = "turn.started"
+	EventTurnDelta     = "turn.delta"
+	EventToolCall      = "tool.call"
+	EventToolOutput    = "tool.output"
+	EventToolDone      = "tool.done"
+	EventDirectDone    = "tool.direct.done"
+	EventTurnEnded     = "turn.ended"
+	EventQueue         = "queue.changed"
+	EventSessionFailed = "session.failed"
+	EventModeChanged   = "session.mode"
+	EventCleared       = "session.cleared"
 )
 
 // QueuedMessageUnreadable: the boundary reached a queued message whose log entry cannot be

@@ -14,7 +14,9 @@ func TestReplaySaysWhereAnEntryCouldNotBeRead(t *testing.T) {
 		{Seq: 1, Type: eventlog.TypeUserMessage, Payload: []byte(`{"turn_id":"t","text":"hi"}`)},
 		{Seq: 2, Type: eventlog.TypeAssistantMessage, Payload: []byte(`{"turn_id":"t","text":5}`)},
 	})
-	msg := func(key string, args map[string]any) string { return fmt.Sprint(key, " ", args["Seq"], " ", args["Type"]) }
+	msg := func(key string, args map[string]any) string {
+		return fmt.Sprint(key, " ", args["Seq"], " ", args["Type"])
+	}
 	got := replay(log, msg)
 	if len(got) != 2 || got[0].UserMessageChunk == nil || got[1].AgentMessageChunk == nil {
 		t.Fatalf("updates: %+v", got)

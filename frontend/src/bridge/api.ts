@@ -12,7 +12,7 @@ import type {
   Override,
   Permission,
   QueueChangedEvent,
-  QueueFailedEvent,
+  SessionFailedEvent,
   Resolved,
   ResolveRequest,
   Session,
@@ -89,7 +89,7 @@ export function createApi(getTransport = transport) {
       onToolResult: on<ToolResultEvent>('tool.done'),
       onDirect: on<DirectResult>('tool.direct.done'),
       onQueue: on<QueueChangedEvent>('queue.changed'),
-      onQueueFailed: on<QueueFailedEvent>('queue.failed'),
+      onSessionFailed: on<SessionFailedEvent>('session.failed'),
       onCleared: on<SessionRef>('session.cleared'),
     },
     settings: {

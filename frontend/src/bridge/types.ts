@@ -351,8 +351,8 @@ export interface QueueChangedEvent {
   sessionId: string;
   items: QueueItem[] | null;
 }
-/** The boundary after a turn could not be applied; nothing queued was lost. */
-export interface QueueFailedEvent {
+/** What the server could not record after a turn (its end, the boundary); nothing committed was lost. */
+export interface SessionFailedEvent {
   sessionId: string;
   kind: string;
   args?: Record<string, unknown> | null;

@@ -104,10 +104,10 @@ describe('the session composer', () => {
 
   it('says so when the boundary after a turn failed, in the words of its error kind', async () => {
     const { fake } = await openSession();
-    act(() => fake.emit('queue.failed', { sessionId: 's1', kind: 'QUEUED_MESSAGE_UNREADABLE' }));
+    act(() => fake.emit('session.failed', { sessionId: 's1', kind: 'QUEUED_MESSAGE_UNREADABLE' }));
     const notice = await screen.findByTestId('composer-control-error');
     expect(notice.textContent).toContain('A queued message could not be read');
-    act(() => fake.emit('queue.failed', { sessionId: 'other', kind: 'STORE_FAILURE' }));
+    act(() => fake.emit('session.failed', { sessionId: 'other', kind: 'STORE_FAILURE' }));
     expect(screen.getAllByTestId('composer-control-error')).toHaveLength(1);
   });
 

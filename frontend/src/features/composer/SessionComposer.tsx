@@ -33,7 +33,7 @@ export function SessionComposer({
   const [text, setText] = useState('');
   const [controlError, setControlError] = useState<unknown>(null);
   const { transcript, decisions } = state;
-  const shownError = controlError ?? state.boundaryError;
+  const shownError = controlError ?? state.backgroundError;
   const running = transcript.running !== '';
   const preference = state.preference ?? sessionPreference(session);
 
@@ -98,7 +98,7 @@ export function SessionComposer({
             error={shownError}
             onDismiss={() => {
               setControlError(null);
-              live.dismissBoundaryError();
+              live.dismissBackgroundError();
             }}
             testId="composer-control-error"
           />

@@ -12,8 +12,8 @@ export interface SessionLiveState {
   decisions: QueueState;
   /** The preference in force as this window last learned it (session.mode, Configure); null: the session's own. */
   preference: Preference | null;
-  /** Why the boundary after the last turn could not be applied (queue.failed); null when it was. */
-  boundaryError: BridgeError | null;
+  /** What could not be recorded after the last turn (session.failed); null when everything was. */
+  backgroundError: BridgeError | null;
 }
 
 /**
@@ -28,7 +28,7 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
     transcript: emptyTranscript(sessionId),
     decisions: emptyQueue,
     preference: null,
-    boundaryError: null,
+    backgroundError: null,
   });
   /** Bumped by every turn start: a snapshot requested before it may miss the new turn's stream. */
   let epoch = 0;
@@ -83,9 +83,9 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
         api.turns.onDirect(mine((e) => apply({ type: 'tool.direct', e }))),
         api.turns.onQueue(mine((e) => apply({ type: 'queue.changed', e }))),
         api.turns.onCleared(mine(() => apply({ type: 'context.cleared' }))),
-        api.turns.onQueueFailed(
+        api.turns.onSessionFailed(
           mine((e) => {
-            store.set((s) => ({ ...s, boundaryError: new BridgeError(e.kind, '', e.args ?? {}) }));
+            store.set((s) => ({ ...s, backgroundError: new BridgeError(e.kind, '', e.args ?? {}) }));
             void load();
           }),
         ),
@@ -129,7 +129,7 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
     openFnForm: () => decide({ type: 'openFnForm' }),
     closeFnForm: () => decide({ type: 'closeFnForm' }),
     dismissNote: () => decide({ type: 'dismissNote' }),
-    dismissBoundaryError: () => store.set((s) => ({ ...s, boundaryError: null })),
+    dismissBackgroundError: () => store.set((s) => ({ ...s, backgroundError: null })),
   };
 }
 
