@@ -30,7 +30,8 @@ const (
 )
 
 // write runs fn as one unit of work: one transaction, begun IMMEDIATE (the DSN's _txlock), so it
-// holds the write lock from its first statement and never fails to upgrade a read lock half way.
+// holds the write lock from BEGIN on and never has to upgrade a read lock half way (the upgrade
+// SQLite refuses at once, busy timeout or not, when another connection wrote meanwhile).
 // fn may run more than once: it must build its results afresh each time.
 func (s *Store) write(fn func(tx *gorm.DB) error) error {
 	if err := s.writable(); err != nil {
