@@ -78,6 +78,14 @@ func TestDoctorReportsAndRunRefusesADamagedDatabase(t *testing.T) {
 			page, size := rootPage(t, p, "sqlite_autoindex_events_1")
 			zeroBytes(t, p, (page-1)*size, size)
 		}, false, "is damaged"},
+		{"schema", func(t *testing.T, p string) {
+			_, size := rootPage(t, p, "sessions")
+			zeroBytes(t, p, 100, size-100) // page 1 past its header: the schema's root
+		}, false, "is damaged"},
+		{"sessions table", func(t *testing.T, p string) {
+			page, size := rootPage(t, p, "sessions")
+			zeroBytes(t, p, (page-1)*size, size)
+		}, false, "is damaged"},
 		{"turns table", func(t *testing.T, p string) {
 			page, size := rootPage(t, p, "turns")
 			zeroBytes(t, p, (page-1)*size, size)

@@ -121,3 +121,32 @@ func TestWalkHandsEveryEntryInOrderIncludingTheUnreadable(t *testing.T) {
 		t.Fatalf("problems: %+v", p)
 	}
 }
+
+// The mode in force is folded by mode.Fold over the mode.set entries (R-PLAN-1); its decoder and
+// this package's must read every payload alike: the same preference, and an unreadable payload
+// as unreadable here and as the read-only surface there, never skipped by either.
+func TestModeSetReadsAsTheModeFoldReadsIt(t *testing.T) {
+	payloads := []string{
+		`{"interaction_mode":"smart","execution_override":"plan"}`,
+		`{"interaction_mode":"chat"}`,
+		`{"interaction_mode":"read-only"}`,
+		`{"interaction_mode":"yolo"}`,
+		`{"interaction_mode":"chat","execution_override":"debug"}`,
+		`{}`,
+		`{"interaction_mode":`,
+		`{"interaction_mode":7}`,
+	}
+	for _, raw := range payloads {
+		fold := mode.DecodeModeSet([]byte(raw))
+		switch got := Decode(1, TypeModeSet, []byte(raw)).(type) {
+		case ModeSet:
+			if d := got.Preference(); d.Preference != fold.Preference || d.Recognized() != fold.Recognized() {
+				t.Errorf("%s: the log reads %+v, the fold %+v", raw, d, fold)
+			}
+		case Unreadable:
+			if fold.Recognized() || fold.Unrecognized[0].Field != "payload" {
+				t.Errorf("%s: unreadable here, but the fold read %+v", raw, fold)
+			}
+		}
+	}
+}
