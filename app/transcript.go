@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
-	"agentdesk/backend/agent"
 	"agentdesk/backend/decision"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/store"
 )
@@ -50,11 +50,14 @@ type Item struct {
 	Approved          string          `json:"approved,omitempty"`
 	InteractionMode   string          `json:"interactionMode,omitempty"`
 	ExecutionOverride string          `json:"executionOverride,omitempty"`
+	// Seq and LogType name an entry of the log that could not be read (type "unreadable").
+	Seq     int64  `json:"seq,omitempty"`
+	LogType string `json:"logType,omitempty"`
 }
 
 // Transcript rebuilds the timeline from the session's log and turns.
 func (f *Sessions) Transcript(req SessionRef) (Transcript, error) {
-	events, err := f.s.Store.Events(req.ID)
+	log, err := f.s.Store.Log(req.ID)
 	if err != nil {
 		return Transcript{}, f.s.fail(err)
 	}
@@ -67,7 +70,7 @@ func (f *Sessions) Transcript(req SessionRef) (Transcript, error) {
 		return Transcript{}, f.s.fail(err)
 	}
 	out := Transcript{SessionID: req.ID, Queue: q.Items(), Pending: f.s.Decisions.Pending(req.ID),
-		Turns: make([]TurnView, len(turns)), Items: timeline(events)}
+		Turns: make([]TurnView, len(turns)), Items: timeline(log)}
 	out.Running, _ = f.s.Runtime.Running(req.ID)
 	f.s.startAgent(req.ID) // the session is open: its agent starts now, not at the first prompt
 	if out.Pending == nil {
@@ -86,63 +89,55 @@ func turnView(t store.Turn) TurnView {
 	return v
 }
 
-// timeline turns log events into items; a tool call and its result become one item.
-func timeline(events []store.Event) []Item {
-	items := []Item{}
-	calls := map[string]int{} // call id -> index of its item
-	for _, e := range events {
-		switch e.Type {
-		case agent.EventUserMessage:
-			var m agent.UserMessage
-			if json.Unmarshal([]byte(e.Payload), &m) == nil {
-				items = append(items, Item{Type: "user", TurnID: m.TurnID, Text: m.Text, Steer: m.Steer})
-			}
-		case agent.EventAssistantMessage:
-			items = appendAssistant(items, calls, e.Payload)
-		case agent.EventToolResult:
-			items = applyResult(items, calls, e.Payload)
-		case agent.EventDirectTool:
-			var d agent.DirectResult
-			if json.Unmarshal([]byte(e.Payload), &d) == nil {
-				items = append(items, Item{Type: "direct", CallID: d.CallID, Name: d.Name, Input: d.Input, Output: d.Output, IsError: d.IsError, Code: d.Code})
-			}
-		case mode.EventModeSet:
-			var m mode.ModeSetPayload
-			if json.Unmarshal([]byte(e.Payload), &m) == nil {
-				items = append(items, Item{Type: "mode", InteractionMode: m.InteractionMode, ExecutionOverride: m.ExecutionOverride})
-			}
-		case agent.EventContextCleared:
-			items = append(items, Item{Type: "cleared"})
-		}
-	}
-	return items
+// timeline turns the log into items through the one event-log reader; a tool call and its
+// result become one item, and an entry that cannot be read becomes an "unreadable" item.
+type timelineReader struct {
+	eventlog.Ignore
+	items []Item
+	calls map[string]int // call id -> index of its item
 }
 
-func appendAssistant(items []Item, calls map[string]int, payload string) []Item {
-	var m agent.AssistantMessage
-	if json.Unmarshal([]byte(payload), &m) != nil {
-		return items
-	}
+func timeline(log []eventlog.Record) []Item {
+	tl := &timelineReader{items: []Item{}, calls: map[string]int{}}
+	eventlog.Walk(log, tl)
+	return tl.items
+}
+
+func (tl *timelineReader) UserMessage(m eventlog.UserMessage) {
+	tl.items = append(tl.items, Item{Type: "user", TurnID: m.TurnID, Text: m.Text, Steer: m.Steer})
+}
+
+func (tl *timelineReader) AssistantMessage(m eventlog.AssistantMessage) {
 	if m.Text != "" {
-		items = append(items, Item{Type: "assistant", TurnID: m.TurnID, Text: m.Text})
+		tl.items = append(tl.items, Item{Type: "assistant", TurnID: m.TurnID, Text: m.Text})
 	}
 	for _, c := range m.ToolCalls {
-		calls[c.ID] = len(items)
-		items = append(items, Item{Type: "tool", TurnID: m.TurnID, CallID: c.ID, Name: c.Name, Input: c.Input})
+		tl.calls[c.ID] = len(tl.items)
+		tl.items = append(tl.items, Item{Type: "tool", TurnID: m.TurnID, CallID: c.ID, Name: c.Name, Input: c.Input})
 	}
-	return items
 }
 
-func applyResult(items []Item, calls map[string]int, payload string) []Item {
-	var r agent.ToolResultRecord
-	if json.Unmarshal([]byte(payload), &r) != nil {
-		return items
-	}
-	i, ok := calls[r.CallID]
+func (tl *timelineReader) ToolResult(r eventlog.ToolResult) {
+	i, ok := tl.calls[r.CallID]
 	if !ok {
-		return items
+		return
 	}
-	it := &items[i]
+	it := &tl.items[i]
 	it.Output, it.IsError, it.Verdict, it.Layer, it.Code, it.Approved = r.Content, r.IsError, r.Verdict, r.Layer, r.Code, r.Approved
-	return items
+}
+
+func (tl *timelineReader) DirectTool(d eventlog.DirectTool) {
+	tl.items = append(tl.items, Item{Type: "direct", CallID: d.CallID, Name: d.Name, Input: d.Input, Output: d.Output, IsError: d.IsError, Code: d.Code})
+}
+
+func (tl *timelineReader) ModeSet(m eventlog.ModeSet) {
+	tl.items = append(tl.items, Item{Type: "mode", InteractionMode: m.InteractionMode, ExecutionOverride: m.ExecutionOverride})
+}
+
+func (tl *timelineReader) ContextCleared(eventlog.ContextCleared) {
+	tl.items = append(tl.items, Item{Type: "cleared"})
+}
+
+func (tl *timelineReader) Unreadable(u eventlog.Unreadable) {
+	tl.items = append(tl.items, Item{Type: "unreadable", Seq: u.Seq, LogType: u.Type})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,7 +100,7 @@ func TestDataDirComesFromTheEnvironment(t *testing.T) {
 func TestDoctorRefusesANewerDatabase(t *testing.T) {
 	dir := t.TempDir()
 	db, _ := sql.Open("sqlite", filepath.Join(dir, store.FileName))
-	db.Exec("CREATE TABLE t(x); PRAGMA user_version = 42")
+	db.Exec(fmt.Sprintf("CREATE TABLE t(x); PRAGMA user_version = 42; PRAGMA application_id = %d", store.ApplicationID))
 	db.Close()
 	code, out, _ := run(t, nil, "doctor", "--data-dir", dir)
 	if code != ExitFailure || !strings.Contains(out, "42") || !strings.Contains(out, "newer") {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -27,9 +28,22 @@ type DoctorReport struct {
 	Checks      []Check                 `json:"checks"`
 	Schema      SchemaReport            `json:"schema"`
 	Maintenance store.MaintenanceReport `json:"maintenance"`
+	Integrity   IntegrityReport         `json:"integrity"`
+	// Unreadable lists the log entries no reader can decode (each shows as "unreadable" in its
+	// transcript).
+	Unreadable []store.UnreadableEvent `json:"unreadable_events"`
 	// Sandbox is what the kernel offers to confine shell commands. It is not a check: a system
 	// without Landlock still runs, with the gate as its only line of defence.
 	Sandbox sandbox.Support `json:"sandbox"`
+}
+
+// IntegrityReport is what the database's checks found: the bounded quick_check of the open, and
+// the full integrity_check the doctor runs. ReadOnly: the file is damaged and was opened so.
+type IntegrityReport struct {
+	QuickCheck   store.Integrity `json:"quick_check"`
+	Problems     []string        `json:"problems"`
+	ReadOnly     bool            `json:"read_only"`
+	StaleBackups []string        `json:"stale_backups"`
 }
 
 // SchemaReport tells the database's schema version and what this build supports.
@@ -62,9 +76,15 @@ func runDoctor(c *Context, args []string) int {
 func (c *Context) diagnose() DoctorReport {
 	rep := DoctorReport{Version: Version, DataDir: c.DataDir, Schema: SchemaReport{Supported: store.SupportedSchema()},
 		Maintenance: store.MaintenanceReport{Changes: []store.Change{}, Repairs: []string{}},
-		Sandbox:     sandbox.Status()}
+		Integrity:   IntegrityReport{Problems: []string{}, StaleBackups: []string{}, QuickCheck: store.Integrity{Problems: []string{}}},
+		Unreadable:  []store.UnreadableEvent{}, Sandbox: sandbox.Status()}
 	rep.Checks = append(rep.Checks, c.checkLibraries(), c.checkDataDir())
-	rep.Checks = append(rep.Checks, c.checkDatabase(&rep))
+	st, check := c.checkDatabase(&rep)
+	rep.Checks = append(rep.Checks, check)
+	if st != nil {
+		rep.Checks = append(rep.Checks, c.checkIntegrity(st, &rep), c.checkEvents(st, &rep))
+		st.Close()
+	}
 	rep.OK = true
 	for _, ch := range rep.Checks {
 		rep.OK = rep.OK && ch.OK
@@ -120,19 +140,58 @@ func (c *Context) checkDataDir() Check {
 	return Check{Name: "data_dir", OK: true, Detail: c.DataDir}
 }
 
-func (c *Context) checkDatabase(rep *DoctorReport) Check {
+// checkDatabase opens the store as every command does; a damaged file opens read-only and fails
+// the check with the message every write would give. The open store is returned for the
+// checks after it; the caller closes it.
+func (c *Context) checkDatabase(rep *DoctorReport) (*store.Store, Check) {
 	st, err := store.Open(c.DataDir)
 	if err != nil {
-		return Check{Name: "database", Detail: c.msgs.Error(c.lang, err)}
+		return nil, Check{Name: "database", Detail: c.msgs.Error(c.lang, err)}
 	}
-	defer st.Close()
 	rep.Maintenance = st.Maintenance
 	rep.Schema.Backup = st.Migrated.Backup
-	if rep.Schema.Version, err = st.SchemaVersion(); err != nil {
-		return Check{Name: "database", Detail: c.msgs.Error(c.lang, err)}
+	rep.Integrity.QuickCheck, rep.Integrity.StaleBackups = st.Integrity, st.StaleBackups
+	if d := st.Damage(); d != nil {
+		rep.Integrity.ReadOnly = true
+		return st, Check{Name: "database", Detail: c.msgs.Error(c.lang, d)}
 	}
-	return Check{Name: "database", OK: true, Detail: c.T("cli.doctor.schema", "Path", st.Path(),
+	if rep.Schema.Version, err = st.SchemaVersion(); err != nil {
+		return st, Check{Name: "database", Detail: c.msgs.Error(c.lang, err)}
+	}
+	return st, Check{Name: "database", OK: true, Detail: c.T("cli.doctor.schema", "Path", st.Path(),
 		"Version", rep.Schema.Version, "Supported", rep.Schema.Supported)}
+}
+
+// checkIntegrity runs the full integrity_check: every page, and every index against its table.
+func (c *Context) checkIntegrity(st *store.Store, rep *DoctorReport) Check {
+	problems, err := st.IntegrityCheck(context.Background())
+	if err != nil {
+		return Check{Name: "integrity", Detail: c.msgs.Error(c.lang, err)}
+	}
+	rep.Integrity.Problems = problems
+	if len(problems) > 0 {
+		return Check{Name: "integrity", Detail: c.T("cli.doctor.integrity.problems", "Count", len(problems), "First", problems[0])}
+	}
+	return Check{Name: "integrity", OK: true, Detail: c.T("cli.doctor.integrity.ok")}
+}
+
+// checkEvents decodes every log entry with the one event-log decoder.
+func (c *Context) checkEvents(st *store.Store, rep *DoctorReport) Check {
+	bad, err := st.UnreadableEvents()
+	if err != nil {
+		return Check{Name: "events", Detail: c.msgs.Error(c.lang, err)}
+	}
+	rep.Unreadable = bad
+	if len(bad) > 0 {
+		u := bad[0]
+		return Check{Name: "events", Detail: c.T("cli.doctor.events.unreadable", "Count", len(bad), "Session", u.SessionID,
+			"Seq", u.Seq, "Type", u.Type, "Reason", u.Reason)}
+	}
+	sessions, err := st.ListSessions()
+	if err != nil {
+		return Check{Name: "events", Detail: c.msgs.Error(c.lang, err)}
+	}
+	return Check{Name: "events", OK: true, Detail: c.T("cli.doctor.events.ok", "Sessions", len(sessions))}
 }
 
 func (c *Context) printDoctor(rep DoctorReport) {
@@ -145,6 +204,9 @@ func (c *Context) printDoctor(rep DoctorReport) {
 	}
 	fmt.Fprintln(c.Stdout, c.sandboxLine(rep.Sandbox))
 	fmt.Fprintln(c.Stdout, c.T("cli.doctor.maintenance", "Changed", rep.Maintenance.Changed))
+	if n := len(rep.Integrity.StaleBackups); n > 0 {
+		fmt.Fprintln(c.Stdout, c.T("cli.doctor.staleBackups", "Count", n))
+	}
 }
 
 // sandboxLine is the doctor's human line about the sandbox; "!" marks a missing one.

@@ -10,9 +10,13 @@ import (
 	"agentdesk/backend/sandbox"
 )
 
-// TestMain lets bash calls re-execute this test binary as the sandbox helper.
+// TestMain lets bash calls re-execute this test binary as the sandbox helper, and tests run it
+// as the agentdesk command itself (asAgentdesk).
 func TestMain(m *testing.M) {
 	sandbox.RunHelperIfRequested()
+	if os.Getenv(envAsAgentdesk) == "1" {
+		os.Exit(Main(os.Args[1:], Env{Stdout: os.Stdout, Stderr: os.Stderr}))
+	}
 	os.Exit(m.Run())
 }
 

@@ -68,6 +68,9 @@ func (c *Context) withSessions(fn func(svc *session.Service) error) int {
 		return c.exitFor(err)
 	}
 	defer st.Close()
+	if d := st.Damage(); d != nil { // reads still work: say why writes will not
+		fmt.Fprintln(c.Stderr, c.T("cli.readOnly", "Message", c.msgs.Error(c.lang, d)))
+	}
 	if err := fn(&session.Service{Store: st}); err != nil {
 		return c.exitFor(err)
 	}

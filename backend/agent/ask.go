@@ -186,18 +186,8 @@ func planTitle(plan string) string {
 // leavePlan appends a mode.set back to the last non-plan preference, inside the turn
 // (R-PLAN-2), and lets the rest of the turn carry the plan out.
 func (t *turn) leavePlan() error {
-	events, err := t.rt.opts.Store.Events(t.sessionID)
+	prev, err := t.rt.opts.Store.LeavePlan(t.sessionID)
 	if err != nil {
-		return err
-	}
-	var log []mode.LogEntry
-	for _, e := range events {
-		if e.Type == mode.EventModeSet {
-			log = append(log, mode.LogEntry{Type: e.Type, Payload: []byte(e.Payload)})
-		}
-	}
-	prev := mode.LastNonPlan(log)
-	if _, err := t.rt.opts.Store.Configure(t.sessionID, prev); err != nil {
 		return err
 	}
 	t.rt.publishMode(t.sessionID, prev)

@@ -2,38 +2,37 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
+	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
+	"agentdesk/backend/store"
 )
 
-// startLocked records the turn with its resolved execution mode and runs it in the
-// background. The caller holds r.mu. A non-temporary change of preference is saved first; a
-// temporary one never is (R-MODE-6), whatever the turn's fate.
+// startLocked records the turn (and, when the message changed it, the session's preference)
+// as one operation, then runs it in the background. The caller holds r.mu. A temporary
+// preference is never saved (R-MODE-6), whatever the turn's fate.
 func (r *Runtime) startLocked(sessionID, text string, fu mode.FollowUp, temporary bool) (Ack, error) {
+	started, err := r.opts.Store.StartTurn(store.TurnStart{SessionID: sessionID, Prompt: text,
+		Preference: fu.Preference, Save: fu.Save, Temporary: temporary})
+	if err != nil {
+		return Ack{}, err
+	}
 	if fu.Save {
-		if _, err := r.opts.Store.Configure(sessionID, fu.Preference); err != nil {
-			return Ack{}, err
-		}
 		r.publishMode(sessionID, fu.Preference)
 	}
-	sess, err := r.opts.Store.GetSession(sessionID)
-	if err != nil {
-		return Ack{}, err
-	}
-	d := mode.Resolve(fu.Preference, text)
-	row, err := r.opts.Store.StartTurn(sessionID, text, fu.Preference, temporary, d)
-	if err != nil {
-		return Ack{}, err
-	}
+	return r.launchLocked(started), nil
+}
+
+// launchLocked runs a turn the store has just started. The caller holds r.mu.
+func (r *Runtime) launchLocked(st store.StartedTurn) Ack {
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &active{turnID: row.ID, pref: fu.Preference, cancel: cancel, steer: make(chan string, 16), done: make(chan struct{})}
-	r.running[sessionID] = a
-	t := &turn{rt: r, ctx: ctx, active: a, sessionID: sessionID, workspace: sess.Workspace, text: text,
-		pref: fu.Preference, exec: d.Mode}
-	go r.execute(t, d)
-	return Ack{TurnID: row.ID}, nil
+	a := &active{turnID: st.Turn.ID, pref: st.Preference, cancel: cancel, steer: make(chan string, 16), done: make(chan struct{})}
+	r.running[st.Turn.SessionID] = a
+	t := &turn{rt: r, ctx: ctx, active: a, sessionID: st.Turn.SessionID, workspace: st.Workspace, text: st.Turn.Prompt,
+		pref: st.Preference, exec: st.Decision.Mode}
+	go r.execute(t, st.Decision)
+	return Ack{TurnID: st.Turn.ID}
 }
 
 // execute runs a turn to its end, records how it ended, then crosses the boundary.
@@ -43,18 +42,24 @@ func (r *Runtime) execute(t *turn, d mode.Decision) {
 		Reason: r.opts.Messages.T("en", d.ReasonKey, d.ReasonArgs)})
 	status, failure := r.runTurn(t)
 	r.deltas.flush()
-	r.opts.Store.EndTurn(t.active.turnID, status, failure)
+	if err := r.opts.Store.EndTurn(t.active.turnID, status, failure); err != nil && errs.KindOf(err) != errs.NotFound {
+		r.publishFailure(t.sessionID, err) // NOT_FOUND: a restart beside us marked it interrupted
+	}
 	r.opts.Publish(EventTurnEnded, TurnEnded{SessionID: t.sessionID, TurnID: t.active.turnID, Status: status, Error: failure})
 	t.active.cancel()
 	r.mu.Lock()
 	delete(r.running, t.sessionID)
+	var err error
 	if late := drainSteering(t.active); late != "" {
 		// Steering that arrived as the turn ended came before anything queued after it.
-		r.startLocked(t.sessionID, late, mode.FollowUp{Preference: t.active.pref}, false)
+		_, err = r.startLocked(t.sessionID, late, mode.FollowUp{Preference: t.active.pref}, false)
 	} else {
-		r.boundaryLocked(t.sessionID)
+		err = r.boundaryLocked(t.sessionID)
 	}
 	r.mu.Unlock()
+	if err != nil {
+		r.publishFailure(t.sessionID, err)
+	}
 	close(t.active.done)
 }
 
@@ -77,64 +82,44 @@ type TurnEnded struct {
 	Error     string `json:"error,omitempty"`
 }
 
-func (r *Runtime) boundary(sessionID string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, running := r.running[sessionID]; !running {
-		r.boundaryLocked(sessionID)
-	}
+// SessionFailed is the payload of session.failed: what the runtime could not record once a turn
+// ended (its end, the boundary after it), with no caller left to return the error to. Nothing
+// committed is lost (each operation is one transaction); the next message tries the boundary
+// again.
+type SessionFailed struct {
+	SessionID string         `json:"sessionId"`
+	Kind      string         `json:"kind"`
+	Args      map[string]any `json:"args,omitempty"`
 }
 
-// boundaryLocked applies the queued switches in order, then starts the first queued message,
-// if any (R-MODE-5, strict FIFO). The caller holds r.mu and no turn runs.
-func (r *Runtime) boundaryLocked(sessionID string) {
+func (r *Runtime) publishFailure(sessionID string, err error) {
+	e := errs.As(err)
+	r.opts.Publish(EventSessionFailed, SessionFailed{SessionID: sessionID, Kind: string(e.Kind), Args: e.Args})
+}
+
+// boundaryLocked crosses a turn boundary (R-MODE-5, strict FIFO) as one store operation: the
+// queued switches apply in order and the first queued message's turn starts. The caller holds
+// r.mu and no turn runs. What the store could not do is returned, and nothing is half applied.
+func (r *Runtime) boundaryLocked(sessionID string) error {
 	q, err := r.opts.Store.Queue(sessionID)
 	if err != nil || q.Len() == 0 {
-		return
+		return err
 	}
-	b, rest := q.Drain()
-	for _, p := range b.Switches {
-		if _, err := r.opts.Store.Configure(sessionID, p); err == nil {
-			r.publishMode(sessionID, p)
-		}
-	}
-	if err := r.opts.Store.SaveQueue(sessionID, rest); err != nil {
-		return
-	}
-	r.publishQueue(sessionID, rest)
-	if b.MessageID == "" {
-		return
-	}
-	msg, ok := r.queuedMessage(sessionID, b.MessageID)
-	if !ok {
-		return
-	}
-	current, err := r.opts.Store.ModeInForce(sessionID)
+	b, err := r.opts.Store.ApplyBoundary(sessionID)
 	if err != nil {
-		return
+		return err
 	}
-	fu := mode.FollowUp{Preference: current.Preference}
-	if msg.Temporary != nil {
-		fu.Preference = *msg.Temporary
+	for _, p := range b.Applied {
+		r.publishMode(sessionID, p)
 	}
-	r.startLocked(sessionID, msg.Text, fu, msg.Temporary != nil)
-}
-
-func (r *Runtime) queuedMessage(sessionID, id string) (queuedMessage, bool) {
-	events, err := r.opts.Store.Events(sessionID)
-	if err != nil {
-		return queuedMessage{}, false
+	r.publishQueue(sessionID, b.Queue)
+	if b.Turn != nil {
+		r.launchLocked(*b.Turn)
 	}
-	for i := len(events) - 1; i >= 0; i-- {
-		if events[i].Type != eventQueuedMessage {
-			continue
-		}
-		var m queuedMessage
-		if json.Unmarshal([]byte(events[i].Payload), &m) == nil && m.MessageID == id {
-			return m, true
-		}
+	if b.Lost != "" {
+		return errs.New(QueuedMessageUnreadable, "ID", b.Lost)
 	}
-	return queuedMessage{}, false
+	return nil
 }
 
 func drainSteering(a *active) string {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"agentdesk/backend/errs"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/provider"
@@ -28,7 +29,7 @@ type ToolCallView struct {
 	ReasonKey string          `json:"reasonKey,omitempty"`
 }
 
-// ToolDoneView is the payload of tool.result.
+// ToolDoneView is the payload of tool.done.
 type ToolDoneView struct {
 	SessionID string `json:"sessionId"`
 	TurnID    string `json:"turnId"`
@@ -196,10 +197,10 @@ func (t *turn) track(k policy.Kind, res tool.Result) {
 }
 
 func (t *turn) finishCall(g *gated, res tool.Result) error {
-	rec := ToolResultRecord{TurnID: t.active.turnID, CallID: g.call.ID, Name: g.call.Name, Content: res.Output,
+	rec := eventlog.ToolResult{TurnID: t.active.turnID, CallID: g.call.ID, Name: g.call.Name, Content: res.Output,
 		IsError: res.IsError, Verdict: string(g.verdict.Decision), Layer: string(g.verdict.Layer),
 		Code: string(g.verdict.Code), Approved: g.approved}
-	if err := t.record(EventToolResult, rec); err != nil {
+	if err := t.record(rec); err != nil {
 		return err
 	}
 	t.rt.opts.Publish(EventToolDone, ToolDoneView{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID,

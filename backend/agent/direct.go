@@ -7,16 +7,15 @@ import (
 	"github.com/google/uuid"
 
 	"agentdesk/backend/errs"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/provider"
 	"agentdesk/backend/tool"
 )
 
-// EventDirectTool records a tool the person ran directly from the composer's fn-form.
-const EventDirectTool = "tool.direct"
-
-// DirectResult is the payload of tool.direct and what RunDirect returns.
+// DirectResult is what RunDirect returns and the payload of tool.direct.done; the log keeps an
+// eventlog.DirectTool.
 type DirectResult struct {
 	SessionID string          `json:"sessionId"`
 	CallID    string          `json:"callId"`
@@ -64,10 +63,11 @@ func (r *Runtime) RunDirect(ctx context.Context, sessionID, name string, input j
 	} else {
 		out.Output, out.IsError = res.Output, res.IsError
 	}
-	if _, err := r.opts.Store.AppendEvent(sessionID, EventDirectTool, out); err != nil {
+	if _, err := r.opts.Store.AppendStep(sessionID, eventlog.DirectTool{CallID: out.CallID, Name: out.Name,
+		Input: out.Input, Output: out.Output, IsError: out.IsError, Code: out.Code}); err != nil {
 		return out, err
 	}
-	r.opts.Publish(EventDirectTool, out)
+	r.opts.Publish(EventDirectDone, out)
 	return out, nil
 }
 
@@ -114,14 +114,8 @@ func (r *Runtime) ToolDefs(sessionID string) ([]tool.Def, error) {
 func (r *Runtime) Unqueue(sessionID string, i int) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	q, err := r.opts.Store.Queue(sessionID)
+	q, err := r.opts.Store.UnqueueSwitch(sessionID, i)
 	if err != nil {
-		return err
-	}
-	if q, err = q.WithoutSwitch(i); err != nil {
-		return err
-	}
-	if err := r.opts.Store.SaveQueue(sessionID, q); err != nil {
 		return err
 	}
 	r.publishQueue(sessionID, q)

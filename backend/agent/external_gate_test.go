@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"agentdesk/backend/eventlog"
 	"context"
 	"encoding/json"
 	"os"
@@ -368,11 +369,10 @@ func TestTheLogKeepsTheCallAsItsRequestDescribedIt(t *testing.T) {
 	}}
 	h := externalHarness(t, f, harnessOpts{permission: "full"})
 	h.send("test", mode.FollowUpInput{})
-	events, _ := h.st.Events(h.session)
-	var calls []CallRecord
-	for _, e := range events {
-		var m AssistantMessage
-		if e.Type == EventAssistantMessage && json.Unmarshal([]byte(e.Payload), &m) == nil {
+	log, _ := h.st.Log(h.session)
+	var calls []eventlog.CallRecord
+	for _, r := range log {
+		if m, ok := r.Payload.(eventlog.AssistantMessage); ok {
 			calls = append(calls, m.ToolCalls...)
 		}
 	}

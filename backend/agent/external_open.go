@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"agentdesk/backend/eventlog"
 	"context"
 	"path/filepath"
 	"strings"
@@ -124,19 +125,24 @@ const recapLen = 24000
 // agent that starts afresh on a session with a history. It is read when needed only.
 func (r *Runtime) recap(sessionID string) func() string {
 	return func() string {
-		events, err := r.opts.Store.Events(sessionID)
+		log, err := r.opts.Store.Log(sessionID)
 		if err != nil {
 			return ""
 		}
-		cut := len(events)
-		for cut > 0 && events[cut-1].Type != EventUserMessage {
+		cut := len(log)
+		for cut > 0 && !isUserMessage(log[cut-1]) {
 			cut--
 		}
 		if cut > 0 {
 			cut-- // the turn's own message goes as the prompt
 		}
-		return recapText(buildHistory(events[:cut]))
+		return recapText(buildHistory(log[:cut]))
 	}
+}
+
+func isUserMessage(r eventlog.Record) bool {
+	_, ok := r.Payload.(eventlog.UserMessage)
+	return ok
 }
 
 // recapText renders messages as a transcript the agent reads before the person's prompt.

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"agentdesk/backend/errs"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/store"
@@ -52,9 +53,6 @@ func (r *Runtime) runExternal(t *turn, sess store.Session) (string, string) {
 		return t.fail(errs.New(ExternalAgentUnavailable, "Agent", command))
 	}
 	x := &extTurn{t: t, command: command, calls: map[string]*extCall{}, cleared: map[string]bool{}}
-	if err := t.record(EventUserMessage, UserMessage{TurnID: t.active.turnID, Text: t.text}); err != nil {
-		return t.fail(err)
-	}
 	base, err := r.openExternal(t.ctx, sess)
 	if err != nil {
 		return t.fail(err)
@@ -62,7 +60,7 @@ func (r *Runtime) runExternal(t *turn, sess store.Session) (string, string) {
 	if err := refusePlan(r, base, t.pref); err != nil {
 		return t.fail(err)
 	}
-	text := t.text
+	text := t.text // already in the log: the store records it with the turn
 	for {
 		notes, err := r.opts.Store.TakeAgentNotes(t.sessionID)
 		if err != nil {
@@ -83,7 +81,7 @@ func (r *Runtime) runExternal(t *turn, sess store.Session) (string, string) {
 		if text = drainSteering(t.active); text == "" {
 			return store.TurnDone, ""
 		}
-		if err := t.record(EventUserMessage, UserMessage{TurnID: t.active.turnID, Text: text, Steer: true}); err != nil {
+		if err := t.record(eventlog.UserMessage{TurnID: t.active.turnID, Text: text, Steer: true}); err != nil {
 			return t.fail(err)
 		}
 	}
@@ -123,7 +121,7 @@ func (x *extTurn) openLocked(c ExternalToolCall) *extCall {
 	// fully (its permission request) or ends, so the log — and every reload — shows what the
 	// call was, not the bare first report.
 	if text := x.takeTextLocked(); text != "" {
-		x.recordLocked(EventAssistantMessage, AssistantMessage{TurnID: x.t.active.turnID, Text: text})
+		x.recordLocked(eventlog.AssistantMessage{TurnID: x.t.active.turnID, Text: text})
 	}
 	x.publishCardLocked(call, policy.Verdict{})
 	x.updateLocked(ExternalToolCall{ID: c.ID, Status: c.Status, Output: c.Output})
@@ -139,8 +137,8 @@ func (x *extTurn) recordCallLocked(call *extCall) {
 	if empty(call.Input) {
 		call.Input = json.RawMessage("{}")
 	}
-	x.recordLocked(EventAssistantMessage, AssistantMessage{TurnID: x.t.active.turnID,
-		ToolCalls: []CallRecord{{ID: call.ID, Name: call.name, Input: call.Input}}})
+	x.recordLocked(eventlog.AssistantMessage{TurnID: x.t.active.turnID,
+		ToolCalls: []eventlog.CallRecord{{ID: call.ID, Name: call.name, Input: call.Input}}})
 }
 
 // publishCardLocked shows (or updates) a call's card, with the gate's verdict once it has one.
@@ -188,7 +186,7 @@ func (x *extTurn) closeLocked(call *extCall, output string, isError bool) {
 	}
 	x.t.rt.deltas.flush()
 	x.recordCallLocked(call)
-	x.recordLocked(EventToolResult, ToolResultRecord{TurnID: x.t.active.turnID, CallID: call.ID, Name: call.name,
+	x.recordLocked(eventlog.ToolResult{TurnID: x.t.active.turnID, CallID: call.ID, Name: call.name,
 		Content: output, IsError: isError, Verdict: call.verdict, Layer: call.layer, Code: call.code, Approved: call.approved})
 	x.t.rt.opts.Publish(EventToolDone, ToolDoneView{SessionID: x.t.sessionID, TurnID: x.t.active.turnID, CallID: call.ID,
 		Name: call.name, Output: output, IsError: isError, Approved: call.approved})
@@ -219,7 +217,7 @@ func (x *extTurn) finish(brokeOff bool) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if text := x.takeTextLocked(); text != "" {
-		x.recordLocked(EventAssistantMessage, AssistantMessage{TurnID: x.t.active.turnID, Text: text})
+		x.recordLocked(eventlog.AssistantMessage{TurnID: x.t.active.turnID, Text: text})
 	}
 	for _, id := range append([]string(nil), x.order...) {
 		call := x.calls[id]
@@ -240,8 +238,8 @@ func (x *extTurn) takeTextLocked() string {
 	return s
 }
 
-func (x *extTurn) recordLocked(typ string, payload any) {
-	if err := x.t.record(typ, payload); err != nil && x.err == nil {
+func (x *extTurn) recordLocked(e eventlog.Event) {
+	if err := x.t.record(e); err != nil && x.err == nil {
 		x.err = err
 	}
 }

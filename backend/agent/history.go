@@ -1,94 +1,64 @@
 package agent
 
 import (
-	"encoding/json"
+	"fmt"
 
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/provider"
-	"agentdesk/backend/store"
 )
 
-// Event types of the session log written by the runtime. The log is the conversation: the
-// history sent to the model is rebuilt from it, so resume and fork need nothing else.
-const (
-	EventUserMessage      = "message.user"
-	EventAssistantMessage = "message.assistant"
-	EventToolResult       = "tool.result"
-	EventContextCleared   = "context.cleared"
-)
-
-// UserMessage is the payload of message.user.
-type UserMessage struct {
-	TurnID string `json:"turn_id"`
-	Text   string `json:"text"`
-	Steer  bool   `json:"steer,omitempty"`
-}
-
-// AssistantMessage is the payload of message.assistant.
-type AssistantMessage struct {
-	TurnID    string       `json:"turn_id"`
-	Text      string       `json:"text"`
-	ToolCalls []CallRecord `json:"tool_calls,omitempty"`
-}
-
-// CallRecord is one tool call as the model made it.
-type CallRecord struct {
-	ID    string          `json:"id"`
-	Name  string          `json:"name"`
-	Input json.RawMessage `json:"input"`
-}
-
-// ToolResultRecord is the payload of tool.result: what the model was told, and the gate's
-// verdict that led there.
-type ToolResultRecord struct {
-	TurnID   string `json:"turn_id"`
-	CallID   string `json:"call_id"`
-	Name     string `json:"name"`
-	Content  string `json:"content"`
-	IsError  bool   `json:"is_error"`
-	Verdict  string `json:"verdict"`
-	Layer    string `json:"layer,omitempty"`
-	Code     string `json:"code,omitempty"`
-	Approved string `json:"approved,omitempty"` // how the person answered an approval, if asked
-}
+// The log is the conversation: the history sent to the model is rebuilt from it (through the
+// one event-log reader), so resume and fork need nothing else.
 
 // interruptedResult answers a tool call whose result never arrived (the app stopped
 // mid-call), so the rebuilt conversation stays well-formed for the model.
 const interruptedResult = "INTERRUPTED: the app stopped before this call finished; it may or may not have run."
 
-// buildHistory turns a session log into model messages, starting after the last /clear.
-func buildHistory(events []store.Event) []provider.Message {
-	var msgs []provider.Message
-	open := map[string]string{} // call id -> tool name, for calls still waiting for a result
-	for _, e := range events {
-		switch e.Type {
-		case EventContextCleared:
-			msgs, open = nil, map[string]string{}
-		case EventUserMessage:
-			var m UserMessage
-			if json.Unmarshal([]byte(e.Payload), &m) == nil {
-				msgs = closeOpen(msgs, open)
-				msgs = appendUserText(msgs, m.Text)
-			}
-		case EventAssistantMessage:
-			var m AssistantMessage
-			if json.Unmarshal([]byte(e.Payload), &m) == nil {
-				msgs = closeOpen(msgs, open)
-				msgs = append(msgs, assistantOf(m, open))
-			}
-		case EventToolResult:
-			var r ToolResultRecord
-			if json.Unmarshal([]byte(e.Payload), &r) == nil {
-				if _, waiting := open[r.CallID]; waiting {
-					delete(open, r.CallID)
-					msgs = appendResult(msgs, provider.ToolResult{CallID: r.CallID, Name: r.Name, Content: r.Content, IsError: r.IsError})
-				}
-			}
-		}
-	}
-	return closeOpen(msgs, open)
+// unreadableNote stands in for a log entry that cannot be read, so the model knows the
+// conversation has a gap rather than being shown a history that silently lost a part.
+const unreadableNote = "NOTE: entry %d of this conversation's log could not be read (%s) and is left out."
+
+// history is the model conversation built from a log, starting after the last /clear.
+type history struct {
+	eventlog.Ignore
+	msgs []provider.Message
+	open map[string]string // call id -> tool name, for calls still waiting for a result
 }
 
-func assistantOf(m AssistantMessage, open map[string]string) provider.Message {
+// buildHistory turns a session log into model messages.
+func buildHistory(log []eventlog.Record) []provider.Message {
+	h := &history{open: map[string]string{}}
+	eventlog.Walk(log, h)
+	return closeOpen(h.msgs, h.open)
+}
+
+func (h *history) ContextCleared(eventlog.ContextCleared) {
+	h.msgs, h.open = nil, map[string]string{}
+}
+
+func (h *history) UserMessage(m eventlog.UserMessage) {
+	h.msgs = closeOpen(h.msgs, h.open)
+	h.msgs = appendUserText(h.msgs, m.Text)
+}
+
+func (h *history) AssistantMessage(m eventlog.AssistantMessage) {
+	h.msgs = closeOpen(h.msgs, h.open)
+	h.msgs = append(h.msgs, assistantOf(m, h.open))
+}
+
+func (h *history) ToolResult(r eventlog.ToolResult) {
+	if _, waiting := h.open[r.CallID]; waiting {
+		delete(h.open, r.CallID)
+		h.msgs = appendResult(h.msgs, provider.ToolResult{CallID: r.CallID, Name: r.Name, Content: r.Content, IsError: r.IsError})
+	}
+}
+
+func (h *history) Unreadable(u eventlog.Unreadable) {
+	h.msgs = closeOpen(h.msgs, h.open)
+	h.msgs = appendUserText(h.msgs, fmt.Sprintf(unreadableNote, u.Seq, u.Type))
+}
+
+func assistantOf(m eventlog.AssistantMessage, open map[string]string) provider.Message {
 	out := provider.Message{Role: provider.RoleAssistant, Text: m.Text}
 	for _, c := range m.ToolCalls {
 		out.ToolCalls = append(out.ToolCalls, provider.ToolCall{ID: c.ID, Name: c.Name, Input: c.Input})

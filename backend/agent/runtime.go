@@ -11,6 +11,7 @@ import (
 
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/i18n"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/provider"
@@ -19,18 +20,25 @@ import (
 )
 
 // Broadcast event names of the runtime. Deltas are coalesced (lossy in timing, never in
-// content); the others are terminal and published as they happen.
+// content); the others are terminal and published as they happen. They are never the names of
+// log entries (eventlog.Type…): a broadcast carries a DTO of its own.
 const (
-	EventTurnStarted = "turn.started"
-	EventTurnDelta   = "turn.delta"
-	EventToolCall    = "tool.call"
-	EventToolOutput  = "tool.output"
-	EventToolDone    = "tool.result"
-	EventTurnEnded   = "turn.ended"
-	EventQueue       = "queue.changed"
-	EventModeChanged = "session.mode"
-	EventCleared     = "context.cleared"
+	EventTurnStarted   = "turn.started"
+	EventTurnDelta     = "turn.delta"
+	EventToolCall      = "tool.call"
+	EventToolOutput    = "tool.output"
+	EventToolDone      = "tool.done"
+	EventDirectDone    = "tool.direct.done"
+	EventTurnEnded     = "turn.ended"
+	EventQueue         = "queue.changed"
+	EventSessionFailed = "session.failed"
+	EventModeChanged   = "session.mode"
+	EventCleared       = "session.cleared"
 )
+
+// QueuedMessageUnreadable: the boundary reached a queued message whose log entry cannot be
+// read; it cannot run and was taken off the queue.
+const QueuedMessageUnreadable errs.Kind = "QUEUED_MESSAGE_UNREADABLE"
 
 // Options wire a Runtime.
 type Options struct {
@@ -127,11 +135,11 @@ func (r *Runtime) Send(in Input) (Ack, error) {
 		return Ack{}, err
 	}
 	if q.Len() > 0 { // an earlier queue survived a restart: this message waits its turn
-		ack, err := r.enqueue(in, fu, q)
-		if err == nil {
-			go r.boundary(in.SessionID)
+		ack, err := r.enqueue(in, fu)
+		if err != nil {
+			return Ack{}, err
 		}
-		return ack, err
+		return ack, r.boundaryLocked(in.SessionID)
 	}
 	return r.startLocked(in.SessionID, in.Text, fu, in.Mode.Temporary)
 }
@@ -150,37 +158,23 @@ func (r *Runtime) whileRunning(a *active, in Input, fu mode.FollowUp) (Ack, erro
 		default:
 		}
 	}
-	return r.enqueue(in, fu, q)
+	return r.enqueue(in, fu)
 }
 
-// queuedMessage is the payload of message.queued: the text and, for a temporary override,
-// the preference it runs under (never saved).
-type queuedMessage struct {
-	MessageID string           `json:"message_id"`
-	Text      string           `json:"text"`
-	Temporary *mode.Preference `json:"temporary,omitempty"`
-}
-
-const eventQueuedMessage = "message.queued"
-
-func (r *Runtime) enqueue(in Input, fu mode.FollowUp, q mode.Queue) (Ack, error) {
-	var err error
-	if fu.Save {
-		if q, err = q.Enqueue(fu.Preference); err != nil {
-			return Ack{}, err
-		}
-	}
-	msg := queuedMessage{MessageID: uuid.NewString(), Text: in.Text}
+// enqueue puts a message, and the switch it asked for, at the end of the queue: one operation.
+// A temporary override travels with the message and is never saved.
+func (r *Runtime) enqueue(in Input, fu mode.FollowUp) (Ack, error) {
+	msg := eventlog.QueuedMessage{MessageID: uuid.NewString(), Text: in.Text}
 	if in.Mode.Temporary {
-		msg.Temporary = &fu.Preference
+		tmp := mode.ModeSetPayload(eventlog.NewModeSet(fu.Preference))
+		msg.Temporary = &tmp
 	}
-	if _, err := r.opts.Store.AppendEvent(in.SessionID, eventQueuedMessage, msg); err != nil {
-		return Ack{}, err
+	var sw *mode.Preference
+	if fu.Save {
+		sw = &fu.Preference
 	}
-	if q, err = q.EnqueueMessage(msg.MessageID); err != nil {
-		return Ack{}, err
-	}
-	if err := r.opts.Store.SaveQueue(in.SessionID, q); err != nil {
+	q, err := r.opts.Store.EnqueueMessage(in.SessionID, store.Enqueued{Switch: sw, Message: msg})
+	if err != nil {
 		return Ack{}, err
 	}
 	r.publishQueue(in.SessionID, q)
@@ -208,19 +202,14 @@ func (r *Runtime) Configure(sessionID string, in mode.FollowUpInput) (queued boo
 	defer r.mu.Unlock()
 	if _, running := r.running[sessionID]; !running {
 		if fu.Save {
-			_, err = r.opts.Store.Configure(sessionID, fu.Preference)
-			r.publishMode(sessionID, fu.Preference)
+			if _, err = r.opts.Store.Configure(sessionID, fu.Preference); err == nil {
+				r.publishMode(sessionID, fu.Preference)
+			}
 		}
 		return false, err
 	}
-	q, err := r.opts.Store.Queue(sessionID)
+	q, err := r.opts.Store.EnqueueSwitch(sessionID, fu.Preference)
 	if err != nil {
-		return false, err
-	}
-	if q, err = q.Enqueue(fu.Preference); err != nil {
-		return false, err
-	}
-	if err := r.opts.Store.SaveQueue(sessionID, q); err != nil {
 		return false, err
 	}
 	r.publishQueue(sessionID, q)
@@ -270,7 +259,7 @@ func (r *Runtime) Wait(ctx context.Context, sessionID string) error {
 }
 
 func (r *Runtime) clearContext(sessionID string) error {
-	if _, err := r.opts.Store.AppendEvent(sessionID, EventContextCleared, map[string]string{}); err != nil {
+	if _, err := r.opts.Store.AppendStep(sessionID, eventlog.ContextCleared{}); err != nil {
 		return err
 	}
 	r.opts.Publish(EventCleared, map[string]string{"sessionId": sessionID})

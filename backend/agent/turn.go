@@ -6,6 +6,7 @@ import (
 
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/provider"
 	"agentdesk/backend/store"
@@ -51,11 +52,9 @@ type turn struct {
 	verified bool // a verification command passed after the last change
 }
 
-// run drives the machine until it stops and says how the turn ended.
+// run drives the machine until it stops and says how the turn ended. The message that started
+// the turn is already in the log: the store records it with the turn.
 func (t *turn) run() (status, failure string) {
-	if err := t.record(EventUserMessage, UserMessage{TurnID: t.active.turnID, Text: t.text}); err != nil {
-		return t.fail(err)
-	}
 	p := phaseModel
 	for p != phaseDone {
 		var err error
@@ -110,7 +109,7 @@ func (t *turn) askModel() (phase, error) {
 	if err != nil {
 		return phaseDone, err
 	}
-	if err := t.record(EventAssistantMessage, assistantRecord(t.active.turnID, resp)); err != nil {
+	if err := t.record(assistantRecord(t.active.turnID, resp)); err != nil {
 		return phaseDone, err
 	}
 	if len(resp.ToolCalls) > 0 {
@@ -129,7 +128,7 @@ func (t *turn) finishOrNudge() (phase, error) {
 		return phaseDone, nil
 	}
 	t.nudges++
-	return phaseModel, t.record(EventUserMessage, UserMessage{TurnID: t.active.turnID, Text: verifyNudge, Steer: true})
+	return phaseModel, t.record(eventlog.UserMessage{TurnID: t.active.turnID, Text: verifyNudge, Steer: true})
 }
 
 // runCalls runs the model's calls in order; each passes the gate.
@@ -152,7 +151,7 @@ func (t *turn) runCalls() (phase, error) {
 // abandon answers calls that will not run, so the log stays a well-formed conversation.
 func (t *turn) abandon(calls []provider.ToolCall) {
 	for _, c := range calls {
-		t.record(EventToolResult, ToolResultRecord{TurnID: t.active.turnID, CallID: c.ID, Name: c.Name,
+		t.record(eventlog.ToolResult{TurnID: t.active.turnID, CallID: c.ID, Name: c.Name,
 			Content: "CANCELLED: the turn was stopped before this call ran.", IsError: true, Verdict: "cancelled"})
 	}
 }
@@ -162,7 +161,7 @@ func (t *turn) absorbSteering() error {
 	for {
 		select {
 		case text := <-t.active.steer:
-			if err := t.record(EventUserMessage, UserMessage{TurnID: t.active.turnID, Text: text, Steer: true}); err != nil {
+			if err := t.record(eventlog.UserMessage{TurnID: t.active.turnID, Text: text, Steer: true}); err != nil {
 				return err
 			}
 		default:
@@ -174,28 +173,28 @@ func (t *turn) absorbSteering() error {
 // request builds the model request from the log: the tool definitions come from the
 // execution mode's profile (the soft layer); Chat sends none at all.
 func (t *turn) request() (provider.Request, error) {
-	events, err := t.rt.opts.Store.Events(t.sessionID)
+	log, err := t.rt.opts.Store.Log(t.sessionID)
 	if err != nil {
 		return provider.Request{}, err
 	}
-	req := provider.Request{System: systemPrompt(t.workspace, t.exec), Messages: buildHistory(events)}
+	req := provider.Request{System: systemPrompt(t.workspace, t.exec), Messages: buildHistory(log)}
 	for _, d := range t.rt.opts.Tools.Defs(mode.ProfileOf(t.exec).Tools) {
 		req.Tools = append(req.Tools, provider.ToolDef{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema})
 	}
 	return req, nil
 }
 
-func assistantRecord(turnID string, resp provider.Response) AssistantMessage {
-	m := AssistantMessage{TurnID: turnID, Text: resp.Text}
+func assistantRecord(turnID string, resp provider.Response) eventlog.AssistantMessage {
+	m := eventlog.AssistantMessage{TurnID: turnID, Text: resp.Text}
 	for _, c := range resp.ToolCalls {
-		m.ToolCalls = append(m.ToolCalls, CallRecord{ID: c.ID, Name: c.Name, Input: c.Input})
+		m.ToolCalls = append(m.ToolCalls, eventlog.CallRecord{ID: c.ID, Name: c.Name, Input: c.Input})
 	}
 	return m
 }
 
-// record appends one event to the session's log as it happens.
-func (t *turn) record(typ string, payload any) error {
-	_, err := t.rt.opts.Store.AppendEvent(t.sessionID, typ, payload)
+// record appends one step of the turn to the session's log as it happens: one store operation.
+func (t *turn) record(e eventlog.Event) error {
+	_, err := t.rt.opts.Store.AppendStep(t.sessionID, e)
 	return err
 }
 

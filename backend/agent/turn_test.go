@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"agentdesk/backend/decision"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/store"
 )
@@ -218,7 +219,7 @@ func TestAMessageInAnotherModeWaitsBehindTheRunningTurn(t *testing.T) {
 	evs, _ := h.st.Events(h.session)
 	steered := false
 	for _, e := range evs {
-		if e.Type == EventUserMessage && strings.Contains(e.Payload, "also consider tests") {
+		if e.Type == eventlog.TypeUserMessage && strings.Contains(e.Payload, "also consider tests") {
 			steered = strings.Contains(e.Payload, turns[0].ID) && strings.Contains(e.Payload, `"steer":true`)
 		}
 	}
@@ -245,7 +246,7 @@ func TestCancelIsPromptAndKeepsWhatWasCommitted(t *testing.T) {
 		t.Fatalf("status %s", turns[0].Status)
 	}
 	evs, _ := h.st.Events(h.session)
-	if evs[len(evs)-1].Type != EventToolResult {
+	if evs[len(evs)-1].Type != eventlog.TypeToolResult {
 		t.Fatalf("the log must end with the cancelled call's result, got %s", evs[len(evs)-1].Type)
 	}
 }
@@ -254,7 +255,8 @@ func TestARestartMarksTheUnfinishedTurnInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	st, _ := store.Open(dir)
 	sess, _ := st.CreateSession(store.NewSession{Title: "t", Workspace: dir})
-	turn, _ := st.StartTurn(sess.ID, "hi", mode.Default, false, mode.Route("hi"))
+	started, _ := st.StartTurn(store.TurnStart{SessionID: sess.ID, Prompt: "hi", Preference: mode.Default})
+	turn := started.Turn
 	reg := decision.New(st, func(string, any) {}, decision.Options{})
 	go reg.Ask(t.Context(), decision.Request{SessionID: sess.ID, TurnID: turn.ID, Kind: decision.KindApproval, Payload: map[string]string{"tool": "bash"}})
 	for i := 0; i < 100 && len(reg.Pending(sess.ID)) == 0; i++ {

@@ -19,7 +19,8 @@ func TestRestartInterruptsPendingDecisionsAndTurns(t *testing.T) {
 		t.Fatal(err)
 	}
 	sess, _ := st1.CreateSession(store.NewSession{Title: "a", Workspace: "/w"})
-	turn, _ := st1.StartTurn(sess.ID, "go", mode.Default, false, mode.Route("go"))
+	started, _ := st1.StartTurn(store.TurnStart{SessionID: sess.ID, Prompt: "go", Preference: mode.Default})
+	turn := started.Turn
 	old := New(st1, nil, Options{OnError: func(error) {}}) // the old process's writes fail once its store closes
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -13,19 +13,23 @@ import (
 type Kind string
 
 const (
-	Internal        Kind = "INTERNAL"
-	InvalidValue    Kind = "INVALID_VALUE"
-	InvalidInput    Kind = "INVALID_INPUT"
-	NotFound        Kind = "NOT_FOUND"
-	SchemaTooNew    Kind = "SCHEMA_TOO_NEW"
-	StoreFailure    Kind = "STORE_FAILURE"
-	Unauthorized    Kind = "UNAUTHORIZED"
-	Forbidden       Kind = "FORBIDDEN_ORIGIN"
-	UnknownMethod   Kind = "UNKNOWN_METHOD"
-	NoWorkspace     Kind = "WORKSPACE_NOT_FOUND"
-	Usage           Kind = "USAGE"
-	AlreadyExists   Kind = "ALREADY_EXISTS"
-	MissingArgument Kind = "MISSING_ARGUMENT"
+	Internal     Kind = "INTERNAL"
+	InvalidValue Kind = "INVALID_VALUE"
+	InvalidInput Kind = "INVALID_INPUT"
+	NotFound     Kind = "NOT_FOUND"
+	SchemaTooNew Kind = "SCHEMA_TOO_NEW"
+	StoreFailure Kind = "STORE_FAILURE"
+	// NotAgentDeskDatabase is a file in the database's place that is not one (or whose header
+	// is destroyed); DatabaseDamaged one that SQLite finds malformed, opened read-only.
+	NotAgentDeskDatabase Kind = "NOT_AGENTDESK_DATABASE"
+	DatabaseDamaged      Kind = "DATABASE_DAMAGED"
+	Unauthorized         Kind = "UNAUTHORIZED"
+	Forbidden            Kind = "FORBIDDEN_ORIGIN"
+	UnknownMethod        Kind = "UNKNOWN_METHOD"
+	NoWorkspace          Kind = "WORKSPACE_NOT_FOUND"
+	Usage                Kind = "USAGE"
+	AlreadyExists        Kind = "ALREADY_EXISTS"
+	MissingArgument      Kind = "MISSING_ARGUMENT"
 )
 
 // Error carries a Kind, the template arguments of its localized message, and an optional cause.

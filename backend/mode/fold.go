@@ -45,7 +45,7 @@ type State struct {
 func Fold(initial Preference, log []LogEntry) State {
 	for i := len(log) - 1; i >= 0; i-- {
 		if log[i].Type == EventModeSet {
-			d := decodeModeSet(log[i].Payload)
+			d := DecodeModeSet(log[i].Payload)
 			return State{Preference: d.Preference, FromLog: true, Unrecognized: d.Unrecognized}
 		}
 	}
@@ -59,14 +59,17 @@ func LastNonPlan(log []LogEntry) Preference {
 		if log[i].Type != EventModeSet {
 			continue
 		}
-		if p := decodeModeSet(log[i].Payload).Preference; p.Override != Plan {
+		if p := DecodeModeSet(log[i].Payload).Preference; p.Override != Plan {
 			return p
 		}
 	}
 	return Default
 }
 
-func decodeModeSet(payload []byte) Decoded {
+// DecodeModeSet reads a mode.set payload as the fold does: a payload that is not JSON of the
+// right shape reads as the read-only surface, reported as the unrecognized field "payload". The
+// event log marks the same payloads unreadable (eventlog.Decode), so the two never disagree.
+func DecodeModeSet(payload []byte) Decoded {
 	var m ModeSetPayload
 	if err := json.Unmarshal(payload, &m); err != nil {
 		return Decoded{Preference: readOnlySurface, Unrecognized: []Unrecognized{{Field: "payload", Raw: string(payload)}}}

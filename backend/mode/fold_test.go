@@ -79,7 +79,7 @@ func TestFoldEqualsForwardFold(t *testing.T) {
 		want := Default
 		for _, e := range log {
 			if e.Type == EventModeSet {
-				want = decodeModeSet(e.Payload).Preference
+				want = DecodeModeSet(e.Payload).Preference
 			}
 		}
 		if got := Fold(Default, log).Preference; got != want {
@@ -134,7 +134,7 @@ func BenchmarkFold100kForward(b *testing.B) {
 		p := Default
 		for _, e := range log {
 			if e.Type == EventModeSet {
-				p = decodeModeSet(e.Payload).Preference
+				p = DecodeModeSet(e.Payload).Preference
 			}
 		}
 		_ = p

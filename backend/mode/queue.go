@@ -1,7 +1,6 @@
 package mode
 
 import (
-	"encoding/json"
 	"errors"
 
 	"agentdesk/backend/errs"
@@ -12,7 +11,7 @@ import (
 // queued switch. Permission changes are not queued; they take effect at the next tool call.
 //
 // Queue is a value: every operation returns a new Queue and never shares its backing array with
-// the old one, so a copy held by the store stays what was persisted.
+// the old one. The store keeps it as rows (one per item, in order) and builds it with QueueOf.
 type Queue struct {
 	items []QueueItem
 }
@@ -28,6 +27,23 @@ type QueueItem struct {
 type Boundary struct {
 	Switches  []Preference
 	MessageID string
+}
+
+// QueueOf builds the queue of stored items, in order; each must be exactly one of a switch or
+// a message, since dropping one could reorder what waits.
+func QueueOf(items []QueueItem) (Queue, error) {
+	out := make([]QueueItem, 0, len(items))
+	for _, it := range items {
+		if (it.Switch == nil) == (it.MessageID == "") {
+			return Queue{}, errors.New("mode: queue item must be exactly one of switch or message_id")
+		}
+		if it.Switch != nil {
+			p := *it.Switch
+			it.Switch = &p
+		}
+		out = append(out, it)
+	}
+	return Queue{items: out}, nil
 }
 
 // Len is the number of queued items.
@@ -85,51 +101,6 @@ func (q Queue) Drain() (Boundary, Queue) {
 		return b, Queue{items: append([]QueueItem(nil), q.items[i+1:]...)}
 	}
 	return b, Queue{}
-}
-
-type queueJSON struct {
-	Items []queueItemJSON `json:"items"`
-}
-
-type queueItemJSON struct {
-	Switch    *ModeSetPayload `json:"switch,omitempty"`
-	MessageID string          `json:"message_id,omitempty"`
-}
-
-// MarshalJSON writes {"items":[{"switch":{...}},{"message_id":"..."}]}.
-func (q Queue) MarshalJSON() ([]byte, error) {
-	out := queueJSON{Items: make([]queueItemJSON, len(q.items))}
-	for i, it := range q.items {
-		out.Items[i].MessageID = it.MessageID
-		if it.Switch != nil {
-			out.Items[i].Switch = &ModeSetPayload{InteractionMode: string(it.Switch.Interaction), ExecutionOverride: string(it.Switch.Override)}
-		}
-	}
-	return json.Marshal(out)
-}
-
-// UnmarshalJSON reads a persisted queue. Stored switches go through DecodePreference, so retired
-// spellings fold and unknown values become the read-only surface; an item that is neither a
-// switch nor a message is an error, since dropping it could reorder the queue.
-func (q *Queue) UnmarshalJSON(b []byte) error {
-	var in queueJSON
-	if err := json.Unmarshal(b, &in); err != nil {
-		return err
-	}
-	items := make([]QueueItem, 0, len(in.Items))
-	for _, it := range in.Items {
-		switch {
-		case it.Switch != nil && it.MessageID == "":
-			p := DecodePreference(it.Switch.InteractionMode, it.Switch.ExecutionOverride).Preference
-			items = append(items, QueueItem{Switch: &p})
-		case it.Switch == nil && it.MessageID != "":
-			items = append(items, QueueItem{MessageID: it.MessageID})
-		default:
-			return errors.New("mode: queue item must be exactly one of switch or message_id")
-		}
-	}
-	q.items = items
-	return nil
 }
 
 // WithoutSwitch returns the queue without the switch at index i (in Items order): the person

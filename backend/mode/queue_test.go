@@ -1,7 +1,6 @@
 package mode
 
 import (
-	"encoding/json"
 	"reflect"
 	"testing"
 )
@@ -83,38 +82,22 @@ func TestQueueIsAValue(t *testing.T) {
 	}
 }
 
-func TestQueueJSONRoundTrip(t *testing.T) {
-	q := mustMessage(t, mustEnqueue(t, mustEnqueue(t, Queue{}, toPlan), Default), "m1")
-	b, err := json.Marshal(q)
-	if err != nil {
-		t.Fatal(err)
+// QueueOf builds a queue from stored items in their order, copying them; an item that is neither
+// a switch nor a message, or both, is refused: dropping it could reorder what waits.
+func TestQueueOfKeepsOrderAndRefusesAmbiguousItems(t *testing.T) {
+	p := toPlan
+	items := []QueueItem{{Switch: &p}, {MessageID: "m1"}, {Switch: &Preference{Interaction: Chat}}}
+	q, err := QueueOf(items)
+	if err != nil || !reflect.DeepEqual(q.Items(), items) {
+		t.Fatalf("%+v %v", q.Items(), err)
 	}
-	want := `{"items":[{"switch":{"interaction_mode":"smart","execution_override":"plan"}},{"switch":{"interaction_mode":"smart"}},{"message_id":"m1"}]}`
-	if string(b) != want {
-		t.Fatalf("JSON = %s\nwant   %s", b, want)
+	p.Override = Debug
+	if *q.Items()[0].Switch != toPlan {
+		t.Fatal("QueueOf kept the caller's storage")
 	}
-	var back Queue
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(back.Items(), q.Items()) {
-		t.Fatalf("round trip changed the queue: %+v vs %+v", back.Items(), q.Items())
-	}
-}
-
-func TestQueueJSONReadsStoredValuesFailClosed(t *testing.T) {
-	var q Queue
-	in := `{"items":[{"switch":{"interaction_mode":"agent"}},{"switch":{"interaction_mode":"bypass"}}]}`
-	if err := json.Unmarshal([]byte(in), &q); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := q.Drain()
-	if !reflect.DeepEqual(b.Switches, []Preference{Default, readOnlySurface}) {
-		t.Fatalf("stored switches read as %+v", b.Switches)
-	}
-	for _, bad := range []string{`{"items":[{}]}`, `{"items":[{"switch":{"interaction_mode":"chat"},"message_id":"x"}]}`, `[`} {
-		if err := json.Unmarshal([]byte(bad), &q); err == nil {
-			t.Errorf("%s was accepted", bad)
+	for _, bad := range [][]QueueItem{{{}}, {{Switch: &p, MessageID: "x"}}} {
+		if _, err := QueueOf(bad); err == nil {
+			t.Errorf("%+v was accepted", bad)
 		}
 	}
 }

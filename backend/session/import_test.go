@@ -22,11 +22,11 @@ func exported(t *testing.T, svc *Service, workspace, permission string) store.Ex
 	if err != nil {
 		t.Fatal(err)
 	}
-	turn, err := svc.Store.StartTurn(v.ID, "fix", v.Preference(), false, mode.Decision{Mode: mode.ModeDebug})
-	if err != nil {
-		t.Fatal(err)
+	started, err := svc.Store.StartTurn(store.TurnStart{SessionID: v.ID, Prompt: "fix", Preference: v.Preference()})
+	if err != nil || started.Decision.Mode != mode.ModeDebug {
+		t.Fatal(started, err)
 	}
-	svc.Store.EndTurn(turn.ID, store.TurnDone, "")
+	svc.Store.EndTurn(started.Turn.ID, store.TurnDone, "")
 	exp, err := svc.Store.ExportSession(v.ID)
 	if err != nil {
 		t.Fatal(err)

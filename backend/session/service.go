@@ -19,12 +19,14 @@ type Service struct {
 }
 
 // CreateInput asks for a new session. Omitted mode fields mean plain Smart; an omitted
-// permission means the default in force at create time (R-AUTH-2).
+// permission means the default in force at create time (R-AUTH-2). ExternalAgent, when set, is
+// the external ACP agent the session runs on; the caller has checked it against Settings.
 type CreateInput struct {
-	Title      string
-	Workspace  string
-	Mode       mode.FollowUpInput
-	Permission *string
+	Title         string
+	Workspace     string
+	Mode          mode.FollowUpInput
+	Permission    *string
+	ExternalAgent string
 }
 
 // Create validates and stores a new session.
@@ -43,7 +45,8 @@ func (s *Service) Create(in CreateInput) (View, error) {
 	if err := checkWorkspace(in.Workspace); err != nil {
 		return View{}, err
 	}
-	row, err := s.Store.CreateSession(store.NewSession{Title: in.Title, Workspace: in.Workspace, Preference: &fu.Preference, Permission: perm})
+	row, err := s.Store.CreateSession(store.NewSession{Title: in.Title, Workspace: in.Workspace, Preference: &fu.Preference,
+		Permission: perm, ExternalAgent: in.ExternalAgent})
 	if err != nil {
 		return View{}, err
 	}

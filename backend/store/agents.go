@@ -56,13 +56,11 @@ func (s *Store) SetExternalAgents(commands []string) error {
 // SetExternalAgent makes a session run on the external agent started by command, or on the
 // built-in runtime when command is empty.
 func (s *Store) SetExternalAgent(sessionID, command string) (Session, error) {
-	res := s.db.Model(&Session{}).Where("id = ?", sessionID).
-		Updates(map[string]any{"external_agent": strings.TrimSpace(command), "updated_at": time.Now().UTC()})
-	if res.Error != nil {
-		return Session{}, storeErr(res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return Session{}, errs.New(errs.NotFound, "ID", sessionID)
+	err := s.write(func(tx *gorm.DB) error {
+		return updateSession(tx, sessionID, map[string]any{"external_agent": strings.TrimSpace(command), "updated_at": time.Now().UTC()})
+	})
+	if err != nil {
+		return Session{}, err
 	}
 	return s.GetSession(sessionID)
 }

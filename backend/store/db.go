@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/glebarez/sqlite"
@@ -26,10 +27,18 @@ type Store struct {
 	owner       string // this open store's name on the turns it runs
 	Migrated    MigrationReport
 	Maintenance MaintenanceReport
+	Integrity   Integrity
+	// StaleBackups lists the partial backups of killed runs that this open removed.
+	StaleBackups []string
+
+	damageMu sync.RWMutex
+	damage   *errs.Error // set once the file is known to be damaged: the store is read-only
 }
 
-// Open opens (creating if needed) the database in dataDir, refuses a newer schema without
-// touching the file, backs the file up before migrating, then runs boot maintenance.
+// Open opens (creating if needed) the database in dataDir. It refuses, without writing
+// anything, a file that is not an AgentDesk database and one from a newer AgentDesk (also when
+// only its WAL says so); it opens a damaged one read-only; otherwise it backs the file up before
+// migrating, then runs boot maintenance.
 func Open(dataDir string) (*Store, error) {
 	return open(dataDir, migrations, repairs)
 }
@@ -39,34 +48,52 @@ func open(dataDir string, steps []migration, fixes []Repair) (*Store, error) {
 		return nil, errs.Wrap(errs.StoreFailure, err, "Path", dataDir)
 	}
 	path := filepath.Join(dataDir, FileName)
-	if err := refuseNewer(path, len(steps)); err != nil {
+	stale := cleanBackups(dataDir)
+	check, err := inspect(path, len(steps))
+	if err != nil {
 		return nil, err
 	}
-	db, err := gorm.Open(sqlite.Open(dsn(path)), &gorm.Config{
-		Logger:         logger.Default.LogMode(logger.Silent),
-		NowFunc:        func() time.Time { return time.Now().UTC() },
-		TranslateError: true,
+	damaged := len(check.Problems) > 0
+	db, err := gorm.Open(sqlite.Open(dsn(path, damaged)), &gorm.Config{
+		Logger:                 logger.Default.LogMode(logger.Silent),
+		NowFunc:                func() time.Time { return time.Now().UTC() },
+		TranslateError:         true,
+		SkipDefaultTransaction: true, // every write is already a unit of work (write)
 	})
 	if err != nil {
 		return nil, errs.Wrap(errs.StoreFailure, err, "Path", path)
 	}
-	s := &Store{db: db, path: path, owner: newOwner()}
-	if s.Migrated, err = migrate(db, path, steps); err != nil {
+	s := &Store{db: db, path: path, owner: newOwner(), Integrity: check, StaleBackups: stale,
+		Maintenance: MaintenanceReport{Changes: []Change{}, Repairs: []string{}}}
+	if damaged {
+		s.damage = damagedErr(path, check.Problems[0])
+		return s, nil
+	}
+	if s.Migrated, err = s.migrate(steps); err != nil {
 		s.Close()
 		return nil, err
 	}
-	if s.Maintenance, err = runMaintenance(db, fixes); err != nil {
+	if s.Maintenance, err = s.runMaintenance(fixes); err != nil {
 		s.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
-// dsn turns on WAL, a busy timeout and foreign keys for every pooled connection.
-func dsn(path string) string {
-	return "file:" + path +
-		"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+// dsn sets, for every pooled connection, a busy timeout first (so the pragmas after it wait
+// for a lock rather than fail), WAL and foreign keys, and BEGIN IMMEDIATE for every
+// transaction. A damaged file is opened read-only, so SQLite itself refuses every write.
+func dsn(path string, readOnly bool) string {
+	busy := fmt.Sprintf("_pragma=busy_timeout(%d)", busyTimeout.Milliseconds())
+	if readOnly {
+		return "file:" + path + "?mode=ro&" + busy + "&_pragma=foreign_keys(1)"
+	}
+	return "file:" + path + "?" + busy + "&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
+		"&_pragma=synchronous(NORMAL)&_txlock=immediate"
 }
+
+// busyTimeout is how long SQLite waits for a lock before it reports busy.
+var busyTimeout = 5 * time.Second
 
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
@@ -103,4 +130,12 @@ func storeErr(err error) error {
 		return err
 	}
 	return errs.Wrap(errs.StoreFailure, fmt.Errorf("%w", err))
+}
+
+// notFound names the missing row of a lookup by id.
+func notFound(err error, id string) error {
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return errs.New(errs.NotFound, "ID", id)
+	}
+	return err
 }

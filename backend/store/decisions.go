@@ -54,11 +54,14 @@ func (s *Store) CreateDecision(row DecisionRow) error {
 	row.Status, row.ResolvedAt = DecisionPending, nil
 	row.Payload = orEmptyObject(row.Payload)
 	row.Answer = orEmptyObject(row.Answer)
-	err := s.db.Create(&row).Error
-	if errors.Is(err, gorm.ErrForeignKeyViolated) {
-		return errs.Wrap(errs.NotFound, err, "ID", row.SessionID)
-	}
-	return storeErr(err)
+	err := s.write(func(tx *gorm.DB) error {
+		err := tx.Create(&row).Error
+		if errors.Is(err, gorm.ErrForeignKeyViolated) {
+			return errs.Wrap(errs.NotFound, err, "ID", row.SessionID)
+		}
+		return err
+	})
+	return err
 }
 
 // ResolveDecision moves a pending decision to status with its answer. It reports false, and
@@ -68,19 +71,26 @@ func (s *Store) ResolveDecision(id, status, answerJSON string) (bool, error) {
 	if !slices.Contains(decisionEnds, status) {
 		return false, errs.Invalid("status", status, decisionEnds)
 	}
-	now := time.Now().UTC()
-	res := s.db.Model(&DecisionRow{}).Where("id = ? AND status = ?", id, DecisionPending).
-		Updates(map[string]any{"status": status, "answer": orEmptyObject(answerJSON), "resolved_at": now})
-	if res.Error != nil {
-		return false, storeErr(res.Error)
-	}
-	if res.RowsAffected == 1 {
-		return true, nil
-	}
-	if _, err := s.Decision(id); err != nil {
-		return false, err
-	}
-	return false, nil
+	var moved bool
+	err := s.write(func(tx *gorm.DB) error {
+		res := tx.Model(&DecisionRow{}).Where("id = ? AND status = ?", id, DecisionPending).
+			Updates(map[string]any{"status": status, "answer": orEmptyObject(answerJSON), "resolved_at": time.Now().UTC()})
+		if res.Error != nil {
+			return res.Error
+		}
+		if moved = res.RowsAffected == 1; moved {
+			return nil
+		}
+		var n int64
+		if err := tx.Model(&DecisionRow{}).Where("id = ?", id).Count(&n).Error; err != nil {
+			return err
+		}
+		if n == 0 {
+			return errs.New(errs.NotFound, "ID", id)
+		}
+		return nil
+	})
+	return moved, err
 }
 
 // PendingDecisions lists a session's pending decisions, oldest first: the head is the one the
@@ -88,14 +98,14 @@ func (s *Store) ResolveDecision(id, status, answerJSON string) (bool, error) {
 func (s *Store) PendingDecisions(sessionID string) ([]DecisionRow, error) {
 	var out []DecisionRow
 	err := s.db.Where("session_id = ? AND status = ?", sessionID, DecisionPending).Order("rowid").Find(&out).Error
-	return out, storeErr(err)
+	return out, s.fail(err)
 }
 
 // AllPending lists every pending decision of every session, oldest first.
 func (s *Store) AllPending() ([]DecisionRow, error) {
 	var out []DecisionRow
 	err := s.db.Where("status = ?", DecisionPending).Order("rowid").Find(&out).Error
-	return out, storeErr(err)
+	return out, s.fail(err)
 }
 
 // Decision returns one decision or NOT_FOUND.
@@ -105,16 +115,21 @@ func (s *Store) Decision(id string) (DecisionRow, error) {
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return out, errs.New(errs.NotFound, "ID", id)
 	}
-	return out, storeErr(err)
+	return out, s.fail(err)
 }
 
 // InterruptUnfinished runs once at app start, before anything asks or starts a turn: a
 // running turn whose process is gone can no longer finish, so it and its pending decisions
 // become interrupted, together or not at all (R-DEC-6). Turns of a live process (an
 // `agentdesk run` or `acp` beside the app) and their decisions are left alone.
+//
+// A damaged database is read-only: nothing can be marked, and nothing can run on it either.
 func (s *Store) InterruptUnfinished() (turns, decisions int, err error) {
+	if s.Damage() != nil {
+		return 0, 0, nil
+	}
 	now := time.Now().UTC()
-	err = s.db.Transaction(func(tx *gorm.DB) error {
+	err = s.write(func(tx *gorm.DB) error {
 		var running []Turn
 		if err := tx.Where("status = ?", TurnRunning).Find(&running).Error; err != nil {
 			return err
@@ -140,7 +155,7 @@ func (s *Store) InterruptUnfinished() (turns, decisions int, err error) {
 		return nil
 	})
 	if err != nil {
-		return 0, 0, storeErr(err)
+		return 0, 0, err
 	}
 	return turns, decisions, nil
 }

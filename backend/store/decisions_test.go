@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"agentdesk/backend/errs"
-	"agentdesk/backend/mode"
 )
 
 func newSession(t *testing.T, s *Store, title string) Session {
@@ -100,8 +99,8 @@ func TestInterruptUnfinishedAfterReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := newSession(t, s, "a")
-	running, _ := s.StartTurn(a.ID, "go", mode.Default, false, mode.Route("go"))
-	done, _ := s.StartTurn(a.ID, "done", mode.Default, false, mode.Route("done"))
+	running := runningTurn(t, s, a.ID, "go")
+	done := runningTurn(t, s, a.ID, "done")
 	s.EndTurn(done.ID, TurnDone, "")
 	s.CreateDecision(pendingRow("p1", a.ID))
 	s.CreateDecision(pendingRow("p2", a.ID))

@@ -1,15 +1,16 @@
 package store
 
 import (
-	"encoding/json"
 	"time"
 
 	"gorm.io/gorm"
 
 	"agentdesk/backend/errs"
+	"agentdesk/backend/eventlog"
 )
 
-// Event is one entry of a session's append-only log.
+// Event is one entry of a session's append-only log, as stored. Read it through Log, which
+// decodes it with the one event-log decoder.
 type Event struct {
 	ID        int64 `gorm:"primaryKey"`
 	SessionID string
@@ -19,42 +20,87 @@ type Event struct {
 	CreatedAt time.Time
 }
 
-// AppendEvent adds an event at the end of a session's log and touches the session, in one
-// transaction.
-func (s *Store) AppendEvent(sessionID, typ string, payload any) (Event, error) {
-	body, err := json.Marshal(payload)
-	if err != nil {
-		return Event{}, errs.Wrap(errs.InvalidInput, err, "Field", "payload")
-	}
-	var ev Event
-	err = s.db.Transaction(func(tx *gorm.DB) error {
-		var err error
-		ev, err = appendEvent(tx, sessionID, typ, string(body))
-		return err
-	})
-	return ev, storeErr(err)
+// Entry is the stored event as the event log reads it.
+func (e Event) Entry() eventlog.Entry {
+	return eventlog.Entry{Seq: e.Seq, Type: e.Type, Payload: []byte(e.Payload), At: e.CreatedAt}
 }
 
-func appendEvent(tx *gorm.DB, sessionID, typ, payload string) (Event, error) {
+// AppendStep adds one event at the end of a session's log (a step of a turn, a direct tool
+// run, a /clear), as one unit of work.
+func (s *Store) AppendStep(sessionID string, e eventlog.Event) (Event, error) {
+	var ev Event
+	err := s.write(func(tx *gorm.DB) error {
+		var err error
+		ev, err = appendEvent(tx, sessionID, e)
+		return err
+	})
+	return ev, err
+}
+
+// appendEvent is the one place an event enters a log, inside the caller's transaction: it
+// takes the event's number from the session's counter and touches the session in the same
+// statement, so what the session row says about its log never lags the log.
+func appendEvent(tx *gorm.DB, sessionID string, e eventlog.Event) (Event, error) {
+	body, err := eventlog.Encode(e)
+	if err != nil {
+		return Event{}, errs.Wrap(errs.Internal, err)
+	}
 	now := time.Now().UTC()
-	res := tx.Model(&Session{}).Where("id = ?", sessionID).Update("updated_at", now)
-	if res.Error != nil {
-		return Event{}, res.Error
-	}
-	if res.RowsAffected == 0 {
-		return Event{}, errs.New(errs.NotFound, "ID", sessionID)
-	}
-	var last int64
-	if err := tx.Model(&Event{}).Where("session_id = ?", sessionID).Select("COALESCE(MAX(seq), 0)").Scan(&last).Error; err != nil {
+	var seq []int64
+	err = tx.Raw("UPDATE sessions SET updated_at = ?, event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq",
+		now, sessionID).Scan(&seq).Error
+	if err != nil {
 		return Event{}, err
 	}
-	ev := Event{SessionID: sessionID, Seq: last + 1, Type: typ, Payload: payload, CreatedAt: now}
+	if len(seq) == 0 {
+		return Event{}, errs.New(errs.NotFound, "ID", sessionID)
+	}
+	ev := Event{SessionID: sessionID, Seq: seq[0], Type: e.LogType(), Payload: string(body), CreatedAt: now}
 	return ev, tx.Create(&ev).Error
 }
 
-// Events returns a session's log in order.
+// Events returns a session's stored log in order, undecoded (export copies it verbatim).
 func (s *Store) Events(sessionID string) ([]Event, error) {
 	var out []Event
 	err := s.db.Where("session_id = ?", sessionID).Order("seq").Find(&out).Error
-	return out, storeErr(err)
+	return out, s.fail(err)
+}
+
+// Log returns a session's log decoded, in order: what every reader walks.
+func (s *Store) Log(sessionID string) ([]eventlog.Record, error) {
+	rows, err := s.Events(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return records(rows), nil
+}
+
+func records(rows []Event) []eventlog.Record {
+	entries := make([]eventlog.Entry, len(rows))
+	for i, r := range rows {
+		entries[i] = r.Entry()
+	}
+	return eventlog.Read(entries)
+}
+
+// UnreadableEvent is a stored event no reader can decode, with the session it belongs to.
+type UnreadableEvent struct {
+	SessionID string `json:"session_id"`
+	eventlog.Unreadable
+}
+
+// UnreadableEvents decodes every event of every session and lists those that cannot be read
+// (`agentdesk doctor`).
+func (s *Store) UnreadableEvents() ([]UnreadableEvent, error) {
+	out := []UnreadableEvent{}
+	var batch []Event
+	err := s.db.Model(&Event{}).Order("id").FindInBatches(&batch, 1000, func(tx *gorm.DB, _ int) error {
+		for _, e := range batch {
+			if u, ok := eventlog.Decode(e.Seq, e.Type, []byte(e.Payload)).(eventlog.Unreadable); ok {
+				out = append(out, UnreadableEvent{SessionID: e.SessionID, Unreadable: u})
+			}
+		}
+		return nil
+	}).Error
+	return out, s.fail(err)
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"gorm.io/gorm"
 
 	"agentdesk/backend/errs"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 )
@@ -38,13 +40,7 @@ type ExportedSession struct {
 }
 
 // EventTypes lists every event type a session's log holds, and so every type an import accepts.
-// The writers' constants live in agent, mode and store; the store cannot import agent (agent
-// imports the store), so the list spells them, and TestEveryLoggedEventTypeIsListed fails when a
-// constant is added to the backend without being listed here or named as broadcast-only.
-var EventTypes = []string{
-	"message.user", "message.assistant", "message.queued", "tool.result", "tool.direct",
-	"context.cleared", mode.EventModeSet, EventPermissionSet,
-}
+var EventTypes = eventlog.Types
 
 // TurnStatuses lists every status a turn can hold, and so every status an import accepts.
 var TurnStatuses = []string{TurnRunning, TurnDone, TurnFailed, TurnCancelled, TurnInterrupted}
@@ -124,11 +120,12 @@ func (s *Store) ImportExport(in Export) (Session, error) {
 	if err != nil {
 		return Session{}, err
 	}
-	err = s.db.Transaction(func(tx *gorm.DB) error {
-		return writeImport(tx, row, events, turns)
-	})
-	if err != nil {
-		return Session{}, storeErr(err)
+	row.EventSeq = int64(len(events))
+	for _, t := range turns {
+		row.TurnSeq = max(row.TurnSeq, t.Seq)
+	}
+	if err := s.write(func(tx *gorm.DB) error { return writeImport(tx, row, events, turns) }); err != nil {
+		return Session{}, err
 	}
 	return s.GetSession(row.ID)
 }
@@ -144,8 +141,10 @@ func writeImport(tx *gorm.DB, row Session, events []Event, turns []Turn) error {
 	if err := tx.Create(&row).Error; err != nil {
 		return err
 	}
+	// Fresh copies: a unit of work may run again, and Create writes the ids it got into rows.
+	events, turns = slices.Clone(events), slices.Clone(turns)
 	for i := range events {
-		events[i].SessionID = row.ID
+		events[i].SessionID, events[i].ID = row.ID, 0
 	}
 	for i := range turns {
 		turns[i].SessionID = row.ID
@@ -178,7 +177,7 @@ func importedRow(in ExportedSession) (Session, error) {
 	}
 	now := time.Now().UTC()
 	row := Session{ID: in.ID, Title: in.Title, Workspace: in.Workspace, InteractionMode: string(pref.Interaction),
-		ExecutionOverride: string(pref.Override), PermissionMode: string(perm), ModeQueue: emptyQueue,
+		ExecutionOverride: string(pref.Override), PermissionMode: string(perm),
 		CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt}
 	if row.CreatedAt.IsZero() {
 		row.CreatedAt = now
@@ -245,40 +244,38 @@ func importedEvents(in []ExportedEvent) ([]Event, error) {
 	return out, nil
 }
 
-// permissionSetPayload is the payload SetPermission writes for permission.set.
-type permissionSetPayload struct {
-	PermissionMode string `json:"permission_mode"`
-}
-
-// canonicalPayload rewrites the stored values of mode.set and permission.set payloads through
-// their decoders; other payloads are kept byte for byte. A permission.set may say full: it is
+// canonicalPayload reads a payload with the one event-log decoder, refusing what no reader
+// could show, and rewrites the stored values of mode.set and permission.set through their
+// decoders; other payloads are kept byte for byte. A permission.set may say full: it is
 // history, not the permission in force, which is the session's column.
 func canonicalPayload(i int, e ExportedEvent) (string, error) {
-	switch e.Type {
-	case mode.EventModeSet:
-		var m mode.ModeSetPayload
-		if err := json.Unmarshal(e.Payload, &m); err != nil {
-			return "", errs.Wrap(errs.InvalidInput, err, "Field", fmt.Sprintf("events[%d].payload", i))
-		}
-		p, err := importedPreference(m.InteractionMode, m.ExecutionOverride)
+	field := fmt.Sprintf("events[%d].payload", i)
+	switch p := eventlog.Decode(int64(i+1), e.Type, e.Payload).(type) {
+	case eventlog.Unreadable:
+		return "", errs.Wrap(errs.InvalidInput, errors.New(p.Reason), "Field", field)
+	case eventlog.ModeSet:
+		pref, err := importedPreference(p.InteractionMode, p.ExecutionOverride)
 		if err != nil {
 			return "", err
 		}
-		return string(mode.NewModeSet(p).Payload), nil
-	case EventPermissionSet:
-		var m permissionSetPayload
-		if err := json.Unmarshal(e.Payload, &m); err != nil {
-			return "", errs.Wrap(errs.InvalidInput, err, "Field", fmt.Sprintf("events[%d].payload", i))
-		}
-		p, ok := policy.DecodePermission(m.PermissionMode)
+		return encoded(eventlog.NewModeSet(pref))
+	case eventlog.PermissionSet:
+		perm, ok := policy.DecodePermission(p.PermissionMode)
 		if !ok {
-			_, err := policy.ParsePermission(m.PermissionMode)
+			_, err := policy.ParsePermission(p.PermissionMode)
 			return "", err
 		}
-		body, _ := json.Marshal(permissionSetPayload{PermissionMode: string(p)})
-		return string(body), nil
+		return encoded(eventlog.PermissionSet{PermissionMode: string(perm)})
 	}
 	return string(e.Payload), nil
+}
+
+func encoded(e eventlog.Event) (string, error) {
+	body, err := eventlog.Encode(e)
+	if err != nil {
+		return "", errs.Wrap(errs.Internal, err)
+	}
+	return string(body), nil
 }
 
 // importedTurns checks every turn's status, preference and execution mode, folding them to

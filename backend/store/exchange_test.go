@@ -14,15 +14,18 @@ import (
 	"testing"
 
 	"agentdesk/backend/errs"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 )
 
 // broadcastOnly are event names published to the UI but never written to a session's log, so
-// an import must not accept them.
+// an import must not accept them. No name is both: a broadcast carries a DTO, a log entry a
+// payload, and one name for two shapes is how a reader ends up decoding the wrong one.
 var broadcastOnly = []string{
-	"turn.started", "turn.delta", "tool.call", "tool.output", "turn.ended", "queue.changed",
-	"session.mode", "decision.asked", "decision.resolved", "agent.status",
+	"turn.started", "turn.delta", "tool.call", "tool.output", "tool.done", "tool.direct.done", "turn.ended",
+	"queue.changed", "session.failed", "session.mode", "session.cleared", "decision.asked", "decision.resolved",
+	"agent.status",
 }
 
 // stringConsts returns the untyped string constants declared under root (test files excluded)
@@ -82,9 +85,18 @@ func TestEveryLoggedEventTypeIsListed(t *testing.T) {
 			t.Errorf("%s = %q is in neither store.EventTypes nor broadcastOnly: list it where it belongs", where, value)
 		}
 	}
-	for _, typ := range append(slices.Clone(EventTypes), broadcastOnly...) {
+	for _, typ := range broadcastOnly {
 		if _, ok := declared[typ]; !ok {
 			t.Errorf("%q is listed but no constant declares it", typ)
+		}
+		if slices.Contains(EventTypes, typ) {
+			t.Errorf("%q is both a log type and a broadcast name", typ)
+		}
+	}
+	logTypes := stringConsts(t, "../eventlog", regexp.MustCompile(`^Type[A-Z]`))
+	for _, typ := range EventTypes {
+		if _, ok := logTypes[typ]; !ok && typ != mode.EventModeSet {
+			t.Errorf("log type %q is not declared in eventlog", typ)
 		}
 	}
 }
@@ -107,12 +119,11 @@ func exportWithTurn(t *testing.T, s *Store) Export {
 	s.Configure(a.ID, mode.Preference{Interaction: mode.Smart, Override: mode.Debug})
 	s.SetPermission(a.ID, policy.Full)
 	s.SetPermission(a.ID, policy.Auto)
-	turn, err := s.StartTurn(a.ID, "fix it", mode.Preference{Interaction: mode.Smart, Override: mode.Debug}, false, mode.Decision{Mode: mode.ModeDebug})
-	if err != nil {
-		t.Fatal(err)
+	started, err := s.StartTurn(TurnStart{SessionID: a.ID, Prompt: "fix it", Preference: mode.Preference{Interaction: mode.Smart, Override: mode.Debug}})
+	if err != nil || started.Decision.Mode != mode.ModeDebug {
+		t.Fatal(started, err)
 	}
-	s.AppendEvent(a.ID, "message.user", map[string]string{"turn_id": turn.ID, "text": "fix it"})
-	s.EndTurn(turn.ID, TurnDone, "")
+	s.EndTurn(started.Turn.ID, TurnDone, "")
 	exp, err := s.ExportSession(a.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +205,7 @@ func TestImportFoldsLogAndTurnValues(t *testing.T) {
 	in := exp
 	in.Events = slices.Clone(exp.Events)
 	in.Turns = slices.Clone(exp.Turns)
-	permIdx := slices.IndexFunc(in.Events, func(e ExportedEvent) bool { return e.Type == EventPermissionSet })
+	permIdx := slices.IndexFunc(in.Events, func(e ExportedEvent) bool { return e.Type == eventlog.TypePermissionSet })
 	in.Events[permIdx].Payload = json.RawMessage(`{"permission_mode":"bypass"}`)
 	in.Turns[0].InteractionMode = "agent"
 	got, err := s.ImportExport(in)

@@ -10,7 +10,7 @@ import (
 	"agentdesk/backend/errs"
 )
 
-// ForkSession copies a session, its log and its queue under a new id. Because the mode in force
+// ForkSession copies a session, its log and its queue under a new id, as one unit of work. Because the mode in force
 // is the fold of the log, the fork is in the same mode with no extra state (R-PLAN-1).
 func (s *Store) ForkSession(id, title string) (Session, error) {
 	src, err := s.GetSession(id)
@@ -27,16 +27,27 @@ func (s *Store) ForkSession(id, title string) (Session, error) {
 		fork.Title = t
 	}
 	now := time.Now().UTC()
-	fork.CreatedAt, fork.UpdatedAt = now, now
-	err = s.db.Transaction(func(tx *gorm.DB) error {
-		if err := tx.Create(&fork).Error; err != nil {
+	fork.CreatedAt, fork.UpdatedAt, fork.TurnSeq = now, now, 0 // turns stay with their session
+	err = s.write(func(tx *gorm.DB) error {
+		var src Session
+		if err := tx.Where("id = ?", id).Take(&src).Error; err != nil {
+			return notFound(err, id)
+		}
+		row := fork
+		row.EventSeq = src.EventSeq
+		if err := tx.Create(&row).Error; err != nil {
 			return err
 		}
-		return tx.Exec(`INSERT INTO events (session_id, seq, type, payload, created_at)
-			SELECT ?, seq, type, payload, created_at FROM events WHERE session_id = ? ORDER BY seq`, fork.ID, id).Error
+		if err := tx.Exec(`INSERT INTO events (session_id, seq, type, payload, created_at)
+			SELECT ?, seq, type, payload, created_at FROM events WHERE session_id = ? ORDER BY seq`, fork.ID, id).Error; err != nil {
+			return err
+		}
+		return tx.Exec(`INSERT INTO queue_items (session_id, kind, interaction_mode, execution_override, message_id, created_at)
+			SELECT ?, kind, interaction_mode, execution_override, message_id, created_at FROM queue_items
+			WHERE session_id = ? ORDER BY id`, fork.ID, id).Error
 	})
 	if err != nil {
-		return Session{}, storeErr(err)
+		return Session{}, err
 	}
 	return s.GetSession(fork.ID)
 }

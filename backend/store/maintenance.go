@@ -46,11 +46,11 @@ type maintenanceRow struct {
 
 func (maintenanceRow) TableName() string { return "maintenance_log" }
 
-func runMaintenance(db *gorm.DB, fixes []Repair) (MaintenanceReport, error) {
+func (s *Store) runMaintenance(fixes []Repair) (MaintenanceReport, error) {
 	rep := MaintenanceReport{Changes: []Change{}, Repairs: []string{}}
 	for _, fix := range fixes {
 		rep.Repairs = append(rep.Repairs, fix.Name)
-		changes, err := runRepair(db, fix)
+		changes, err := s.runRepair(fix)
 		if err != nil {
 			return rep, errs.Wrap(errs.StoreFailure, fmt.Errorf("repair %s: %w", fix.Name, err))
 		}
@@ -62,9 +62,9 @@ func runMaintenance(db *gorm.DB, fixes []Repair) (MaintenanceReport, error) {
 
 // runRepair applies one repair and logs its changes in the same transaction, so a change is
 // never made without its record.
-func runRepair(db *gorm.DB, fix Repair) ([]Change, error) {
+func (s *Store) runRepair(fix Repair) ([]Change, error) {
 	var changes []Change
-	err := db.Transaction(func(tx *gorm.DB) error {
+	err := s.write(func(tx *gorm.DB) error {
 		var err error
 		if changes, err = fix.Run(tx); err != nil {
 			return err

@@ -1,6 +1,12 @@
 package store
 
-import "gorm.io/gorm"
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+)
 
 // migrations is the ordered, append-only list of schema steps; index i builds version i+1.
 var migrations = []migration{
@@ -10,6 +16,7 @@ var migrations = []migration{
 	{name: "external ACP agent per session", up: addExternalAgent},
 	{name: "the process that runs a turn", up: addTurnOwner},
 	{name: "the scope of allow rules and grants", up: addRuleScope},
+	{name: "queue items as rows, sequence counters, application id", up: addQueueRows},
 	{name: "external agents' own session ids", up: addAgentSessions},
 }
 
@@ -152,4 +159,89 @@ func addAgentSessions(tx *gorm.DB) error {
 		agent_session TEXT NOT NULL,
 		notes TEXT NOT NULL DEFAULT '[]',
 		updated_at DATETIME NOT NULL)`)
+}
+
+// addQueueRows moves each session's turn-boundary queue from its JSON column into rows, one per
+// switch or message in order, so an operation adds or takes one item inside its transaction
+// instead of rewriting the whole list. The sessions get counters for their event and turn
+// numbers, taken inside the same transaction as the row they number. The old column is kept as
+// it was (forward-only, data kept) and nothing reads it any more.
+func addQueueRows(tx *gorm.DB) error {
+	err := execAll(tx,
+		`CREATE TABLE queue_items (
+			id INTEGER PRIMARY KEY AUTOINCREMENT,
+			session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+			kind TEXT NOT NULL CHECK (kind IN ('switch', 'message')),
+			interaction_mode TEXT NOT NULL DEFAULT '',
+			execution_override TEXT NOT NULL DEFAULT '',
+			message_id TEXT NOT NULL DEFAULT '',
+			created_at DATETIME NOT NULL,
+			CHECK (kind = 'switch' OR message_id <> ''))`,
+		`CREATE INDEX idx_queue_items_session ON queue_items(session_id, id)`,
+		`ALTER TABLE sessions ADD COLUMN event_seq INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE sessions ADD COLUMN turn_seq INTEGER NOT NULL DEFAULT 0`,
+		`UPDATE sessions SET
+			event_seq = COALESCE((SELECT MAX(seq) FROM events WHERE events.session_id = sessions.id), 0),
+			turn_seq = COALESCE((SELECT MAX(seq) FROM turns WHERE turns.session_id = sessions.id), 0)`,
+		fmt.Sprintf("PRAGMA application_id = %d", ApplicationID),
+	)
+	if err != nil {
+		return err
+	}
+	return moveQueues(tx)
+}
+
+// legacyQueue is the JSON the mode_queue column held, read verbatim: stored values are moved
+// as they are and fold when read, like every stored value.
+type legacyQueue struct {
+	Items []struct {
+		Switch *struct {
+			InteractionMode   string `json:"interaction_mode"`
+			ExecutionOverride string `json:"execution_override"`
+		} `json:"switch"`
+		MessageID string `json:"message_id"`
+	} `json:"items"`
+}
+
+func moveQueues(tx *gorm.DB) error {
+	var rows []struct{ ID, ModeQueue string }
+	if err := tx.Raw(`SELECT id, mode_queue FROM sessions WHERE mode_queue NOT IN ('', '{"items":[]}') ORDER BY id`).
+		Scan(&rows).Error; err != nil {
+		return err
+	}
+	now := time.Now().UTC()
+	for _, r := range rows {
+		var q legacyQueue
+		if err := json.Unmarshal([]byte(r.ModeQueue), &q); err != nil {
+			if err := logUnmoved(tx, r.ID, r.ModeQueue, now); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, it := range q.Items {
+			var err error
+			switch {
+			case it.Switch != nil && it.MessageID == "":
+				err = tx.Exec(`INSERT INTO queue_items (session_id, kind, interaction_mode, execution_override, created_at)
+					VALUES (?, 'switch', ?, ?, ?)`, r.ID, it.Switch.InteractionMode, it.Switch.ExecutionOverride, now).Error
+			case it.Switch == nil && it.MessageID != "":
+				err = tx.Exec(`INSERT INTO queue_items (session_id, kind, message_id, created_at) VALUES (?, 'message', ?, ?)`,
+					r.ID, it.MessageID, now).Error
+			default:
+				err = logUnmoved(tx, r.ID, r.ModeQueue, now)
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// logUnmoved records, in the maintenance log, a queue (or an item of it) that could not be
+// read: it stays in the old column, and the log says so.
+func logUnmoved(tx *gorm.DB, sessionID, raw string, at time.Time) error {
+	return tx.Exec(`INSERT INTO maintenance_log (repair, table_name, row_id, column_name, old_value, new_value, applied_at)
+		VALUES ('queue to rows: unreadable item kept in mode_queue', 'sessions', ?, 'mode_queue', ?, '', ?)`,
+		sessionID, raw, at).Error
 }

@@ -1,12 +1,9 @@
 package store
 
 import (
-	"encoding/json"
-	"time"
-
 	"gorm.io/gorm"
 
-	"agentdesk/backend/errs"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 )
@@ -14,11 +11,6 @@ import (
 // SettingDefaultPermission is the default permission mode for new sessions (R-AUTH-1). Only the
 // Settings page and `agentdesk settings set` write it.
 const SettingDefaultPermission = "chat_defaults.permission_mode"
-
-// EventPermissionSet records a session's permission change in its log.
-const EventPermissionSet = "permission.set"
-
-const emptyQueue = `{"items":[]}`
 
 // Preference reads the stored interaction preference, folding retired spellings and failing
 // closed on unknown ones (R-DATA-3).
@@ -42,7 +34,7 @@ type DefaultPermission struct {
 // GetDefaultPermission reads the default permission mode.
 func (s *Store) GetDefaultPermission() (DefaultPermission, error) {
 	d, err := defaultPermission(s.db)
-	return d, storeErr(err)
+	return d, s.fail(err)
 }
 
 func defaultPermission(tx *gorm.DB) (DefaultPermission, error) {
@@ -71,31 +63,19 @@ func (s *Store) Configure(id string, p mode.Preference) (Session, error) {
 	if err := p.Validate(); err != nil {
 		return Session{}, err
 	}
-	err := s.db.Transaction(func(tx *gorm.DB) error {
-		return setPreference(tx, id, p)
-	})
-	if err != nil {
-		return Session{}, storeErr(err)
+	if err := s.write(func(tx *gorm.DB) error { return setPreference(tx, id, p) }); err != nil {
+		return Session{}, err
 	}
 	return s.GetSession(id)
 }
 
 func setPreference(tx *gorm.DB, id string, p mode.Preference) error {
-	res := tx.Model(&Session{}).Where("id = ?", id).Updates(map[string]any{
-		"interaction_mode": string(p.Interaction), "execution_override": string(p.Override)})
-	if res.Error != nil {
-		return res.Error
+	if err := updateSession(tx, id, map[string]any{
+		"interaction_mode": string(p.Interaction), "execution_override": string(p.Override)}); err != nil {
+		return err
 	}
-	if res.RowsAffected == 0 {
-		return errs.New(errs.NotFound, "ID", id)
-	}
-	_, err := appendModeSet(tx, id, p)
+	_, err := appendEvent(tx, id, eventlog.NewModeSet(p))
 	return err
-}
-
-func appendModeSet(tx *gorm.DB, id string, p mode.Preference) (Event, error) {
-	entry := mode.NewModeSet(p)
-	return appendEvent(tx, id, entry.Type, string(entry.Payload))
 }
 
 // SetPermission changes one session's permission mode; it never touches the default (R-AUTH-3).
@@ -103,20 +83,15 @@ func (s *Store) SetPermission(id string, p policy.PermissionMode) (Session, erro
 	if _, err := policy.ParsePermission(string(p)); err != nil {
 		return Session{}, err
 	}
-	err := s.db.Transaction(func(tx *gorm.DB) error {
-		res := tx.Model(&Session{}).Where("id = ?", id).Update("permission_mode", string(p))
-		if res.Error != nil {
-			return res.Error
+	err := s.write(func(tx *gorm.DB) error {
+		if err := updateSession(tx, id, map[string]any{"permission_mode": string(p)}); err != nil {
+			return err
 		}
-		if res.RowsAffected == 0 {
-			return errs.New(errs.NotFound, "ID", id)
-		}
-		payload, _ := json.Marshal(map[string]string{"permission_mode": string(p)})
-		_, err := appendEvent(tx, id, EventPermissionSet, string(payload))
+		_, err := appendEvent(tx, id, eventlog.PermissionSet{PermissionMode: string(p)})
 		return err
 	})
 	if err != nil {
-		return Session{}, storeErr(err)
+		return Session{}, err
 	}
 	return s.GetSession(id)
 }
@@ -124,43 +99,47 @@ func (s *Store) SetPermission(id string, p policy.PermissionMode) (Session, erro
 // ModeInForce folds the session's log (R-PLAN-1); a session with no mode.set event yet reads
 // its columns.
 func (s *Store) ModeInForce(id string) (mode.State, error) {
-	sess, err := s.GetSession(id)
+	st, err := modeInForce(s.db, id)
+	return st, s.fail(err)
+}
+
+// modeInForce folds only the mode.set rows: mode.Fold decodes them with the same decoder as the
+// event log and reads what it cannot decode as the read-only surface, never skipping it.
+func modeInForce(tx *gorm.DB, id string) (mode.State, error) {
+	var sess Session
+	if err := tx.Where("id = ?", id).Take(&sess).Error; err != nil {
+		return mode.State{}, notFound(err, id)
+	}
+	log, err := modeLog(tx, id)
 	if err != nil {
 		return mode.State{}, err
 	}
+	return mode.Fold(sess.Preference().Preference, log), nil
+}
+
+func modeLog(tx *gorm.DB, id string) ([]mode.LogEntry, error) {
 	var rows []Event
-	if err := s.db.Where("session_id = ? AND type = ?", id, mode.EventModeSet).Order("seq").Find(&rows).Error; err != nil {
-		return mode.State{}, storeErr(err)
+	if err := tx.Where("session_id = ? AND type = ?", id, eventlog.TypeModeSet).Order("seq").Find(&rows).Error; err != nil {
+		return nil, err
 	}
 	log := make([]mode.LogEntry, len(rows))
 	for i, r := range rows {
 		log[i] = mode.LogEntry{Type: r.Type, Payload: []byte(r.Payload)}
 	}
-	return mode.Fold(sess.Preference().Preference, log), nil
+	return log, nil
 }
 
-// Queue reads a session's persisted turn-boundary queue (R-MODE-5).
-func (s *Store) Queue(id string) (mode.Queue, error) {
-	sess, err := s.GetSession(id)
-	if err != nil {
-		return mode.Queue{}, err
-	}
-	var q mode.Queue
-	if err := json.Unmarshal([]byte(sess.ModeQueue), &q); err != nil {
-		return mode.Queue{}, errs.Wrap(errs.StoreFailure, err)
-	}
-	return q, nil
-}
-
-// SaveQueue persists a session's queue, so queued switches survive a restart.
-func (s *Store) SaveQueue(id string, q mode.Queue) error {
-	body, err := json.Marshal(q)
-	if err != nil {
-		return errs.Wrap(errs.Internal, err)
-	}
-	res := s.db.Model(&Session{}).Where("id = ?", id).Updates(map[string]any{"mode_queue": string(body), "updated_at": time.Now().UTC()})
-	if res.Error == nil && res.RowsAffected == 0 {
-		return errs.New(errs.NotFound, "ID", id)
-	}
-	return storeErr(res.Error)
+// LeavePlan is an approved plan's exit (R-PLAN-2): it reads the last preference that was not
+// plan from the log and sets it, in one unit of work, and returns it.
+func (s *Store) LeavePlan(id string) (mode.Preference, error) {
+	var prev mode.Preference
+	err := s.write(func(tx *gorm.DB) error {
+		log, err := modeLog(tx, id)
+		if err != nil {
+			return err
+		}
+		prev = mode.LastNonPlan(log)
+		return setPreference(tx, id, prev)
+	})
+	return prev, err
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/errs"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 )
@@ -100,10 +101,11 @@ func TestQueueSurvivesReopen(t *testing.T) {
 	dir := t.TempDir()
 	s, _ := Open(dir)
 	a, _ := s.CreateSession(NewSession{Title: "a", Workspace: "/w"})
-	q, _ := mode.Queue{}.Enqueue(mode.Preference{Interaction: mode.Chat})
-	q, _ = q.EnqueueMessage("m1")
-	q, _ = q.Enqueue(mode.Preference{Interaction: mode.Smart, Override: mode.Plan})
-	if err := s.SaveQueue(a.ID, q); err != nil {
+	chat := mode.Preference{Interaction: mode.Chat}
+	if _, err := s.EnqueueMessage(a.ID, Enqueued{Switch: &chat, Message: eventlog.QueuedMessage{MessageID: "m1", Text: "later"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.EnqueueSwitch(a.ID, mode.Preference{Interaction: mode.Smart, Override: mode.Plan}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -123,9 +125,13 @@ func TestTurnsRecordTheResolvedModeAndReason(t *testing.T) {
 	s, _ := openTemp(t)
 	a, _ := s.CreateSession(NewSession{Title: "a", Workspace: "/w"})
 	d := mode.Route("design a caching layer for the API")
-	turn, err := s.StartTurn(a.ID, "design a caching layer for the API", mode.Default, false, d)
+	started, err := s.StartTurn(TurnStart{SessionID: a.ID, Prompt: "design a caching layer for the API", Preference: mode.Default})
 	if err != nil {
 		t.Fatal(err)
+	}
+	turn := started.Turn
+	if started.Decision.Mode != d.Mode || started.Workspace != "/w" {
+		t.Fatalf("started %+v, want the router's %+v", started, d)
 	}
 	if err := s.EndTurn(turn.ID, TurnDone, ""); err != nil {
 		t.Fatal(err)

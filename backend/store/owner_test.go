@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"os/exec"
 	"testing"
-
-	"agentdesk/backend/mode"
 )
 
 func TestStartupInterruptsOnlyTheTurnsOfProcessesThatAreGone(t *testing.T) {
@@ -26,10 +24,7 @@ func TestStartupInterruptsOnlyTheTurnsOfProcessesThatAreGone(t *testing.T) {
 	}
 	ids := map[string]string{}
 	for name, owner := range owners {
-		turn, err := s.StartTurn(sess.ID, name, mode.Default, false, mode.Route(name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		turn := runningTurn(t, s, sess.ID, name)
 		s.db.Model(&Turn{}).Where("id = ?", turn.ID).Update("owner", owner)
 		ids[name] = turn.ID
 		s.CreateDecision(DecisionRow{ID: "d-" + name, SessionID: sess.ID, TurnID: turn.ID, Kind: "approval", Status: DecisionPending})
@@ -57,7 +52,7 @@ func TestStartupInterruptsOnlyTheTurnsOfProcessesThatAreGone(t *testing.T) {
 func TestTurnsRecordThisProcessAsOwner(t *testing.T) {
 	s, _ := openTemp(t)
 	sess, _ := s.CreateSession(NewSession{Title: "t", Workspace: "/w"})
-	turn, _ := s.StartTurn(sess.ID, "hi", mode.Default, false, mode.Route("hi"))
+	turn := runningTurn(t, s, sess.ID, "hi")
 	if turn.Owner != s.owner || !ownerAlive(turn.Owner) || ownerAlive("") {
 		t.Fatalf("owner %q", turn.Owner)
 	}
@@ -67,7 +62,7 @@ func TestAClosedStoreOfThisProcessCountsAsGone(t *testing.T) {
 	dir := t.TempDir()
 	first, _ := Open(dir)
 	sess, _ := first.CreateSession(NewSession{Title: "t", Workspace: "/w"})
-	first.StartTurn(sess.ID, "hi", mode.Default, false, mode.Route("hi"))
+	runningTurn(t, first, sess.ID, "hi")
 	second, _ := Open(dir)
 	defer second.Close()
 	if n, _, _ := second.InterruptUnfinished(); n != 0 {

@@ -74,8 +74,8 @@ func (s *Store) AddRule(r policy.Rule, source string) (RuleRow, error) {
 	}
 	row := RuleRow{ID: id.String(), Effect: string(r.Effect), Kind: string(r.Kind), Path: r.Path,
 		Command: r.Command, Scope: string(r.Scope), Source: source, CreatedAt: time.Now().UTC()}
-	if err := s.db.Create(&row).Error; err != nil {
-		return RuleRow{}, storeErr(err)
+	if err := s.write(func(tx *gorm.DB) error { return tx.Create(&row).Error }); err != nil {
+		return RuleRow{}, err
 	}
 	return row, nil
 }
@@ -84,7 +84,7 @@ func (s *Store) AddRule(r policy.Rule, source string) (RuleRow, error) {
 func (s *Store) Rules() ([]RuleRow, error) {
 	var out []RuleRow
 	err := s.db.Order("rowid").Find(&out).Error
-	return out, storeErr(err)
+	return out, s.fail(err)
 }
 
 // PolicyRules lists the rules as the gate reads them.
@@ -102,14 +102,13 @@ func (s *Store) PolicyRules() ([]policy.Rule, error) {
 
 // DeleteRule revokes a rule.
 func (s *Store) DeleteRule(id string) error {
-	res := s.db.Where("id = ?", id).Delete(&RuleRow{})
-	if res.Error != nil {
-		return storeErr(res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return errs.New(errs.NotFound, "ID", id)
-	}
-	return nil
+	return s.write(func(tx *gorm.DB) error {
+		res := tx.Where("id = ?", id).Delete(&RuleRow{})
+		if res.Error == nil && res.RowsAffected == 0 {
+			return errs.New(errs.NotFound, "ID", id)
+		}
+		return res.Error
+	})
 }
 
 // AddGrant records "allow for this session". Granting the same thing twice keeps one row.
@@ -126,26 +125,27 @@ func (s *Store) AddGrant(sessionID string, g policy.Grant) error {
 	}
 	row := grantRow{SessionID: sessionID, Kind: string(g.Kind), Path: g.Path, Command: g.Command, Scope: string(g.Scope),
 		CreatedAt: time.Now().UTC()}
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	return s.write(func(tx *gorm.DB) error {
 		var n int64
 		err := tx.Model(&grantRow{}).Where("session_id = ? AND kind = ? AND path = ? AND command = ? AND scope = ?",
 			sessionID, row.Kind, row.Path, row.Command, row.Scope).Count(&n).Error
 		if err != nil || n > 0 {
 			return err
 		}
-		return tx.Create(&row).Error
+		fresh := row
+		err = tx.Create(&fresh).Error
+		if errors.Is(err, gorm.ErrForeignKeyViolated) {
+			return errs.Wrap(errs.NotFound, err, "ID", sessionID)
+		}
+		return err
 	})
-	if errors.Is(err, gorm.ErrForeignKeyViolated) {
-		return errs.Wrap(errs.NotFound, err, "ID", sessionID)
-	}
-	return storeErr(err)
 }
 
 // Grants lists a session's grants, oldest first. They never leave their session.
 func (s *Store) Grants(sessionID string) ([]policy.Grant, error) {
 	var rows []grantRow
 	if err := s.db.Where("session_id = ?", sessionID).Order("id").Find(&rows).Error; err != nil {
-		return nil, storeErr(err)
+		return nil, s.fail(err)
 	}
 	out := make([]policy.Grant, len(rows))
 	for i, r := range rows {

@@ -21,15 +21,16 @@ func (s *Store) GetSetting(key string) (string, bool, error) {
 	if err == gorm.ErrRecordNotFound {
 		return "", false, nil
 	}
-	return row.Value, err == nil, storeErr(err)
+	return row.Value, err == nil, s.fail(err)
 }
 
 // SetSetting writes a setting, replacing any earlier value.
 func (s *Store) SetSetting(key, value string) error {
 	row := Setting{Key: key, Value: value, UpdatedAt: time.Now().UTC()}
-	err := s.db.Clauses(clause.OnConflict{
-		Columns:   []clause.Column{{Name: "key"}},
-		DoUpdates: clause.AssignmentColumns([]string{"value", "updated_at"}),
-	}).Create(&row).Error
-	return storeErr(err)
+	return s.write(func(tx *gorm.DB) error {
+		return tx.Clauses(clause.OnConflict{
+			Columns:   []clause.Column{{Name: "key"}},
+			DoUpdates: clause.AssignmentColumns([]string{"value", "updated_at"}),
+		}).Create(&row).Error
+	})
 }

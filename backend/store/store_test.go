@@ -3,14 +3,18 @@ package store
 import (
 	"crypto/sha256"
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	_ "github.com/glebarez/go-sqlite"
 	"gorm.io/gorm"
 
 	"agentdesk/backend/errs"
+	"agentdesk/backend/eventlog"
+	"agentdesk/backend/mode"
 )
 
 func openTemp(t *testing.T) (*Store, string) {
@@ -80,7 +84,7 @@ func TestSessionValidationAndNotFound(t *testing.T) {
 	if err := s.DeleteSession("missing"); errs.KindOf(err) != errs.NotFound {
 		t.Fatalf("delete missing: %v", err)
 	}
-	if _, err := s.AppendEvent("missing", "x", nil); errs.KindOf(err) != errs.NotFound {
+	if _, err := s.AppendStep("missing", eventlog.ContextCleared{}); errs.KindOf(err) != errs.NotFound {
 		t.Fatalf("append to missing: %v", err)
 	}
 }
@@ -89,7 +93,7 @@ func TestListOrdersByMostRecentlyUpdated(t *testing.T) {
 	s, _ := openTemp(t)
 	a, _ := s.CreateSession(NewSession{Title: "a", Workspace: "/w"})
 	b, _ := s.CreateSession(NewSession{Title: "b", Workspace: "/w"})
-	if _, err := s.AppendEvent(a.ID, "note", map[string]string{"k": "v"}); err != nil {
+	if _, err := s.AppendStep(a.ID, eventlog.ContextCleared{}); err != nil {
 		t.Fatal(err)
 	}
 	list, err := s.ListSessions()
@@ -102,12 +106,12 @@ func TestEventsAreAppendOnlyAndGoWithTheirSession(t *testing.T) {
 	s, _ := openTemp(t)
 	a, _ := s.CreateSession(NewSession{Title: "a", Workspace: "/w"})
 	for i := 0; i < 3; i++ {
-		if _, err := s.AppendEvent(a.ID, "note", i); err != nil {
+		if _, err := s.AppendStep(a.ID, eventlog.UserMessage{TurnID: "t", Text: strconv.Itoa(i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	evs, _ := s.Events(a.ID)
-	if len(evs) != 4 || evs[0].Type != "mode.set" || evs[3].Seq != 4 || evs[1].Payload != "0" {
+	if len(evs) != 4 || evs[0].Type != "mode.set" || evs[3].Seq != 4 || evs[1].Payload != `{"turn_id":"t","text":"0"}` {
 		t.Fatalf("events: %+v", evs)
 	}
 	if err := s.db.Exec("UPDATE events SET type = 'x'").Error; err == nil {
@@ -152,7 +156,7 @@ func TestNewerSchemaIsRefusedAndLeftUntouched(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := raw.Exec("CREATE TABLE future(x); INSERT INTO future VALUES (1); PRAGMA user_version = 99"); err != nil {
+	if _, err := raw.Exec(fmt.Sprintf("CREATE TABLE future(x); INSERT INTO future VALUES (1); PRAGMA user_version = 99; PRAGMA application_id = %d", ApplicationID)); err != nil {
 		t.Fatal(err)
 	}
 	raw.Close()
@@ -285,4 +289,14 @@ func TestMaintenanceIsLoggedAndIdempotent(t *testing.T) {
 	if len(log) != 1 || log[0].Old != "legacy title" || log[0].New != "modern title" {
 		t.Fatalf("log: %+v", log)
 	}
+}
+
+// runningTurn starts a turn in plain Smart and returns its row.
+func runningTurn(t *testing.T, s *Store, sessionID, prompt string) Turn {
+	t.Helper()
+	started, err := s.StartTurn(TurnStart{SessionID: sessionID, Prompt: prompt, Preference: mode.Default})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return started.Turn
 }

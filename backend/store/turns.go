@@ -8,6 +8,7 @@ import (
 	"gorm.io/gorm"
 
 	"agentdesk/backend/errs"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 )
 
@@ -40,9 +41,75 @@ type Turn struct {
 	EndedAt           *time.Time
 }
 
-// StartTurn records a running turn with its resolved execution mode. A temporary preference is
-// stored on the turn only, never on the session (R-MODE-6).
-func (s *Store) StartTurn(sessionID, prompt string, p mode.Preference, temporary bool, d mode.Decision) (Turn, error) {
+// TurnStart asks for a turn: the message, and the preference it runs under. Save records that
+// preference as the session's, with the turn; a Temporary one is stored on the turn only, never on
+// the session (R-MODE-6).
+type TurnStart struct {
+	SessionID  string
+	Prompt     string
+	Preference mode.Preference
+	Save       bool
+	Temporary  bool
+}
+
+// StartedTurn is a turn just recorded as running, with the preference it runs under, the
+// execution mode resolved for it and the workspace it runs in.
+type StartedTurn struct {
+	Turn       Turn
+	Preference mode.Preference
+	Decision   mode.Decision
+	Workspace  string
+}
+
+// StartTurn is one unit of work: the preference saved when asked, the turn resolved and recorded
+// as running under this store's owner, and the message that starts it in the log.
+func (s *Store) StartTurn(in TurnStart) (StartedTurn, error) {
+	if in.Save && in.Temporary {
+		return StartedTurn{}, errs.New(errs.InvalidInput, "Field", "temporary")
+	}
+	if err := in.Preference.Validate(); err != nil {
+		return StartedTurn{}, err
+	}
+	var out StartedTurn
+	err := s.write(func(tx *gorm.DB) error {
+		var err error
+		out, err = startTurn(tx, s.owner, in)
+		return err
+	})
+	return out, err
+}
+
+func startTurn(tx *gorm.DB, owner string, in TurnStart) (StartedTurn, error) {
+	if in.Save {
+		if err := setPreference(tx, in.SessionID, in.Preference); err != nil {
+			return StartedTurn{}, err
+		}
+	}
+	var sess Session
+	if err := tx.Where("id = ?", in.SessionID).Take(&sess).Error; err != nil {
+		return StartedTurn{}, notFound(err, in.SessionID)
+	}
+	d := mode.Resolve(in.Preference, in.Prompt)
+	t, err := newTurn(owner, in, d)
+	if err != nil {
+		return StartedTurn{}, err
+	}
+	var seq []int64
+	if err := tx.Raw("UPDATE sessions SET turn_seq = turn_seq + 1 WHERE id = ? RETURNING turn_seq", in.SessionID).
+		Scan(&seq).Error; err != nil {
+		return StartedTurn{}, err
+	}
+	t.Seq = seq[0]
+	if err := tx.Create(&t).Error; err != nil {
+		return StartedTurn{}, err
+	}
+	if _, err := appendEvent(tx, in.SessionID, eventlog.UserMessage{TurnID: t.ID, Text: in.Prompt}); err != nil {
+		return StartedTurn{}, err
+	}
+	return StartedTurn{Turn: t, Preference: in.Preference, Decision: d, Workspace: sess.Workspace}, nil
+}
+
+func newTurn(owner string, in TurnStart, d mode.Decision) (Turn, error) {
 	args, err := json.Marshal(d.ReasonArgs)
 	if err != nil {
 		return Turn{}, errs.Wrap(errs.Internal, err)
@@ -51,37 +118,28 @@ func (s *Store) StartTurn(sessionID, prompt string, p mode.Preference, temporary
 	if err != nil {
 		return Turn{}, errs.Wrap(errs.Internal, err)
 	}
-	t := Turn{ID: id.String(), SessionID: sessionID, Prompt: prompt, InteractionMode: string(p.Interaction),
-		ExecutionOverride: string(p.Override), Temporary: temporary, ExecutionMode: string(d.Mode),
-		ReasonKey: d.ReasonKey, ReasonArgs: string(args), Status: TurnRunning, Owner: s.owner}
-	err = s.db.Transaction(func(tx *gorm.DB) error {
-		var last int64
-		if err := tx.Model(&Turn{}).Where("session_id = ?", sessionID).Select("COALESCE(MAX(seq), 0)").Scan(&last).Error; err != nil {
-			return err
-		}
-		t.Seq = last + 1
-		return tx.Create(&t).Error
-	})
-	if err != nil {
-		return Turn{}, storeErr(err)
-	}
-	return t, nil
+	p := in.Preference
+	return Turn{ID: id.String(), SessionID: in.SessionID, Prompt: in.Prompt, InteractionMode: string(p.Interaction),
+		ExecutionOverride: string(p.Override), Temporary: in.Temporary, ExecutionMode: string(d.Mode),
+		ReasonKey: d.ReasonKey, ReasonArgs: string(args), Status: TurnRunning, Owner: owner,
+		CreatedAt: time.Now().UTC()}, nil
 }
 
 // EndTurn records how a running turn ended.
 func (s *Store) EndTurn(id, status, failure string) error {
-	now := time.Now().UTC()
-	res := s.db.Model(&Turn{}).Where("id = ? AND status = ?", id, TurnRunning).
-		Updates(map[string]any{"status": status, "error": failure, "ended_at": now})
-	if res.Error == nil && res.RowsAffected == 0 {
-		return errs.New(errs.NotFound, "ID", id)
-	}
-	return storeErr(res.Error)
+	return s.write(func(tx *gorm.DB) error {
+		res := tx.Model(&Turn{}).Where("id = ? AND status = ?", id, TurnRunning).
+			Updates(map[string]any{"status": status, "error": failure, "ended_at": time.Now().UTC()})
+		if res.Error == nil && res.RowsAffected == 0 {
+			return errs.New(errs.NotFound, "ID", id)
+		}
+		return res.Error
+	})
 }
 
 // Turns lists a session's turns in order.
 func (s *Store) Turns(sessionID string) ([]Turn, error) {
 	var out []Turn
 	err := s.db.Where("session_id = ?", sessionID).Order("seq").Find(&out).Error
-	return out, storeErr(err)
+	return out, s.fail(err)
 }

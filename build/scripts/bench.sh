@@ -35,3 +35,9 @@ for name in "${!overhead[@]}"; do
   d=$(awk -v a="${measured[$name]}" -v f="${measured[$from]}" 'BEGIN{printf "%.0f", a-f}')
   printf '%-40s %14s %14s %8s\n' "${name} - ${from##*/}" "$d" "$b" "$(awk -v n="$d" -v b="$b" 'BEGIN{printf "%.3f", n/b}')"
 done
+# Writers on one data folder, as long as the issue measured them (60 s each): operations tried
+# and failures, against a goal of 0 failures.
+secs=${AGENTDESK_STRESS_SECONDS:-60}
+printf '\nwriters on one data folder for %ss each (goal: 0 failed)\n' "$secs"
+AGENTDESK_STRESS_SECONDS=$secs go test -count=1 -run 'NeverFail' -v ./backend/store/ ./app/cli/ \
+  | grep -E 'operations tried|runs, [0-9]+ failed|^(FAIL|ok)'

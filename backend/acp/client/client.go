@@ -195,15 +195,8 @@ func CreateSession(svc *session.Service, in session.CreateInput, command string)
 	if in.Mode.InteractionMode != nil && *in.Mode.InteractionMode == "chat" {
 		return session.View{}, errs.New(agent.ChatWithExternalAgent, "Agent", command)
 	}
-	v, err := svc.Create(in)
-	if err != nil {
-		return session.View{}, err
-	}
-	if _, err := svc.Store.SetExternalAgent(v.ID, command); err != nil {
-		svc.Store.DeleteSession(v.ID)
-		return session.View{}, err
-	}
-	return v, nil
+	in.ExternalAgent = command
+	return svc.Create(in) // one unit of work: the session never exists without its agent
 }
 
 func contains(list []string, s string) bool {

@@ -16,6 +16,7 @@ import (
 	"agentdesk/backend/bus"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/i18n"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/provider/scripted"
@@ -162,22 +163,18 @@ func (r *rig) said(sessionID string) string {
 	}
 	var b strings.Builder
 	for _, e := range events {
-		if e.Type == agent.EventAssistantMessage {
-			var m agent.AssistantMessage
-			json.Unmarshal([]byte(e.Payload), &m)
+		if m, ok := eventlog.Decode(e.Seq, e.Type, []byte(e.Payload)).(eventlog.AssistantMessage); ok {
 			b.WriteString(m.Text)
 		}
 	}
 	return b.String()
 }
 
-func (r *rig) results(sessionID string) []agent.ToolResultRecord {
+func (r *rig) results(sessionID string) []eventlog.ToolResult {
 	events, _ := r.st.Events(sessionID)
-	var out []agent.ToolResultRecord
+	var out []eventlog.ToolResult
 	for _, e := range events {
-		if e.Type == agent.EventToolResult {
-			var rec agent.ToolResultRecord
-			json.Unmarshal([]byte(e.Payload), &rec)
+		if rec, ok := eventlog.Decode(e.Seq, e.Type, []byte(e.Payload)).(eventlog.ToolResult); ok {
 			out = append(out, rec)
 		}
 	}

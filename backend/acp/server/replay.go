@@ -1,54 +1,57 @@
 package server
 
 import (
-	"encoding/json"
-
 	acp "github.com/coder/acp-go-sdk"
 
-	"agentdesk/backend/agent"
-	"agentdesk/backend/store"
+	"agentdesk/backend/eventlog"
 )
 
-// replay turns a session's log into the updates session/load sends before it answers: the
-// person's messages, the agent's words, and its tool calls with their results.
-func (s *Server) replay(events []store.Event, w where) []acp.SessionUpdate {
-	var out []acp.SessionUpdate
-	for _, e := range events {
-		switch e.Type {
-		case agent.EventUserMessage:
-			var m agent.UserMessage
-			if json.Unmarshal([]byte(e.Payload), &m) == nil && m.Text != "" {
-				out = append(out, acp.UpdateUserMessageText(m.Text))
-			}
-		case agent.EventAssistantMessage:
-			var m agent.AssistantMessage
-			if json.Unmarshal([]byte(e.Payload), &m) != nil {
-				continue
-			}
-			if m.Text != "" {
-				out = append(out, acp.UpdateAgentMessageText(m.Text))
-			}
-			for _, c := range m.ToolCalls {
-				d := s.describe(c.Name, c.Input, w)
-				out = append(out, acp.StartToolCall(acp.ToolCallId(c.ID), d.title, acp.WithStartKind(toolKind(c.Name)),
-					acp.WithStartStatus(acp.ToolCallStatusPending), acp.WithStartRawInput(rawInput(c.Input)),
-					acp.WithStartContent(d.content()), acp.WithStartLocations(d.locations)))
-			}
-		case agent.EventToolResult:
-			var r agent.ToolResultRecord
-			if json.Unmarshal([]byte(e.Payload), &r) == nil {
-				out = append(out, toolDone(r.CallID, r.Content, r.IsError))
-			}
-		case agent.EventDirectTool:
-			var d agent.DirectResult
-			if json.Unmarshal([]byte(e.Payload), &d) == nil {
-				v := s.describe(d.Name, d.Input, w)
-				out = append(out, acp.StartToolCall(acp.ToolCallId(d.CallID), v.title, acp.WithStartKind(toolKind(d.Name)),
-					acp.WithStartStatus(acp.ToolCallStatusInProgress), acp.WithStartRawInput(rawInput(d.Input)),
-					acp.WithStartLocations(v.locations)))
-				out = append(out, toolDone(d.CallID, d.Output, d.IsError))
-			}
-		}
+// replayer turns a session's log into the updates session/load sends before it answers: the
+// person's messages, the agent's words, and its tool calls with their results, titled as they
+// were live. An entry that cannot be read is said so, as agent text, never skipped.
+type replayer struct {
+	eventlog.Ignore
+	s   *Server
+	w   where
+	out []acp.SessionUpdate
+}
+
+func (s *Server) replay(log []eventlog.Record, w where) []acp.SessionUpdate {
+	r := &replayer{s: s, w: w}
+	eventlog.Walk(log, r)
+	return r.out
+}
+
+func (r *replayer) UserMessage(m eventlog.UserMessage) {
+	if m.Text != "" {
+		r.out = append(r.out, acp.UpdateUserMessageText(m.Text))
 	}
-	return out
+}
+
+func (r *replayer) AssistantMessage(m eventlog.AssistantMessage) {
+	if m.Text != "" {
+		r.out = append(r.out, acp.UpdateAgentMessageText(m.Text))
+	}
+	for _, c := range m.ToolCalls {
+		d := r.s.describe(c.Name, c.Input, r.w)
+		r.out = append(r.out, acp.StartToolCall(acp.ToolCallId(c.ID), d.title, acp.WithStartKind(toolKind(c.Name)),
+			acp.WithStartStatus(acp.ToolCallStatusPending), acp.WithStartRawInput(rawInput(c.Input)),
+			acp.WithStartContent(d.content()), acp.WithStartLocations(d.locations)))
+	}
+}
+
+func (r *replayer) ToolResult(m eventlog.ToolResult) {
+	r.out = append(r.out, toolDone(m.CallID, m.Content, m.IsError))
+}
+
+func (r *replayer) DirectTool(d eventlog.DirectTool) {
+	v := r.s.describe(d.Name, d.Input, r.w)
+	r.out = append(r.out, acp.StartToolCall(acp.ToolCallId(d.CallID), v.title, acp.WithStartKind(toolKind(d.Name)),
+		acp.WithStartStatus(acp.ToolCallStatusInProgress), acp.WithStartRawInput(rawInput(d.Input)),
+		acp.WithStartLocations(v.locations)))
+	r.out = append(r.out, toolDone(d.CallID, d.Output, d.IsError))
+}
+
+func (r *replayer) Unreadable(u eventlog.Unreadable) {
+	r.out = append(r.out, acp.UpdateAgentMessageText(r.s.t("log.unreadable", map[string]any{"Seq": u.Seq, "Type": u.Type})))
 }

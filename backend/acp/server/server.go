@@ -136,7 +136,7 @@ func (s *Server) NewSession(ctx context.Context, req acp.NewSessionRequest) (acp
 // restored from the log (R-PLAN-1).
 func (s *Server) LoadSession(ctx context.Context, req acp.LoadSessionRequest) (acp.LoadSessionResponse, error) {
 	id := string(req.SessionId)
-	events, err := s.opts.Store.Events(id)
+	log, err := s.opts.Store.Log(id)
 	if err != nil {
 		return acp.LoadSessionResponse{}, s.fail(err)
 	}
@@ -144,7 +144,7 @@ func (s *Server) LoadSession(ctx context.Context, req acp.LoadSessionRequest) (a
 	if err != nil {
 		return acp.LoadSessionResponse{}, s.fail(err)
 	}
-	for _, u := range s.replay(events, s.whereOf(id)) {
+	for _, u := range s.replay(log, s.whereOf(id)) {
 		s.notify(id, u)
 	}
 	s.out.flush()

@@ -13,6 +13,7 @@ import type {
   Override,
   Permission,
   QueueChangedEvent,
+  SessionFailedEvent,
   Resolved,
   ResolveRequest,
   Session,
@@ -86,10 +87,12 @@ export function createApi(getTransport = transport) {
       onEnded: on<TurnEndedEvent>('turn.ended'),
       onToolCall: on<ToolCallEvent>('tool.call'),
       onToolOutput: on<ToolOutputEvent>('tool.output'),
-      onToolResult: on<ToolResultEvent>('tool.result'),
-      onDirect: on<DirectResult>('tool.direct'),
+      // Broadcast names, never the log's entry types (tool.result, tool.direct, context.cleared).
+      onToolResult: on<ToolResultEvent>('tool.done'),
+      onDirect: on<DirectResult>('tool.direct.done'),
       onQueue: on<QueueChangedEvent>('queue.changed'),
-      onCleared: on<SessionRef>('context.cleared'),
+      onSessionFailed: on<SessionFailedEvent>('session.failed'),
+      onCleared: on<SessionRef>('session.cleared'),
     },
     settings: {
       get: () => call<Settings>('Settings.Get'),

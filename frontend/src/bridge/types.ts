@@ -145,7 +145,14 @@ export interface ClearedItem {
   type: 'cleared';
   turnId: '';
 }
-export type Item = UserItem | AssistantItem | ToolItem | DirectItem | ModeItem | ClearedItem;
+/** An entry of the session's log the server could not read: shown, never silently skipped. */
+export interface UnreadableItem {
+  type: 'unreadable';
+  turnId: '';
+  seq: number;
+  logType: string;
+}
+export type Item = UserItem | AssistantItem | ToolItem | DirectItem | ModeItem | ClearedItem | UnreadableItem;
 
 export type DecisionKind = 'question' | 'approval' | 'plan_review';
 
@@ -361,6 +368,12 @@ export interface SessionModeEvent {
 export interface QueueChangedEvent {
   sessionId: string;
   items: QueueItem[] | null;
+}
+/** What the server could not record after a turn (its end, the boundary); nothing committed was lost. */
+export interface SessionFailedEvent {
+  sessionId: string;
+  kind: string;
+  args?: Record<string, unknown> | null;
 }
 export interface SessionRef {
   sessionId: string;

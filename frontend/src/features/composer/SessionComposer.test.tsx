@@ -121,6 +121,30 @@ describe('the session composer', () => {
     expect(screen.getByTestId('chip-note').textContent).toBe('No response, timed out.');
   });
 
+  it('shows an entry the server could not read as a localized line, never skipping it', async () => {
+    await openSession((f) => {
+      f.transcriptOf('s1').items.push(
+        { type: 'user', turnId: 't1', text: 'before', steer: false },
+        { type: 'unreadable', turnId: '', seq: 7, logType: 'tool.result' },
+        { type: 'user', turnId: 't2', text: 'after', steer: false },
+      );
+    });
+    const line = await screen.findByTestId('log-unreadable');
+    expect(line.dataset.seq).toBe('7');
+    expect(line.textContent).toContain('Entry 7 of this history could not be read (tool.result)');
+    const texts = screen.getAllByTestId('msg-user').map((m) => m.textContent);
+    expect(texts).toEqual(['before', 'after']);
+  });
+
+  it('says so when the boundary after a turn failed, in the words of its error kind', async () => {
+    const { fake } = await openSession();
+    act(() => fake.emit('session.failed', { sessionId: 's1', kind: 'QUEUED_MESSAGE_UNREADABLE' }));
+    const notice = await screen.findByTestId('composer-control-error');
+    expect(notice.textContent).toContain('A queued message could not be read');
+    act(() => fake.emit('session.failed', { sessionId: 'other', kind: 'STORE_FAILURE' }));
+    expect(screen.getAllByTestId('composer-control-error')).toHaveLength(1);
+  });
+
   it('clears a decision answered in another window', async () => {
     const { fake } = await openSession();
     act(() => void fake.ask(approval('d1')));

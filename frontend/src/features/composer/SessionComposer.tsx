@@ -33,6 +33,7 @@ export function SessionComposer({
   const [text, setText] = useState('');
   const [controlError, setControlError] = useState<unknown>(null);
   const { transcript, decisions } = state;
+  const shownError = controlError ?? state.backgroundError;
   const running = transcript.running !== '';
   const preference = state.preference ?? sessionPreference(session);
 
@@ -91,9 +92,16 @@ export function SessionComposer({
 
   return (
     <>
-      {controlError !== null && (
+      {shownError !== null && (
         <div className="composer-toast">
-          <ErrorNotice error={controlError} onDismiss={() => setControlError(null)} testId="composer-control-error" />
+          <ErrorNotice
+            error={shownError}
+            onDismiss={() => {
+              setControlError(null);
+              live.dismissBackgroundError();
+            }}
+            testId="composer-control-error"
+          />
         </div>
       )}
       <Composer

@@ -93,5 +93,11 @@ function ItemView({ item }: { item: Item }) {
           <span>{t('composer.transcript.cleared')}</span>
         </div>
       );
+    case 'unreadable':
+      return (
+        <div className="divider divider--warning" role="note" data-testid="log-unreadable" data-seq={item.seq}>
+          <span>{t('transcript.unreadable', { Seq: item.seq, Type: item.logType })}</span>
+        </div>
+      );
   }
 }

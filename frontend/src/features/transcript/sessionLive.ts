@@ -1,4 +1,4 @@
-import type { AgentStatusEvent, Api, ResolveRequest, Unsubscribe } from '../../bridge';
+import { BridgeError, type AgentStatusEvent, type Api, type ResolveRequest, type Unsubscribe } from '../../bridge';
 import { createStore } from '../../ui/store';
 import { emptyQueue, queueReducer, type QueueAction, type QueueState } from '../composer/decisionQueue';
 import { emptyTranscript, normalizeTranscript, transcriptReducer, type TranscriptAction } from './transcriptReducer';
@@ -14,6 +14,8 @@ export interface SessionLiveState {
   preference: Preference | null;
   /** The session's external agent starting, ready or failed to start (agent.status); null: nothing heard. */
   agent: AgentStatusEvent | null;
+  /** What could not be recorded after the last turn (session.failed); null when everything was. */
+  backgroundError: BridgeError | null;
 }
 
 /**
@@ -29,6 +31,7 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
     decisions: emptyQueue,
     preference: null,
     agent: null,
+    backgroundError: null,
   });
   /** Bumped by every turn start: a snapshot requested before it may miss the new turn's stream. */
   let epoch = 0;
@@ -83,6 +86,12 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
         api.turns.onDirect(mine((e) => apply({ type: 'tool.direct', e }))),
         api.turns.onQueue(mine((e) => apply({ type: 'queue.changed', e }))),
         api.turns.onCleared(mine(() => apply({ type: 'context.cleared' }))),
+        api.turns.onSessionFailed(
+          mine((e) => {
+            store.set((s) => ({ ...s, backgroundError: new BridgeError(e.kind, '', e.args ?? {}) }));
+            void load();
+          }),
+        ),
         api.sessions.onMode(
           mine((e) => {
             apply({ type: 'session.mode', e });
@@ -124,6 +133,7 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
     openFnForm: () => decide({ type: 'openFnForm' }),
     closeFnForm: () => decide({ type: 'closeFnForm' }),
     dismissNote: () => decide({ type: 'dismissNote' }),
+    dismissBackgroundError: () => store.set((s) => ({ ...s, backgroundError: null })),
   };
 }
 

@@ -75,6 +75,8 @@ function normalizeItem(it: Item, running: string): Item {
       return { ...it, turnId: it.turnId ?? '', text: it.text ?? '' };
     case 'mode':
       return { ...it, turnId: it.turnId ?? '', executionOverride: it.executionOverride ?? '' };
+    case 'unreadable':
+      return { ...it, turnId: '', seq: it.seq ?? 0, logType: it.logType ?? '' };
     default:
       return it;
   }

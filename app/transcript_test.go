@@ -1,0 +1,73 @@
+package app
+
+import (
+	"database/sql"
+	"encoding/json"
+	"testing"
+
+	_ "github.com/glebarez/go-sqlite"
+
+	"agentdesk/backend/eventlog"
+	"agentdesk/backend/store"
+)
+
+// An entry of the log that no reader can decode shows in the transcript, in its place, as an
+// "unreadable" item; the entries around it read as before (today's readers skipped it).
+func TestTheTranscriptShowsAnUnreadableEntryInItsPlace(t *testing.T) {
+	svc := newServices(t)
+	sess, err := svc.Store.CreateSession(store.NewSession{Title: "t", Workspace: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []eventlog.Event{
+		eventlog.UserMessage{TurnID: "t1", Text: "list the files"},
+		eventlog.AssistantMessage{TurnID: "t1", Text: "Listing.", ToolCalls: []eventlog.CallRecord{{ID: "c1", Name: "bash", Input: json.RawMessage(`{"command":"ls"}`)}}},
+	}
+	for _, e := range steps {
+		if _, err := svc.Store.AppendStep(sess.ID, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw, err := sql.Open("sqlite", svc.Store.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	// A damaged row: the result of c1 with a number where its call id belongs.
+	if _, err := raw.Exec(`INSERT INTO events (session_id, seq, type, payload, created_at)
+		VALUES (?, 4, 'tool.result', '{"turn_id":"t1","call_id":1,"content":"a b"}', '2025-01-01')`, sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	raw.Exec(`UPDATE sessions SET event_seq = 4 WHERE id = ?`, sess.ID)
+	if _, err := svc.Store.AppendStep(sess.ID, eventlog.AssistantMessage{TurnID: "t1", Text: "Done."}); err != nil {
+		t.Fatal(err)
+	}
+
+	tr, err := (&Sessions{svc}).Transcript(SessionRef{ID: sess.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, it := range tr.Items {
+		types = append(types, it.Type)
+	}
+	want := []string{"mode", "user", "assistant", "tool", "unreadable", "assistant"}
+	if len(types) != len(want) {
+		t.Fatalf("items %v, want %v", types, want)
+	}
+	for i := range want {
+		if types[i] != want[i] {
+			t.Fatalf("items %v, want %v", types, want)
+		}
+	}
+	if u := tr.Items[4]; u.Seq != 4 || u.LogType != "tool.result" {
+		t.Fatalf("the unreadable item names its entry: %+v", u)
+	}
+	if tool := tr.Items[3]; tool.Output != "" {
+		t.Fatalf("the call's result was unreadable, yet the card shows %q", tool.Output)
+	}
+	body, _ := json.Marshal(tr.Items[4])
+	if string(body) != `{"type":"unreadable","turnId":"","seq":4,"logType":"tool.result"}` {
+		t.Fatalf("wire shape: %s", body)
+	}
+}

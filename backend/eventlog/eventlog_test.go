@@ -1,0 +1,152 @@
+package eventlog
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"agentdesk/backend/mode"
+)
+
+// every is one event of each type, with every field set.
+var every = []Event{
+	UserMessage{TurnID: "t1", Text: "hi", Steer: true},
+	AssistantMessage{TurnID: "t1", Text: "ok", ToolCalls: []CallRecord{{ID: "c1", Name: "read", Input: json.RawMessage(`{"path":"a"}`)}}},
+	QueuedMessage{MessageID: "m1", Text: "later", Temporary: &mode.ModeSetPayload{InteractionMode: "smart", ExecutionOverride: "plan"}},
+	ToolResult{TurnID: "t1", CallID: "c1", Name: "read", Content: "x", IsError: true, Verdict: "allow", Layer: "l", Code: "C", Approved: "allow_once"},
+	DirectTool{CallID: "d1", Name: "glob", Input: json.RawMessage(`{"pattern":"*"}`), Output: "a", IsError: true, Code: "X"},
+	ContextCleared{},
+	NewModeSet(mode.Preference{Interaction: mode.Smart, Override: mode.Debug}),
+	PermissionSet{PermissionMode: "auto"},
+}
+
+func TestEveryTypeRoundTrips(t *testing.T) {
+	var types []string
+	for _, e := range every {
+		raw, err := Encode(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := Decode(7, e.LogType(), raw)
+		if !reflect.DeepEqual(got, e) {
+			t.Errorf("%s: decoded %#v, want %#v", e.LogType(), got, e)
+		}
+		types = append(types, e.LogType())
+	}
+	slices.Sort(types)
+	want := slices.Sorted(slices.Values(Types))
+	if !slices.Equal(types, want) {
+		t.Fatalf("the test covers %v, the log has %v", types, want)
+	}
+	for _, typ := range Types {
+		if _, ok := decoders[typ]; !ok {
+			t.Errorf("%s has no decoder", typ)
+		}
+	}
+	if len(decoders) != len(Types) {
+		t.Fatalf("%d decoders for %d types", len(decoders), len(Types))
+	}
+}
+
+// Payloads as earlier releases stored them still read: DirectTool kept the camelCase of the
+// DTO it used to be, with its sessionId.
+func TestStoredShapesOfEarlierReleasesRead(t *testing.T) {
+	got := Decode(3, TypeDirectTool, []byte(`{"sessionId":"s","callId":"d","name":"read","input":{},"output":"o","isError":false}`))
+	if d, ok := got.(DirectTool); !ok || d.CallID != "d" || d.Output != "o" {
+		t.Fatalf("got %#v", got)
+	}
+	q := Decode(4, TypeQueuedMessage, []byte(`{"message_id":"m","text":"x","temporary":{"interaction_mode":"read-only","execution_override":""}}`))
+	if p := q.(QueuedMessage).TemporaryPreference(); p == nil || *p != (mode.Preference{Interaction: mode.Smart, Override: mode.Analyze}) {
+		t.Fatalf("a retired temporary spelling must fold: %#v", p)
+	}
+}
+
+func TestWhatCannotBeReadIsUnreadableNamingWhy(t *testing.T) {
+	cases := []struct{ typ, raw, why string }{
+		{TypeUserMessage, `{"turn_id":`, "unexpected end"},
+		{TypeUserMessage, `null`, "not a JSON object"},
+		{TypeUserMessage, `"hello"`, "not a JSON object"},
+		{TypeUserMessage, `{"text":"no turn"}`, "turn_id is missing"},
+		{TypeUserMessage, `{"turn_id":"t","text":5}`, "cannot unmarshal number"},
+		{TypeAssistantMessage, `{"turn_id":"t","tool_calls":[{"name":"read"}]}`, "tool_calls[0]"},
+		{TypeToolResult, `{"turn_id":"t"}`, "call_id is missing"},
+		{TypeQueuedMessage, `{"text":"x"}`, "message_id is missing"},
+		{TypeDirectTool, `{"callId":"d"}`, "name is missing"},
+		{TypePermissionSet, `{}`, "permission_mode is missing"},
+		{TypeModeSet, `[1]`, "not a JSON object"},
+		{"note", `{}`, `unknown event type "note"`},
+	}
+	for _, c := range cases {
+		got := Decode(42, c.typ, []byte(c.raw))
+		u, ok := got.(Unreadable)
+		if !ok || u.Seq != 42 || u.Type != c.typ || !strings.Contains(u.Reason, c.why) {
+			t.Errorf("%s %s: got %#v, want Unreadable naming %q", c.typ, c.raw, got, c.why)
+		}
+		if err := Check(c.typ, []byte(c.raw)); err == nil {
+			t.Errorf("%s %s: Check passed", c.typ, c.raw)
+		}
+	}
+}
+
+// recorder is a Visitor that writes down what it was handed.
+type recorder struct{ seen []string }
+
+func (r *recorder) UserMessage(m UserMessage)           { r.seen = append(r.seen, "user:"+m.Text) }
+func (r *recorder) AssistantMessage(m AssistantMessage) { r.seen = append(r.seen, "assistant:"+m.Text) }
+func (r *recorder) QueuedMessage(m QueuedMessage)       { r.seen = append(r.seen, "queued:"+m.MessageID) }
+func (r *recorder) ToolResult(m ToolResult)             { r.seen = append(r.seen, "result:"+m.CallID) }
+func (r *recorder) DirectTool(m DirectTool)             { r.seen = append(r.seen, "direct:"+m.CallID) }
+func (r *recorder) ContextCleared(ContextCleared)       { r.seen = append(r.seen, "cleared") }
+func (r *recorder) ModeSet(m ModeSet)                   { r.seen = append(r.seen, "mode:"+m.ExecutionOverride) }
+func (r *recorder) PermissionSet(m PermissionSet)       { r.seen = append(r.seen, "perm:"+m.PermissionMode) }
+func (r *recorder) Unreadable(u Unreadable)             { r.seen = append(r.seen, "unreadable:"+u.Type) }
+
+func TestWalkHandsEveryEntryInOrderIncludingTheUnreadable(t *testing.T) {
+	var entries []Entry
+	for i, e := range every {
+		raw, _ := Encode(e)
+		entries = append(entries, Entry{Seq: int64(i + 1), Type: e.LogType(), Payload: raw})
+	}
+	entries = append(entries, Entry{Seq: 99, Type: TypeToolResult, Payload: []byte("{broken")})
+	var r recorder
+	log := Read(entries)
+	Walk(log, &r)
+	want := []string{"user:hi", "assistant:ok", "queued:m1", "result:c1", "direct:d1", "cleared", "mode:debug", "perm:auto", "unreadable:tool.result"}
+	if !slices.Equal(r.seen, want) {
+		t.Fatalf("walked %v, want %v", r.seen, want)
+	}
+	if p := Problems(log); len(p) != 1 || p[0].Seq != 99 {
+		t.Fatalf("problems: %+v", p)
+	}
+}
+
+// The mode in force is folded by mode.Fold over the mode.set entries (R-PLAN-1); its decoder and
+// this package's must read every payload alike: the same preference, and an unreadable payload
+// as unreadable here and as the read-only surface there, never skipped by either.
+func TestModeSetReadsAsTheModeFoldReadsIt(t *testing.T) {
+	payloads := []string{
+		`{"interaction_mode":"smart","execution_override":"plan"}`,
+		`{"interaction_mode":"chat"}`,
+		`{"interaction_mode":"read-only"}`,
+		`{"interaction_mode":"yolo"}`,
+		`{"interaction_mode":"chat","execution_override":"debug"}`,
+		`{}`,
+		`{"interaction_mode":`,
+		`{"interaction_mode":7}`,
+	}
+	for _, raw := range payloads {
+		fold := mode.DecodeModeSet([]byte(raw))
+		switch got := Decode(1, TypeModeSet, []byte(raw)).(type) {
+		case ModeSet:
+			if d := got.Preference(); d.Preference != fold.Preference || d.Recognized() != fold.Recognized() {
+				t.Errorf("%s: the log reads %+v, the fold %+v", raw, d, fold)
+			}
+		case Unreadable:
+			if fold.Recognized() || fold.Unrecognized[0].Field != "payload" {
+				t.Errorf("%s: unreadable here, but the fold read %+v", raw, fold)
+			}
+		}
+	}
+}
