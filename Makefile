@@ -7,61 +7,83 @@ LDFLAGS := -w -s -X agentdesk/app/cli.Version=$(VERSION)
 # A count, not a duration: a timed fuzz run can end with a spurious "context deadline exceeded".
 FUZZTIME ?= 150000x
 WAILS := build/.tools/wails
+STEP := bash build/scripts/step.sh
 
-.PHONY: run test setup frontend build helper go-test vitest e2e acp-test smoke fuzz bench bench-check dev wails-cli clean
+# The frontend bundle and the binary are real targets: each is rebuilt only when something it is
+# made from changed, so `make test` right after `make run` builds nothing again.
+DIST := frontend/dist/index.html
+FRONTEND_SRC := $(shell find frontend/src frontend/scripts locales -type f 2>/dev/null) \
+	frontend/index.html frontend/package.json frontend/package-lock.json frontend/vite.config.ts \
+	frontend/tsconfig.json frontend/tsconfig.node.json
+GO_SRC := $(shell find . -name '*.go' -not -name '*_test.go' -not -path './frontend/*' -not -path './build/*' \
+	-not -path '*/node_modules/*' 2>/dev/null) go.mod go.sum $(shell find locales -type f 2>/dev/null)
+# The link flags carry the version: a stamp that changes only when they do.
+LDFLAGS_STAMP := build/.ldflags
+$(shell mkdir -p build && (echo '$(LDFLAGS)' | cmp -s - $(LDFLAGS_STAMP) || echo '$(LDFLAGS)' > $(LDFLAGS_STAMP)))
 
-run: build
-	bash build/scripts/run.sh $(BIN)
+.PHONY: run test setup setup-test frontend build helper go-test vitest e2e acp-test smoke fuzz bench bench-check dev wails-cli clean
 
-test: setup go-test vitest build e2e acp-test smoke fuzz bench-check
+run: setup build
+	@bash build/scripts/run.sh $(BIN)
+
+test: setup-test go-test vitest build e2e acp-test smoke fuzz bench-check
 	@echo "make test: every suite passed"
 
 setup:
-	bash build/scripts/setup.sh
+	@bash build/scripts/setup.sh
 
-frontend: setup
-	cd frontend && npm run build
+setup-test:
+	@bash build/scripts/setup.sh test
+
+frontend: $(DIST)
+$(DIST): $(FRONTEND_SRC) frontend/node_modules/.package-lock.json
+	@$(STEP) "frontend: type-check and bundle (npm run build, about 30 s)" bash -c 'cd frontend && npm run build'
+
+frontend/node_modules/.package-lock.json: frontend/package-lock.json
+	@bash build/scripts/setup.sh
 
 # The sandbox helper is built static first and embedded (main_helper.go): every shell command
 # starts it instead of the GTK-linked app binary.
 HELPER := build/helper/agentdesk-sandbox
-build: frontend helper
-	$(GO) build -tags desktop,production,sandboxhelper -ldflags "$(LDFLAGS)" -o $(BIN) .
+HELPER_SRC := $(shell find backend/sandbox backend/errs -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
+helper: $(HELPER)
+$(HELPER): $(HELPER_SRC)
+	@$(STEP) "helper: compile the static sandbox helper" env CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o $(HELPER) ./backend/sandbox/helper
 
-helper:
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o $(HELPER) ./backend/sandbox/helper
+build: $(BIN)
+$(BIN): $(GO_SRC) $(DIST) $(HELPER) $(LDFLAGS_STAMP)
+	@$(STEP) "app: compile $(BIN) (go build, a minute or two the first time)" \
+	  $(GO) build -tags desktop,production,sandboxhelper -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 go-test:
-	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	@$(STEP) "go vet" $(GO) vet ./...
+	@$(STEP) "go test -race (every package)" $(GO) test -race -count=1 ./...
 
 vitest: setup
-	cd frontend && npm test
+	@$(STEP) "vitest" bash -c 'cd frontend && npm test'
 
 e2e: build
-	cd frontend && AGENTDESK_BIN=$(abspath $(BIN)) npm run e2e
+	@$(STEP) "e2e: Chromium against agentdesk serve" bash -c 'cd frontend && AGENTDESK_BIN=$(abspath $(BIN)) npm run e2e'
 
 # ACP conformance: the official TypeScript SDK drives `agentdesk acp`, and `agentdesk run` (and
 # the chain editor -> `agentdesk acp` -> agent) drives a TypeScript agent that behaves as
 # opencode does, as an external runtime.
 acp-test: build
-	cd backend/acp/testdata/node && AGENTDESK_BIN=$(abspath $(BIN)) npm test
+	@$(STEP) "acp: the official TypeScript SDK against agentdesk acp" \
+	  bash -c 'cd backend/acp/testdata/node && AGENTDESK_BIN=$(abspath $(BIN)) npm test'
 
 smoke: build
-	bash build/scripts/desktop-smoke.sh $(BIN) build/screenshots/desktop.png
+	@$(STEP) "smoke: the desktop window under Xvfb" bash build/scripts/desktop-smoke.sh $(BIN) build/screenshots/desktop.png
 
 fuzz:
-	@for target in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' backend/*/*_test.go | cut -c6-); do \
-	  pkg=$$(dirname $$(grep -l "^func $$target(" backend/*/*_test.go)); \
-	  echo "fuzz: $$target in $$pkg for $(FUZZTIME)"; \
-	  $(GO) test -run='^$$' -fuzz="^$$target$$" -fuzztime=$(FUZZTIME) ./$$pkg || exit 1; \
-	done
+	@GO=$(GO) bash build/scripts/fuzz.sh $(FUZZTIME)
 
 bench:
 	bash build/scripts/bench.sh
 
 # CI proves the benchmarks still run, with a short fixed count; `make bench` measures.
 bench-check:
+	@echo "==> bench-check: every benchmark runs (10 iterations each)"
 	$(GO) test -run='^$$' -bench=. -benchtime=10x ./backend/...
 
 # The Wails CLI is needed only for `wails dev` and to regenerate bindings; it is pinned in
@@ -74,4 +96,4 @@ dev: setup wails-cli
 	$(WAILS) dev -tags webkit2_40
 
 clean:
-	rm -rf build/bin build/helper build/.tools frontend/dist/assets build/screenshots
+	rm -rf build/bin build/helper build/.tools frontend/dist/assets frontend/dist/index.html build/screenshots $(LDFLAGS_STAMP)

@@ -1,28 +1,37 @@
 #!/usr/bin/env bash
-# Installs what a fresh Debian/Ubuntu machine lacks to build, run and test AgentDesk:
-# system packages (with sudo when not root) and the frontend's locked npm packages.
+# Installs what a fresh Debian/Ubuntu machine lacks, with sudo when not root.
+#   setup.sh        to build and run AgentDesk: system packages and the frontend's locked npm packages
+#   setup.sh test   also what only the tests use: Chromium, git and the ACP conformance fixture
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+purpose=${1:-run}
 
-packages=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev xvfb xauth xdotool imagemagick curl git chromium fonts-wqy-microhei)
+packages=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev xvfb xauth xdotool imagemagick curl fonts-wqy-microhei)
+npm_dirs=(frontend)
+if [ "$purpose" = test ]; then
+  packages+=(git chromium)
+  npm_dirs+=(backend/acp/testdata/node)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}"
+  echo "setup: installing ${#missing[@]} system packages with apt-get (a minute or two): ${missing[*]}"
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  echo "setup: system packages present"
 fi
 
 command -v go >/dev/null || { echo "setup: Go 1.26 or later is required (https://go.dev/dl)"; exit 1; }
 command -v npm >/dev/null || { echo "setup: Node.js 20 and npm are required"; exit 1; }
 
 # npm ci only when a lock file changed since the last install.
-for dir in frontend backend/acp/testdata/node; do
+for dir in "${npm_dirs[@]}"; do
   [ -f "$dir/package-lock.json" ] || continue
   if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
     echo "setup: npm ci in $dir"
