@@ -118,12 +118,18 @@ func TestSettingsValidateAndPublish(t *testing.T) {
 	if changed != 0 {
 		t.Fatalf("a refused write published %d changes", changed)
 	}
+	if view, _ := settings.Get(); view.DecisionTimeout != "never" {
+		t.Fatalf("by default a decision waits for the person: %q", view.DecisionTimeout)
+	}
 	view, err := settings.SetDecisionTimeout(ValueRequest{Value: "90s"})
 	if err != nil || view.DecisionTimeout != "1m30s" {
 		t.Fatalf("timeout: %+v %v", view, err)
 	}
+	if view, err = settings.SetDecisionTimeout(ValueRequest{Value: "never"}); err != nil || view.DecisionTimeout != "never" {
+		t.Fatalf("never: %+v %v", view, err)
+	}
 	view, _ = settings.SetProvider(SetProviderRequest{Kind: "openai", BaseURL: "http://127.0.0.1:11434/v1", Model: "llama3"})
-	if !view.ProviderReady || changed != 2 {
+	if !view.ProviderReady || changed != 3 {
 		t.Fatalf("a local OpenAI-compatible server needs no key: %+v (%d changes)", view, changed)
 	}
 }

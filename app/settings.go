@@ -113,7 +113,7 @@ func (f *Settings) Get() (SettingsView, error) {
 		return SettingsView{}, f.s.fail(err)
 	}
 	return SettingsView{Language: f.s.Language(), DefaultPermission: string(def.Mode), Theme: theme, ExternalAgents: agents,
-		DecisionTimeout: decision.TimeoutSetting(f.s.Store)().String(), Provider: prov, ProviderReady: f.s.providerReady(prov),
+		DecisionTimeout: decision.FormatTimeout(decision.TimeoutSetting(f.s.Store)()), Provider: prov, ProviderReady: f.s.providerReady(prov),
 		ShellEnvPassthrough: pass, Sandbox: sandbox.Status(), ExternalStartTimeout: f.s.Store.ExternalStartTimeout().String()}, nil
 }
 
@@ -147,7 +147,7 @@ func (f *Settings) SetDecisionTimeout(req ValueRequest) (SettingsView, error) {
 	if err != nil {
 		return SettingsView{}, f.s.fail(err)
 	}
-	if err := f.s.Store.SetSetting(decision.SettingTimeout, d.Round(time.Second).String()); err != nil {
+	if err := f.s.Store.SetSetting(decision.SettingTimeout, decision.FormatTimeout(d)); err != nil {
 		return SettingsView{}, f.s.fail(err)
 	}
 	return f.publish()

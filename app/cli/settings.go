@@ -20,13 +20,13 @@ type setting struct {
 func settingsTable() map[string]setting {
 	return map[string]setting{
 		"decision-timeout": {
-			get: func(st *store.Store) (string, error) { return decision.TimeoutSetting(st)().String(), nil },
+			get: func(st *store.Store) (string, error) { return decision.FormatTimeout(decision.TimeoutSetting(st)()), nil },
 			set: func(st *store.Store, value string) error {
 				d, err := decision.ParseTimeout(value)
 				if err != nil {
 					return err
 				}
-				return st.SetSetting(decision.SettingTimeout, d.String())
+				return st.SetSetting(decision.SettingTimeout, decision.FormatTimeout(d))
 			},
 		},
 		"shell-env-passthrough": {

@@ -15,7 +15,7 @@ import (
 // Options tune a registry. Zero values mean the defaults.
 type Options struct {
 	// Timeout is read at every ask; use TimeoutSetting for the decision-timeout setting.
-	// A result of zero or less means DefaultTimeout.
+	// A result of zero or less (and a nil Timeout) means NoTimeout: the decision waits.
 	Timeout func() time.Duration
 	// Now stamps CreatedAt and Deadline. The wait itself runs on the real clock.
 	Now func() time.Time
@@ -44,7 +44,7 @@ type Registry struct {
 }
 
 // entry is one pending decision and the channel its waiter blocks on. The channel holds one
-// value so the single winner never blocks handing it over.
+// value so the single winner never blocks handing it over. wait is zero for no deadline.
 type entry struct {
 	d    Decision
 	wait time.Duration
@@ -59,7 +59,7 @@ func New(st *store.Store, publish func(name string, data any), opts Options) *Re
 	r := &Registry{st: st, out: &outbox{publish: publish}, timeout: opts.Timeout, now: opts.Now,
 		onError: opts.OnError, byID: map[string]*entry{}, queues: map[string][]*entry{}}
 	if r.timeout == nil {
-		r.timeout = func() time.Duration { return DefaultTimeout }
+		r.timeout = func() time.Duration { return NoTimeout }
 	}
 	if r.now == nil {
 		r.now = func() time.Time { return time.Now().UTC() }
@@ -87,7 +87,8 @@ func (r *Registry) Recover() (turns, decisions int, err error) {
 }
 
 // Ask persists a decision, announces it with decision.asked and blocks until it ends: answered
-// or rejected through Resolve, TimedOut at its deadline (callers treat that as declined),
+// or rejected through Resolve, TimedOut at its deadline if it has one (callers treat that as
+// declined),
 // Cancelled when ctx is done or the session is cancelled. The error is non-nil only when the
 // decision could not be asked at all.
 func (r *Registry) Ask(ctx context.Context, req Request) (Decision, Resolution, error) {
@@ -119,15 +120,20 @@ func (r *Registry) newDecision(req Request) (Decision, error) {
 		return Decision{}, errs.Wrap(errs.Internal, err)
 	}
 	now := r.now()
-	return Decision{ID: id.String(), SessionID: req.SessionID, TurnID: req.TurnID, Kind: req.Kind,
-		Payload: payload, CreatedAt: now, Deadline: now.Add(r.wait())}, nil
+	d := Decision{ID: id.String(), SessionID: req.SessionID, TurnID: req.TurnID, Kind: req.Kind,
+		Payload: payload, CreatedAt: now}
+	if wait := r.wait(); wait > 0 {
+		d.Deadline = now.Add(wait)
+	}
+	return d, nil
 }
 
+// wait is how long the next decision may wait; NoTimeout (zero) means it has no deadline.
 func (r *Registry) wait() time.Duration {
 	if d := r.timeout(); d > 0 {
 		return d
 	}
-	return DefaultTimeout
+	return NoTimeout
 }
 
 func marshalPayload(p any) (json.RawMessage, error) {
@@ -152,7 +158,10 @@ func (r *Registry) register(d Decision) (*entry, error) {
 	if err := r.st.CreateDecision(row); err != nil {
 		return nil, err
 	}
-	e := &entry{d: d, wait: d.Deadline.Sub(d.CreatedAt), done: make(chan Resolution, 1)}
+	e := &entry{d: d, done: make(chan Resolution, 1)}
+	if !d.Deadline.IsZero() {
+		e.wait = d.Deadline.Sub(d.CreatedAt)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.byID[d.ID] = e
@@ -165,14 +174,18 @@ func (r *Registry) register(d Decision) (*entry, error) {
 // await blocks until the decision ends. A timeout or a done context tries to end it; if some
 // other resolver got there first, that one's resolution is what the waiter gets.
 func (r *Registry) await(ctx context.Context, e *entry) Resolution {
-	timer := time.NewTimer(e.wait)
-	defer timer.Stop()
+	var expired <-chan time.Time // nil, so never ready, when the decision has no deadline
+	if e.wait > 0 {
+		timer := time.NewTimer(e.wait)
+		defer timer.Stop()
+		expired = timer.C
+	}
 	select {
 	case res := <-e.done:
 		return res
 	case <-ctx.Done():
 		r.endQuietly(e.d.ID, Resolution{Outcome: Cancelled})
-	case <-timer.C:
+	case <-expired:
 		r.endQuietly(e.d.ID, Resolution{Outcome: TimedOut})
 	}
 	return <-e.done

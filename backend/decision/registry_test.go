@@ -243,6 +243,28 @@ func TestTimeoutResolvesAsTimedOut(t *testing.T) {
 	}
 }
 
+// Issue 12: by default a decision has no deadline and waits for the person, however long; only
+// an answer (or a cancel) ends it.
+func TestByDefaultADecisionWaitsWithoutADeadline(t *testing.T) {
+	g := newRig(t, Options{})
+	sid := g.session(t, "a")
+	w := g.ask(context.Background(), question(sid, "still there?"))
+	pending := g.waitPending(t, sid, 1)
+	if !pending[0].Deadline.IsZero() {
+		t.Fatalf("deadline %v, want none", pending[0].Deadline)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if len(g.reg.Pending(sid)) != 1 {
+		t.Fatal("a decision without a timeout ended on its own")
+	}
+	if won, err := g.reg.Resolve(pending[0].ID, Answer([]string{"yes"}, "")); !won || err != nil {
+		t.Fatalf("resolve: %v %v", won, err)
+	}
+	if _, res := w.wait(t); res.Outcome != Answered {
+		t.Fatalf("resolution %+v", res)
+	}
+}
+
 func TestContextDoneResolvesAsCancelled(t *testing.T) {
 	g := newRig(t, Options{})
 	sid := g.session(t, "a")

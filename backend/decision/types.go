@@ -79,7 +79,8 @@ type Decision struct {
 	Kind      Kind            `json:"kind"`
 	Payload   json.RawMessage `json:"payload"`
 	CreatedAt time.Time       `json:"createdAt"`
-	Deadline  time.Time       `json:"deadline"`
+	// Deadline is zero when the decision waits for its answer without a timeout (the default).
+	Deadline time.Time `json:"deadline"`
 }
 
 // Resolution is how a decision ended. Reason is free text from a person (a rejection's reason),

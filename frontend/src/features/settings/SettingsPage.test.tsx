@@ -185,6 +185,27 @@ describe('Settings: providers, timeout and theme', () => {
     expect(backend.called('Settings.SetDecisionTimeout').map((c) => c.req)).toEqual([{ value: 'soon' }, { value: '90s' }]);
   });
 
+  it('waits for the person by default; Decline after turns a timeout on and Wait for me turns it off', async () => {
+    const backend = new FakeSettingsBackend({ settings: { decisionTimeout: 'never' } });
+    renderSettingsPage(backend);
+    const user = userEvent.setup();
+    const wait = (await screen.findByTestId('decision-timeout-choice-wait')) as HTMLInputElement;
+    expect(wait.checked).toBe(true);
+    expect(screen.queryByTestId('decision-timeout-input')).toBeNull();
+
+    await user.click(screen.getByTestId('decision-timeout-choice-decline'));
+    const input = (await screen.findByTestId('decision-timeout-input')) as HTMLInputElement;
+    expect(input.value).toBe('10m');
+    expect(backend.called('Settings.SetDecisionTimeout')).toEqual([]);
+    await user.click(screen.getByTestId('decision-timeout-save'));
+    await waitFor(() => expect(backend.settings.decisionTimeout).toBe('10m0s'));
+
+    await user.click(screen.getByTestId('decision-timeout-choice-wait'));
+    await waitFor(() => expect(backend.settings.decisionTimeout).toBe('never'));
+    expect(screen.queryByTestId('decision-timeout-input')).toBeNull();
+    expect(backend.called('Settings.SetDecisionTimeout').map((c) => c.req)).toEqual([{ value: '10m' }, { value: 'never' }]);
+  });
+
   it('saves the theme', async () => {
     const backend = new FakeSettingsBackend();
     renderSettingsPage(backend);

@@ -12,6 +12,10 @@ describe('formatDuration', () => {
     expect(formatDuration('1m30s')).toBe('1m30s');
     expect(formatDuration('90s')).toBe('90s');
   });
+  it('keeps never, the default that waits for the person', () => {
+    expect(formatDuration('never')).toBe('never');
+    expect(formatDuration('')).toBe('never');
+  });
 });
 
 describe('normalizeSettings', () => {

@@ -73,6 +73,10 @@ export class FakeSettingsBackend extends FakeTransportBase {
         this.settings.theme = r.theme as AppSettings['theme'];
         return this.changed();
       case 'Settings.SetDecisionTimeout': {
+        if (r.value === 'never') {
+          this.settings.decisionTimeout = 'never';
+          return this.changed();
+        }
         const m = DURATION.exec(r.value ?? '');
         if (!m) throw new BridgeError('INVALID_VALUE', `“${r.value}” is not a duration between 10s and 24h.`, { Value: r.value });
         this.settings.decisionTimeout = m[2] === 's' ? `${m[1]}s` : m[2] === 'm' ? `${m[1]}m0s` : `${m[1]}h0m0s`;
