@@ -20,7 +20,9 @@ type setting struct {
 func settingsTable() map[string]setting {
 	return map[string]setting{
 		"decision-timeout": {
-			get: func(st *store.Store) (string, error) { return decision.FormatTimeout(decision.TimeoutSetting(st)()), nil },
+			get: func(st *store.Store) (string, error) {
+				return decision.FormatTimeout(decision.TimeoutSetting(st)()), nil
+			},
 			set: func(st *store.Store, value string) error {
 				d, err := decision.ParseTimeout(value)
 				if err != nil {
