@@ -51,6 +51,7 @@ type Services struct {
 
 	getenv   func(string) string
 	override provider.Provider // fixed provider from the command line, shared by every turn
+	states   *liveStates
 	mu       sync.RWMutex
 	lang     string
 }
@@ -69,7 +70,8 @@ func NewServices(st *store.Store, msgs *i18n.Bundle, opts Options) (*Services, e
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
-	s := &Services{Store: st, Bus: bus.New(), I18n: msgs, Info: opts.Info, lang: opts.EnvLang, getenv: opts.Getenv}
+	s := &Services{Store: st, Bus: bus.New(), I18n: msgs, Info: opts.Info, lang: opts.EnvLang, getenv: opts.Getenv,
+		states: newLiveStates()}
 	if err := s.loadLanguage(); err != nil {
 		return nil, err
 	}
@@ -80,11 +82,11 @@ func NewServices(st *store.Store, msgs *i18n.Bundle, opts Options) (*Services, e
 		}
 		s.override = p
 	}
-	s.Decisions = decision.New(st, s.Bus.Publish, decision.Options{Timeout: decision.TimeoutSetting(st)})
+	s.Decisions = decision.New(st, s.publish, decision.Options{Timeout: decision.TimeoutSetting(st)})
 	if _, _, err := s.Decisions.Recover(); err != nil {
 		return nil, err
 	}
-	s.Runtime = agent.New(agent.Options{Store: st, Publish: s.Bus.Publish, Decisions: s.Decisions,
+	s.Runtime = agent.New(agent.Options{Store: st, Publish: s.publish, Decisions: s.Decisions,
 		Tools: tool.NewRegistry(), Provider: s.providerForTurn, Messages: msgs, DataDir: opts.Info.DataDir,
 		External: client.NewPool(os.Stderr)})
 	return s, nil

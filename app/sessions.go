@@ -13,17 +13,20 @@ import (
 
 // Session is a session as the frontend sees it, with its effective mode and permission.
 type Session struct {
-	ID                string    `json:"id"`
-	Title             string    `json:"title"`
-	Workspace         string    `json:"workspace"`
-	InteractionMode   string    `json:"interactionMode"`
-	ExecutionOverride string    `json:"executionOverride"`
-	PermissionMode    string    `json:"permissionMode"`
-	UnrecognizedMode  string    `json:"unrecognizedMode,omitempty"`
-	ExternalAgent     string    `json:"externalAgent,omitempty"`
-	Running           bool      `json:"running"`
-	CreatedAt         time.Time `json:"createdAt"`
-	UpdatedAt         time.Time `json:"updatedAt"`
+	ID                string `json:"id"`
+	Title             string `json:"title"`
+	Workspace         string `json:"workspace"`
+	InteractionMode   string `json:"interactionMode"`
+	ExecutionOverride string `json:"executionOverride"`
+	PermissionMode    string `json:"permissionMode"`
+	UnrecognizedMode  string `json:"unrecognizedMode,omitempty"`
+	ExternalAgent     string `json:"externalAgent,omitempty"`
+	// Running, Waiting and StateSeq are the session's live state (see SessionState).
+	Running   bool      `json:"running"`
+	Waiting   int       `json:"waiting"`
+	StateSeq  uint64    `json:"stateSeq"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
 // CreateSessionRequest asks for a new session. Empty title and workspace take the defaults;
@@ -186,9 +189,9 @@ func (s *Services) publishSessions() {
 }
 
 func (f *Sessions) dto(v session.View) Session {
-	_, running := f.s.Runtime.Running(v.ID)
+	st := f.s.states.get(v.ID)
 	external, _ := f.s.Store.ExternalAgent(v.ID)
 	return Session{ExternalAgent: external, ID: v.ID, Title: v.Title, Workspace: v.Workspace, InteractionMode: v.InteractionMode,
 		ExecutionOverride: v.ExecutionOverride, PermissionMode: v.PermissionMode, UnrecognizedMode: v.UnrecognizedMode,
-		Running: running, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt}
+		Running: st.Running, Waiting: st.Waiting, StateSeq: st.Seq, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt}
 }

@@ -31,15 +31,18 @@ func (r *Runtime) launchLocked(st store.StartedTurn) Ack {
 	r.running[st.Turn.SessionID] = a
 	t := &turn{rt: r, ctx: ctx, active: a, sessionID: st.Turn.SessionID, workspace: st.Workspace, text: st.Turn.Prompt,
 		pref: st.Preference, exec: st.Decision.Mode}
-	go r.execute(t, st.Decision)
+	// Announced before Send returns, so whatever the caller publishes next (the session list)
+	// already sees the turn running.
+	d := st.Decision
+	r.opts.Publish(EventTurnStarted, TurnStarted{SessionID: t.sessionID, TurnID: st.Turn.ID, Prompt: t.text,
+		ExecutionMode: string(d.Mode), ReasonKey: d.ReasonKey, ReasonArgs: d.ReasonArgs,
+		Reason: r.opts.Messages.T("en", d.ReasonKey, d.ReasonArgs)})
+	go r.execute(t)
 	return Ack{TurnID: st.Turn.ID}
 }
 
 // execute runs a turn to its end, records how it ended, then crosses the boundary.
-func (r *Runtime) execute(t *turn, d mode.Decision) {
-	r.opts.Publish(EventTurnStarted, TurnStarted{SessionID: t.sessionID, TurnID: t.active.turnID, Prompt: t.text,
-		ExecutionMode: string(d.Mode), ReasonKey: d.ReasonKey, ReasonArgs: d.ReasonArgs,
-		Reason: r.opts.Messages.T("en", d.ReasonKey, d.ReasonArgs)})
+func (r *Runtime) execute(t *turn) {
 	status, failure := r.runTurn(t)
 	r.deltas.flush()
 	if err := r.opts.Store.EndTurn(t.active.turnID, status, failure); err != nil && errs.KindOf(err) != errs.NotFound {

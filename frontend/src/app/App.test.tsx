@@ -165,6 +165,36 @@ describe('App shell', () => {
     expect(titles()).toEqual(['From elsewhere']);
   });
 
+  it('shows each session live: running, waiting for you, and unread once its turn ends out of view', async () => {
+    const fake = new FakeTransport({
+      sessions: [session('a', 'Viewed', '2025-01-01T09:00:00Z'), session('b', 'Elsewhere', '2025-01-01T08:00:00Z')],
+    });
+    renderApp(fake);
+    await waitFor(() => expect(titles()).toEqual(['Viewed', 'Elsewhere']));
+    const item = (id: string) => screen.getAllByTestId('session-item').find((li) => li.dataset.sessionId === id)!;
+    const state = (id: string, running: boolean, waiting: number, stateSeq: number) =>
+      act(() => fake.emit('session.state', { sessionId: id, running, waiting, stateSeq }));
+
+    state('b', true, 0, 1);
+    expect(within(item('b')).queryByTestId('session-running')).not.toBeNull();
+    state('b', true, 1, 2);
+    expect(within(item('b')).getByTestId('session-waiting').textContent).toBe('Waiting for you');
+    expect(within(item('b')).queryByTestId('session-running')).toBeNull();
+    // A stale list (an older seq) does not bring back what a newer state said.
+    act(() => fake.emit('sessions.changed', [session('a', 'Viewed', '2025-01-01T09:00:00Z'), { ...session('b', 'Elsewhere', '2025-01-01T08:00:00Z'), stateSeq: 0 }]));
+    expect(within(item('b')).queryByTestId('session-waiting')).not.toBeNull();
+    state('b', false, 0, 3);
+    expect(within(item('b')).queryByTestId('session-running')).toBeNull();
+    expect(within(item('b')).queryByTestId('session-unread')).not.toBeNull();
+
+    // The session in view never turns unread; opening the other one reads it.
+    state('a', true, 0, 4);
+    state('a', false, 0, 5);
+    expect(within(item('a')).queryByTestId('session-unread')).toBeNull();
+    await userEvent.click(within(item('b')).getByTestId('session-select'));
+    await waitFor(() => expect(within(item('b')).queryByTestId('session-unread')).toBeNull());
+  });
+
   it('switches language from Settings and follows settings.changed', async () => {
     const fake = new FakeTransport();
     renderApp(fake);

@@ -37,6 +37,9 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
   // Home, or a session that no longer exists, shows the newest session; with none, a new task.
   const current = route.page === 'settings' || route.page === 'new' ? undefined : (routed ?? list[0]);
 
+  const viewingId = current?.id ?? null;
+  useEffect(() => sessions.setViewing(viewingId), [sessions, viewingId]);
+
   useEffect(() => {
     if (state.status !== 'ready' || route.page === 'settings' || route.page === 'new') return;
     if (current && !(route.page === 'session' && route.id === current.id)) {
@@ -134,6 +137,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
         <SessionSidebar
           ref={newButtonRef}
           state={state}
+          unread={state.unread}
           drafting={drafting}
           onCreate={newTask}
           onRetry={() => void sessions.load()}

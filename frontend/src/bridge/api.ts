@@ -19,6 +19,7 @@ import type {
   Session,
   SessionModeEvent,
   SessionRef,
+  SessionStateEvent,
   Settings,
   SystemInfo,
   ToolCallEvent,
@@ -61,6 +62,7 @@ export function createApi(getTransport = transport) {
         on<Session[] | null>('sessions.changed')((s) => cb(s ?? [])),
       onMode: on<SessionModeEvent>('session.mode'),
       onAgentStatus: on<AgentStatusEvent>('agent.status'),
+      onState: on<SessionStateEvent>('session.state'),
     },
     composer: {
       send: (req: SendRequest) => call<Ack>('Composer.Send', req),

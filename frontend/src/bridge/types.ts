@@ -28,6 +28,10 @@ export interface Session {
   unrecognizedMode?: string;
   externalAgent?: string;
   running?: boolean;
+  /** Decisions waiting for the person. */
+  waiting?: number;
+  /** Orders the live state (running, waiting) among every report of it: the newest wins. */
+  stateSeq?: number;
   /** RFC 3339 */
   createdAt: string;
   /** RFC 3339 */
@@ -377,4 +381,11 @@ export interface SessionFailedEvent {
 }
 export interface SessionRef {
   sessionId: string;
+}
+/** session.state: one session's live state. */
+export interface SessionStateEvent {
+  sessionId: string;
+  running: boolean;
+  waiting: number;
+  stateSeq: number;
 }

@@ -5,4 +5,5 @@ afterEach(() => {
   if (typeof window === 'undefined') return; // node-environment tests
   cleanup();
   window.location.hash = '';
+  window.localStorage.clear();
 });

@@ -1,16 +1,18 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Session } from '../../bridge';
-import { useI18n } from '../../i18n/I18nProvider';
+import { useI18n, useT } from '../../i18n/I18nProvider';
 import { IconButton } from '../../ui/IconButton';
 import { ForkIcon, PencilIcon, TrashIcon } from '../../ui/icons';
 import { DeleteConfirm } from './DeleteConfirm';
 import { fullDateTime, relativeTime } from './formatTime';
 import { RenameInput } from './RenameInput';
+import { sessionBadge, type SessionBadge } from './sessionState';
 
 type Mode = 'idle' | 'renaming' | 'saving' | 'confirming' | 'deleting';
 
 export interface SessionItemProps {
   session: Session;
+  unread: boolean;
   selected: boolean;
   now: number;
   /** When true the item takes keyboard focus once (after create, delete, or rename). */
@@ -27,7 +29,7 @@ export interface SessionItemProps {
 }
 
 export function SessionItem(props: SessionItemProps) {
-  const { session, selected, now, focusRequested, onFocused, onSelect, onRename, onDelete, onFork, onArrow } = props;
+  const { session, unread, selected, now, focusRequested, onFocused, onSelect, onRename, onDelete, onFork, onArrow } = props;
   const { t, lang } = useI18n();
   const [mode, setMode] = useState<Mode>('idle');
   const mainRef = useRef<HTMLButtonElement>(null);
@@ -69,7 +71,8 @@ export function SessionItem(props: SessionItemProps) {
     }
   };
 
-  const className = ['session-item', selected && 'is-selected', mode !== 'idle' && `is-${mode}`]
+  const badge = sessionBadge(session, unread);
+  const className = ['session-item', selected && 'is-selected', badge === 'unread' && 'is-unread', mode !== 'idle' && `is-${mode}`]
     .filter(Boolean)
     .join(' ');
 
@@ -92,14 +95,21 @@ export function SessionItem(props: SessionItemProps) {
             onKeyDown={onKeyDown}
           >
             <span className="session-item__title" data-testid="session-title">
-              {session.running && (
-                <span className="session-item__running" data-testid="session-running" role="img" aria-label={t('composer.sessions.running')} />
-              )}
+              <StateDot badge={badge} />
               {session.title}
             </span>
-            <time className="session-item__time" dateTime={session.updatedAt} title={fullDateTime(session.updatedAt, lang)}>
-              {relativeTime(session.updatedAt, lang, now)}
-            </time>
+            <span className="session-item__sub">
+              <time className="session-item__time" dateTime={session.updatedAt} title={fullDateTime(session.updatedAt, lang)}>
+                {relativeTime(session.updatedAt, lang, now)}
+              </time>
+              {badge === 'waiting' && (
+                <span className="session-item__waiting" data-testid="session-waiting" data-count={session.waiting}>
+                  {(session.waiting ?? 0) > 1
+                    ? t('composer.sessions.waitingMany', { Count: session.waiting ?? 0 })
+                    : t('composer.sessions.waiting')}
+                </span>
+              )}
+            </span>
           </button>
           {mode === 'idle' && (
             <div className="session-item__actions">
@@ -142,4 +152,16 @@ export function SessionItem(props: SessionItemProps) {
       )}
     </li>
   );
+}
+
+/** Before the title: a pulsing dot while a turn runs, a still one for news not yet seen. */
+function StateDot({ badge }: { badge: SessionBadge }) {
+  const t = useT();
+  if (badge === 'running') {
+    return <span className="session-item__running" data-testid="session-running" role="img" aria-label={t('composer.sessions.running')} />;
+  }
+  if (badge === 'unread') {
+    return <span className="session-item__unread" data-testid="session-unread" role="img" aria-label={t('composer.sessions.unread')} />;
+  }
+  return null;
 }

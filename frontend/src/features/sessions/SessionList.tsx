@@ -6,6 +6,8 @@ import { useNow } from './useNow';
 
 export interface SessionListProps {
   sessions: Session[];
+  /** Sessions with news the person has not seen. */
+  unread: readonly string[];
   selectedId: string | null;
   focusId: string | null;
   onFocused: () => void;
@@ -15,7 +17,7 @@ export interface SessionListProps {
   onFork: (id: string) => void;
 }
 
-export function SessionList({ sessions, selectedId, focusId, onFocused, onSelect, onRename, onDelete, onFork }: SessionListProps) {
+export function SessionList({ sessions, unread, selectedId, focusId, onFocused, onSelect, onRename, onDelete, onFork }: SessionListProps) {
   const t = useT();
   const now = useNow();
   const listRef = useRef<HTMLUListElement>(null);
@@ -33,6 +35,7 @@ export function SessionList({ sessions, selectedId, focusId, onFocused, onSelect
         <SessionItem
           key={s.id}
           session={s}
+          unread={unread.includes(s.id)}
           selected={s.id === selectedId}
           now={now}
           focusRequested={s.id === focusId}

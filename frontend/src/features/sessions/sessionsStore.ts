@@ -1,11 +1,14 @@
 import type { Api, Session, Unsubscribe } from '../../bridge';
 import { createStore } from '../../ui/store';
+import { applyState, mergeList, mergeSession, nextUnread } from './sessionState';
 
 export interface SessionsState {
   status: 'loading' | 'ready' | 'error';
   sessions: Session[];
   /** Why the list could not be loaded (status 'error'). */
   error: unknown;
+  /** Sessions whose turn ended while the person looked elsewhere. */
+  unread: string[];
 }
 
 const time = (iso: string) => Date.parse(iso) || 0;
@@ -16,23 +19,62 @@ export function sortSessions(list: Session[]): Session[] {
 }
 
 function upsert(list: Session[], s: Session): Session[] {
-  return sortSessions([...list.filter((x) => x.id !== s.id), s]);
+  return sortSessions([...list.filter((x) => x.id !== s.id), mergeSession(list.find((x) => x.id === s.id), s)]);
 }
 
+/** Where unread marks survive a reload; injectable for tests. */
+export interface UnreadStorage {
+  load(): string[];
+  save(ids: string[]): void;
+}
+
+const UNREAD_KEY = 'agentdesk.unread';
+
+export const localUnread: UnreadStorage = {
+  load() {
+    try {
+      const v: unknown = JSON.parse(window.localStorage.getItem(UNREAD_KEY) ?? '[]');
+      return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+    } catch {
+      return [];
+    }
+  },
+  save(ids) {
+    try {
+      window.localStorage.setItem(UNREAD_KEY, JSON.stringify(ids));
+    } catch {
+      // storage full or disabled: unread marks last for this page only
+    }
+  },
+};
+
 /**
- * The session list: loaded by request, replaced wholesale by the `sessions.changed` broadcast, and
- * updated directly with what our own requests return.
+ * The session list: loaded by request, replaced wholesale by the `sessions.changed` broadcast,
+ * patched by `session.state`, and updated directly with what our own requests return. The live
+ * state of each session (running, waiting) keeps the newest report (see sessionState.ts).
  */
-export function createSessionsStore(api: Api) {
-  const store = createStore<SessionsState>({ status: 'loading', sessions: [], error: null });
+export function createSessionsStore(api: Api, storage: UnreadStorage = localUnread) {
+  const store = createStore<SessionsState>({ status: 'loading', sessions: [], error: null, unread: storage.load() });
+  let viewing: string | null = null;
+
+  /** Every change of the list goes through here, so unread marks follow it. */
+  function setSessions(f: (list: Session[]) => Session[], patch: Partial<SessionsState> = {}) {
+    store.set((s) => {
+      const sessions = f(s.sessions);
+      const unread = nextUnread(s.unread, s.sessions, sessions, viewing);
+      if (unread !== s.unread) storage.save(unread);
+      if (sessions === s.sessions && unread === s.unread && Object.keys(patch).length === 0) return s;
+      return { ...s, ...patch, sessions, unread };
+    });
+  }
 
   async function load() {
     store.set((s) => ({ ...s, status: s.status === 'ready' ? 'ready' : 'loading', error: null }));
     try {
       const sessions = await api.sessions.list();
-      store.set({ status: 'ready', sessions: sortSessions(sessions), error: null });
+      setSessions((prev) => sortSessions(mergeList(prev, sessions)), { status: 'ready', error: null });
     } catch (error) {
-      store.set((s) => (s.status === 'ready' ? s : { status: 'error', sessions: [], error }));
+      store.set((s) => (s.status === 'ready' ? s : { ...s, status: 'error', sessions: [], error }));
     }
   }
 
@@ -42,31 +84,35 @@ export function createSessionsStore(api: Api) {
     /** Subscribes to broadcasts and loads the list; returns the unsubscribe. */
     start(): Unsubscribe {
       const offs = [
-        api.sessions.onChanged((sessions) =>
-          store.set({ status: 'ready', sessions: sortSessions(sessions), error: null }),
-        ),
+        api.sessions.onChanged((sessions) => setSessions((prev) => sortSessions(mergeList(prev, sessions)), { status: 'ready', error: null })),
+        api.sessions.onState((e) => setSessions((prev) => applyState(prev, e))),
         api.onReconnect(() => void load()),
       ];
       void load();
       return () => offs.forEach((off) => off());
     },
+    /** The session the person looks at: it is read, and stays read while they look. */
+    setViewing(id: string | null) {
+      viewing = id;
+      setSessions((list) => list);
+    },
     /** Takes in a session our own request returned (created, configured, forked). */
     upsert(session: Session) {
-      store.set((s) => ({ ...s, status: 'ready', sessions: upsert(s.sessions, session) }));
+      setSessions((list) => upsert(list, session), { status: 'ready' });
     },
     async fork(id: string): Promise<Session> {
       const forked = await api.sessions.fork(id);
-      store.set((s) => ({ ...s, status: 'ready', sessions: upsert(s.sessions, forked) }));
+      setSessions((list) => upsert(list, forked), { status: 'ready' });
       return forked;
     },
     async rename(id: string, title: string): Promise<Session> {
       const renamed = await api.sessions.rename(id, title);
-      store.set((s) => ({ ...s, sessions: upsert(s.sessions, renamed) }));
+      setSessions((list) => upsert(list, renamed));
       return renamed;
     },
     async remove(id: string): Promise<void> {
       await api.sessions.remove(id);
-      store.set((s) => ({ ...s, sessions: s.sessions.filter((x) => x.id !== id) }));
+      setSessions((list) => list.filter((x) => x.id !== id));
     },
   };
 }
