@@ -8,6 +8,7 @@ import (
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/store"
+	"agentdesk/backend/tool"
 )
 
 // Transcript is a session's whole conversation as the window draws it after a (re)load.
@@ -53,6 +54,9 @@ type Item struct {
 	// Seq and LogType name an entry of the log that could not be read (type "unreadable").
 	Seq     int64  `json:"seq,omitempty"`
 	LogType string `json:"logType,omitempty"`
+	// Display says Output to the person; Answered marks Output as the person's own answer.
+	Display  *tool.Message `json:"display,omitempty"`
+	Answered bool          `json:"answered,omitempty"`
 }
 
 // Transcript rebuilds the timeline from the session's log and turns.
@@ -124,10 +128,12 @@ func (tl *timelineReader) ToolResult(r eventlog.ToolResult) {
 	}
 	it := &tl.items[i]
 	it.Output, it.IsError, it.Verdict, it.Layer, it.Code, it.Approved = r.Content, r.IsError, r.Verdict, r.Layer, r.Code, r.Approved
+	it.Display, it.Answered = r.Display, r.Answered
 }
 
 func (tl *timelineReader) DirectTool(d eventlog.DirectTool) {
-	tl.items = append(tl.items, Item{Type: "direct", CallID: d.CallID, Name: d.Name, Input: d.Input, Output: d.Output, IsError: d.IsError, Code: d.Code})
+	tl.items = append(tl.items, Item{Type: "direct", CallID: d.CallID, Name: d.Name, Input: d.Input, Output: d.Output, IsError: d.IsError,
+		Code: d.Code, Display: d.Display})
 }
 
 func (tl *timelineReader) ModeSet(m eventlog.ModeSet) {

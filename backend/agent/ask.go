@@ -75,7 +75,7 @@ func (t *turn) approve(g *gated) error {
 		return err
 	}
 	if err := decision.GateError(res); err != nil {
-		g.approved = string(res.Outcome)
+		g.approved, g.why = string(res.Outcome), declineDisplay(res, err)
 		return err
 	}
 	a, err := decision.ParseApproval(res.Answer)
@@ -137,40 +137,58 @@ func ruleFor(g *gated, scope string) policy.Rule {
 	return r
 }
 
-// askQuestion is ask_user's way to the person.
-func (t *turn) askQuestion(ctx context.Context, q tool.Question) (tool.Answer, error) {
+// askQuestionFor is ask_user's way to the person; how the question ended is kept on the call,
+// so its card says "answered" or "timed out" rather than the gate's "allowed".
+func (t *turn) askQuestionFor(g *gated) func(context.Context, tool.Question) (tool.Answer, error) {
+	return func(ctx context.Context, q tool.Question) (tool.Answer, error) {
+		a, outcome, err := t.askQuestion(q)
+		g.approved = outcome
+		return a, err
+	}
+}
+
+func (t *turn) askQuestion(q tool.Question) (tool.Answer, string, error) {
 	res, err := t.ask(decision.KindQuestion, QuestionPayload{Question: q.Text, Options: q.Options, Multiple: q.Multiple})
 	if err != nil {
-		return tool.Answer{}, err
+		return tool.Answer{}, "", err
 	}
 	if gerr := decision.GateError(res); gerr != nil {
-		return tool.Answer{Declined: true, Reason: t.rt.errorText(gerr)}, nil
+		return tool.Answer{Declined: true, Reason: t.rt.errorText(gerr), Why: declineDisplay(res, gerr)}, string(res.Outcome), nil
 	}
 	a, err := decision.ParseQuestion(res.Answer)
 	if err != nil {
-		return tool.Answer{}, err
+		return tool.Answer{}, "", err
 	}
 	values := append([]string(nil), a.Selected...)
 	if strings.TrimSpace(a.Text) != "" {
 		values = append(values, a.Text)
 	}
-	return tool.Answer{Values: values}, nil
+	return tool.Answer{Values: values}, string(decision.Answered), nil
 }
 
-// reviewPlan is exit_plan_mode's way to the person.
-func (t *turn) reviewPlan(ctx context.Context, plan string) (tool.PlanReview, error) {
+// reviewPlanFor is exit_plan_mode's way to the person; the review's outcome (approve,
+// keep_planning, timed_out, …) is kept on the call for its card.
+func (t *turn) reviewPlanFor(g *gated) func(context.Context, string) (tool.PlanReview, error) {
+	return func(ctx context.Context, plan string) (tool.PlanReview, error) {
+		r, outcome, err := t.reviewPlan(plan)
+		g.approved = outcome
+		return r, err
+	}
+}
+
+func (t *turn) reviewPlan(plan string) (tool.PlanReview, string, error) {
 	res, err := t.ask(decision.KindPlanReview, PlanPayload{Plan: plan, Title: planTitle(plan)})
 	if err != nil {
-		return tool.PlanReview{}, err
+		return tool.PlanReview{}, "", err
 	}
 	if gerr := decision.GateError(res); gerr != nil {
-		return tool.PlanReview{Declined: true, Reason: t.rt.errorText(gerr)}, nil
+		return tool.PlanReview{Declined: true, Reason: t.rt.errorText(gerr), Why: declineDisplay(res, gerr)}, string(res.Outcome), nil
 	}
 	a, err := decision.ParsePlan(res.Answer)
 	if err != nil {
-		return tool.PlanReview{}, err
+		return tool.PlanReview{}, "", err
 	}
-	return tool.PlanReview{Approved: a.Choice == decision.ApprovePlan, Feedback: a.Feedback}, nil
+	return tool.PlanReview{Approved: a.Choice == decision.ApprovePlan, Feedback: a.Feedback}, string(a.Choice), nil
 }
 
 // planTitle is the plan's first Markdown heading.

@@ -7,6 +7,7 @@ import (
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/store"
+	"agentdesk/backend/tool"
 )
 
 // startLocked records the turn (and, when the message changed it, the session's preference)
@@ -48,7 +49,8 @@ func (r *Runtime) execute(t *turn) {
 	if err := r.opts.Store.EndTurn(t.active.turnID, status, failure); err != nil && errs.KindOf(err) != errs.NotFound {
 		r.publishFailure(t.sessionID, err) // NOT_FOUND: a restart beside us marked it interrupted
 	}
-	r.opts.Publish(EventTurnEnded, TurnEnded{SessionID: t.sessionID, TurnID: t.active.turnID, Status: status, Error: failure})
+	r.opts.Publish(EventTurnEnded, TurnEnded{SessionID: t.sessionID, TurnID: t.active.turnID, Status: status, Error: failure,
+		Failure: t.failure})
 	t.active.cancel()
 	r.mu.Lock()
 	delete(r.running, t.sessionID)
@@ -77,12 +79,14 @@ type TurnStarted struct {
 	Reason        string         `json:"reason"`
 }
 
-// TurnEnded is the payload of turn.ended.
+// TurnEnded is the payload of turn.ended. Error is the English text the log keeps; Failure says
+// it to the person.
 type TurnEnded struct {
-	SessionID string `json:"sessionId"`
-	TurnID    string `json:"turnId"`
-	Status    string `json:"status"`
-	Error     string `json:"error,omitempty"`
+	SessionID string        `json:"sessionId"`
+	TurnID    string        `json:"turnId"`
+	Status    string        `json:"status"`
+	Error     string        `json:"error,omitempty"`
+	Failure   *tool.Message `json:"failure,omitempty"`
 }
 
 // SessionFailed is the payload of session.failed: what the runtime could not record once a turn

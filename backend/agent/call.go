@@ -31,13 +31,15 @@ type ToolCallView struct {
 
 // ToolDoneView is the payload of tool.done.
 type ToolDoneView struct {
-	SessionID string `json:"sessionId"`
-	TurnID    string `json:"turnId"`
-	CallID    string `json:"callId"`
-	Name      string `json:"name"`
-	Output    string `json:"output"`
-	IsError   bool   `json:"isError"`
-	Approved  string `json:"approved,omitempty"`
+	SessionID string        `json:"sessionId"`
+	TurnID    string        `json:"turnId"`
+	CallID    string        `json:"callId"`
+	Name      string        `json:"name"`
+	Output    string        `json:"output"`
+	IsError   bool          `json:"isError"`
+	Approved  string        `json:"approved,omitempty"`
+	Display   *tool.Message `json:"display,omitempty"`
+	Answered  bool          `json:"answered,omitempty"`
 }
 
 // gated is one call on its way through the gate.
@@ -50,6 +52,8 @@ type gated struct {
 	approved string
 	// escalated: the person approved this bash call's step out of the sandbox.
 	escalated bool
+	// why says to the person why a decision about this call ended without their yes.
+	why *tool.Message
 }
 
 // handle takes one call through describe, the gate (hard layer), an approval when the gate
@@ -65,7 +69,10 @@ func (t *turn) handle(c provider.ToolCall) error {
 			t.abandon([]provider.ToolCall{c})
 			return t.ctx.Err()
 		}
-		res = &tool.Result{Output: t.rt.errorText(err), IsError: true}
+		res = &tool.Result{Output: t.rt.errorText(err), IsError: true, Display: g.why}
+		if res.Display == nil {
+			res.Display = displayOf(err)
+		}
 	}
 	return t.finishCall(g, *res)
 }
@@ -138,7 +145,7 @@ func sandboxed() bool { return sandbox.Status().Kind == sandbox.KindLandlock }
 // execute runs an allowed call and keeps the verified turn's bookkeeping.
 func (t *turn) execute(g *gated) (*tool.Result, error) {
 	key := deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID}
-	env := tool.Env{Workspace: t.workspace, Ask: t.askQuestion, ReviewPlan: t.reviewPlan,
+	env := tool.Env{Workspace: t.workspace, Ask: t.askQuestionFor(g), ReviewPlan: t.reviewPlanFor(g),
 		Output: func(chunk string) { t.rt.deltas.add(EventToolOutput, key, chunk) }}
 	if err := t.confine(g, &env); err != nil {
 		return nil, err
@@ -199,12 +206,13 @@ func (t *turn) track(k policy.Kind, res tool.Result) {
 func (t *turn) finishCall(g *gated, res tool.Result) error {
 	rec := eventlog.ToolResult{TurnID: t.active.turnID, CallID: g.call.ID, Name: g.call.Name, Content: res.Output,
 		IsError: res.IsError, Verdict: string(g.verdict.Decision), Layer: string(g.verdict.Layer),
-		Code: string(g.verdict.Code), Approved: g.approved}
+		Code: string(g.verdict.Code), Approved: g.approved, Display: res.Display, Answered: res.Answered}
 	if err := t.record(rec); err != nil {
 		return err
 	}
 	t.rt.opts.Publish(EventToolDone, ToolDoneView{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID,
-		Name: g.call.Name, Output: res.Output, IsError: res.IsError, Approved: g.approved})
+		Name: g.call.Name, Output: res.Output, IsError: res.IsError, Approved: g.approved, Display: res.Display,
+		Answered: res.Answered})
 	return nil
 }
 

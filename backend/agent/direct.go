@@ -31,6 +31,8 @@ type DirectResult struct {
 	ReasonKey     string         `json:"reasonKey,omitempty"`
 	ReasonArgs    map[string]any `json:"reasonArgs,omitempty"`
 	Summary       string         `json:"summary,omitempty"`
+	// Display says Output to the person (see tool.Message).
+	Display *tool.Message `json:"display,omitempty"`
 }
 
 // RunDirect runs a tool the person invoked themselves (R-DEC-1) under the session's own
@@ -57,14 +59,14 @@ func (r *Runtime) RunDirect(ctx context.Context, sessionID, name string, input j
 	}
 	g.escalated = g.verdict.Decision == policy.DecideAsk && g.desc.Gate.Escalation != policy.NoEscalation
 	if err != nil {
-		out.Output, out.IsError, out.Code = r.errorText(err), true, string(errs.KindOf(err))
+		out.Output, out.IsError, out.Code, out.Display = r.errorText(err), true, string(errs.KindOf(err)), displayOf(err)
 	} else if res, err := t.execute(g); err != nil {
-		out.Output, out.IsError = r.errorText(err), true
+		out.Output, out.IsError, out.Display = r.errorText(err), true, displayOf(err)
 	} else {
-		out.Output, out.IsError = res.Output, res.IsError
+		out.Output, out.IsError, out.Display = res.Output, res.IsError, res.Display
 	}
 	if _, err := r.opts.Store.AppendStep(sessionID, eventlog.DirectTool{CallID: out.CallID, Name: out.Name,
-		Input: out.Input, Output: out.Output, IsError: out.IsError, Code: out.Code}); err != nil {
+		Input: out.Input, Output: out.Output, IsError: out.IsError, Code: out.Code, Display: out.Display}); err != nil {
 		return out, err
 	}
 	r.opts.Publish(EventDirectDone, out)

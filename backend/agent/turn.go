@@ -10,6 +10,7 @@ import (
 	"agentdesk/backend/mode"
 	"agentdesk/backend/provider"
 	"agentdesk/backend/store"
+	"agentdesk/backend/tool"
 )
 
 // TurnUnverified ends a verified turn whose work never passed a verification command.
@@ -50,6 +51,7 @@ type turn struct {
 	nudges   int
 	mutated  bool // something changed since the last passing verification
 	verified bool // a verification command passed after the last change
+	failure  *tool.Message
 }
 
 // run drives the machine until it stops and says how the turn ended. The message that started
@@ -69,16 +71,20 @@ func (t *turn) run() (status, failure string) {
 		}
 	}
 	if t.exec == mode.ModeVerified && !t.verified {
-		return TurnUnverified, t.rt.errorText(errs.New(VerificationMissed))
+		missed := errs.New(VerificationMissed)
+		t.failure = displayOf(missed)
+		return TurnUnverified, t.rt.errorText(missed)
 	}
 	return store.TurnDone, ""
 }
 
-// fail classifies how the turn stopped: cancelled by the person, or failed.
+// fail classifies how the turn stopped: cancelled by the person, or failed. A failure is kept
+// as English text for the log and as a message for the person (turn.ended's failure).
 func (t *turn) fail(err error) (string, string) {
 	if errors.Is(err, context.Canceled) || t.ctx.Err() != nil {
 		return store.TurnCancelled, ""
 	}
+	t.failure = displayOf(err)
 	return store.TurnFailed, t.rt.errorText(err)
 }
 
@@ -152,7 +158,8 @@ func (t *turn) runCalls() (phase, error) {
 func (t *turn) abandon(calls []provider.ToolCall) {
 	for _, c := range calls {
 		t.record(eventlog.ToolResult{TurnID: t.active.turnID, CallID: c.ID, Name: c.Name,
-			Content: "CANCELLED: the turn was stopped before this call ran.", IsError: true, Verdict: "cancelled"})
+			Content: "CANCELLED: the turn was stopped before this call ran.", IsError: true, Verdict: "cancelled",
+			Display: tool.Say(notRun)})
 	}
 }
 

@@ -74,33 +74,39 @@ func (t askUserTool) Run(ctx context.Context, env Env, input json.RawMessage) (R
 		return Result{}, err
 	}
 	if env.Ask == nil {
-		return declined("The question was not answered.", "no one can answer questions here"), nil
+		return declined("The question was not answered.", "tool.result.ask.declined", "no one can answer questions here",
+			Say("decision.reason.non_interactive")), nil
 	}
 	a, err := env.Ask(ctx, Question{Text: in.Question, Options: in.Options, Multiple: in.Multiple})
 	if err != nil {
 		return Result{}, err
 	}
 	if a.Declined {
-		return declined("The question was not answered.", a.Reason), nil
+		return declined("The question was not answered.", "tool.result.ask.declined", a.Reason, a.Why), nil
 	}
-	return Result{Output: answerText(a.Values)}, nil
+	return answerResult(a.Values), nil
 }
 
-func answerText(values []string) string {
+func answerResult(values []string) Result {
 	switch len(values) {
 	case 0:
-		return "The person chose none of the options."
+		return Result{Output: "The person chose none of the options.", Display: Say("tool.result.ask.none"), Answered: true}
 	case 1:
-		return "The person answered:\n" + values[0]
+		return Result{Output: "The person answered:\n" + values[0], Display: Say("tool.result.ask.answered", "Answer", values[0]), Answered: true}
 	}
-	return "The person chose:\n- " + strings.Join(values, "\n- ")
+	list := "- " + strings.Join(values, "\n- ")
+	return Result{Output: "The person chose:\n" + list, Display: Say("tool.result.ask.chose", "Answers", list), Answered: true}
 }
 
 // declined is the error result of a decision that got no answer; the reason (rejected, timed
-// out, cancelled, no one to ask) comes from the agent as it is.
-func declined(what, reason string) Result {
+// out, cancelled, no one to ask) comes from the agent as it is, for the model, and why for the
+// person.
+func declined(what, key, reason string, why *Message) Result {
 	if strings.TrimSpace(reason) == "" {
 		reason = "none given"
 	}
-	return Result{Output: what + "\nReason: " + reason, IsError: true}
+	if why == nil {
+		why = Say("tool.result.noReason")
+	}
+	return Result{Output: what + "\nReason: " + reason, IsError: true, Display: Say(key, "Why", why)}
 }

@@ -122,36 +122,45 @@ func (t bashTool) Run(ctx context.Context, env Env, input json.RawMessage) (Resu
 	case killed && ctx.Err() != nil:
 		return res, errs.Wrap(ToolCancelled, ctx.Err(), "Tool", string(mode.ToolBash))
 	case killed:
-		res.Output = withStatus(res.Output, fmt.Sprintf(
-			"[timed out after %ds; the command and the processes it started were killed]", in.TimeoutS))
+		res.Output, res.Display = withStatus(res.Output, fmt.Sprintf(
+			"[timed out after %ds; the command and the processes it started were killed]", in.TimeoutS),
+			Say("tool.result.bash.timedOut", "Seconds", in.TimeoutS))
 	default:
-		res.IsError, res.Output = exitStatus(res.Output, waitErr)
+		res.IsError, res.Output, res.Display = exitStatus(res.Output, waitErr)
 	}
 	return res, nil
 }
 
 // exitStatus appends the exit code; a command killed by a signal has none to report.
-func exitStatus(output string, waitErr error) (bool, string) {
+func exitStatus(output string, waitErr error) (bool, string, *Message) {
 	var exit *exec.ExitError
 	switch {
 	case waitErr == nil:
-		return false, withStatus(output, "[exit code: 0]")
+		out, m := withStatus(output, "[exit code: 0]", Say("tool.result.bash.exit", "Code", 0))
+		return false, out, m
 	case errors.As(waitErr, &exit) && exit.ExitCode() >= 0:
-		return true, withStatus(output, fmt.Sprintf("[exit code: %d]", exit.ExitCode()))
+		out, m := withStatus(output, fmt.Sprintf("[exit code: %d]", exit.ExitCode()), Say("tool.result.bash.exit", "Code", exit.ExitCode()))
+		return true, out, m
 	case errors.As(waitErr, &exit):
-		return true, withStatus(output, fmt.Sprintf("[terminated: %s]", exit.ProcessState))
+		out, m := withStatus(output, fmt.Sprintf("[terminated: %s]", exit.ProcessState), Say("tool.result.bash.ended", "How", exit.ProcessState.String()))
+		return true, out, m
 	}
-	return true, withStatus(output, fmt.Sprintf("[failed: %v]", waitErr))
+	out, m := withStatus(output, fmt.Sprintf("[failed: %v]", waitErr), Say("tool.result.bash.ended", "How", waitErr.Error()))
+	return true, out, m
 }
 
-func withStatus(output, status string) string {
+// withStatus puts the status line after the command's output for the model; the message says
+// it to the person, standing for that last line (and the "(no output)" line before it, whose
+// own key it then takes).
+func withStatus(output, status string, m *Message) (string, *Message) {
 	if output == "" {
-		return "(no output)\n" + status
+		m.Key += "NoOutput"
+		return "(no output)\n" + status, m.Last(2)
 	}
 	if !strings.HasSuffix(output, "\n") {
 		output += "\n"
 	}
-	return output + status
+	return output + status, m.Last(1)
 }
 
 // runShell runs command in its own process group with stdout and stderr merged into one pipe,

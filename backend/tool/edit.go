@@ -86,7 +86,8 @@ func (t editTool) Run(_ context.Context, env Env, input json.RawMessage) (Result
 		return Result{}, err
 	}
 	line := bytes.Count(data[:at], []byte("\n")) + 1
-	return Result{Output: fmt.Sprintf("Edited %s: replaced 1 occurrence starting at line %d.", in.Path, line)}, nil
+	return Result{Output: fmt.Sprintf("Edited %s: replaced 1 occurrence starting at line %d.", in.Path, line),
+		Display: Say("tool.result.edit.done", "Path", in.Path, "Line", line)}, nil
 }
 
 // readForEdit reads a regular text file and its permission bits, which the rewrite keeps.

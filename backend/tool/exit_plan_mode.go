@@ -54,7 +54,8 @@ func (t exitPlanModeTool) Run(ctx context.Context, env Env, input json.RawMessag
 		return Result{}, err
 	}
 	if env.ReviewPlan == nil {
-		return declined(planNotReviewed, "no one can review plans here"), nil
+		return declined(planNotReviewed, "tool.result.plan.declined", "no one can review plans here",
+			Say("decision.reason.non_interactive")), nil
 	}
 	r, err := env.ReviewPlan(ctx, in.Plan)
 	if err != nil {
@@ -62,26 +63,28 @@ func (t exitPlanModeTool) Run(ctx context.Context, env Env, input json.RawMessag
 	}
 	switch {
 	case r.Declined:
-		return declined(planNotReviewed, r.Reason), nil
+		return declined(planNotReviewed, "tool.result.plan.declined", r.Reason, r.Why), nil
 	case r.Approved:
-		return Result{Output: approvedText(r.Feedback)}, nil
+		return approved(r.Feedback), nil
 	}
 	return keepPlanning(r.Feedback), nil
 }
 
-func approvedText(note string) string {
+func approved(note string) Result {
 	text := "The person approved the plan. Plan mode is over: carry out the plan now."
-	if strings.TrimSpace(note) != "" {
-		text += "\n\nTheir note:\n" + note
+	if strings.TrimSpace(note) == "" {
+		return Result{Output: text, Display: Say("tool.result.plan.approved"), Answered: true}
 	}
-	return text
+	return Result{Output: text + "\n\nTheir note:\n" + note, Display: Say("tool.result.plan.approvedNote", "Note", note), Answered: true}
 }
 
 // keepPlanning returns the person's feedback verbatim (R-PLAN-2): nothing is added around it,
-// so the model reads exactly what they wrote. Only empty feedback gets a stand-in line.
+// so the model reads exactly what they wrote. Only empty feedback gets a stand-in line. To the
+// model it is a failed call (the plan was not accepted); to the person it is their own answer.
 func keepPlanning(feedback string) Result {
 	if strings.TrimSpace(feedback) == "" {
-		feedback = "The person chose to keep planning without further comment. Revise the plan and present it again."
+		return Result{Output: "The person chose to keep planning without further comment. Revise the plan and present it again.",
+			IsError: true, Display: Say("tool.result.plan.keepPlanningSilent"), Answered: true}
 	}
-	return Result{Output: feedback, IsError: true}
+	return Result{Output: feedback, IsError: true, Display: Say("tool.result.plan.keepPlanning", "Feedback", feedback), Answered: true}
 }

@@ -202,6 +202,8 @@ func TestLocaleKeys(t *testing.T) {
 	for _, k := range Kinds {
 		keys = append(keys, "error."+string(k))
 	}
+	keys = append(keys, DisplayKeys...)
+	keys = append(keys, "tool.result.rejected", "tool.result.rejectedWithReason")
 	for name, want := range wantProps {
 		keys = append(keys, "tool."+string(name)+".label", "tool."+string(name)+".hint")
 		for _, p := range want.props {

@@ -37,6 +37,12 @@ type Result struct {
 	IsError bool
 	// Truncated says Output is not everything: a cap cut it or a read was partial.
 	Truncated bool
+	// Display says in the person's language what Output says in English where Output is the
+	// tool speaking; nil where Output is only data (a file's lines, a command's output).
+	Display *Message
+	// Answered marks Output as the person's own answer (to a question, a plan review): the
+	// model may have to treat it as a failure of the call, the person is not shown an error.
+	Answered bool
 }
 
 // Env is what a running tool may use besides its input.
@@ -84,9 +90,11 @@ type Question struct {
 // Answer is the person's reply to a Question.
 type Answer struct {
 	Values []string
-	// Declined means no answer came (rejected, timed out, cancelled, no one to ask); Reason says why.
+	// Declined means no answer came (rejected, timed out, cancelled, no one to ask); Reason says
+	// why to the model, Why to the person.
 	Declined bool
 	Reason   string
+	Why      *Message
 }
 
 // PlanReview is the person's verdict on a plan.
@@ -94,7 +102,9 @@ type PlanReview struct {
 	Approved bool
 	// Feedback is what the person wrote; when they keep planning it reaches the model verbatim.
 	Feedback string
-	// Declined means no review came (timeout, abort, no reviewer); Reason says why.
+	// Declined means no review came (timeout, abort, no reviewer); Reason says why to the
+	// model, Why to the person.
 	Declined bool
 	Reason   string
+	Why      *Message
 }

@@ -78,11 +78,12 @@ func (t writeTool) Run(_ context.Context, env Env, input json.RawMessage) (Resul
 	if err := at.writeAtomic([]byte(in.Content), perm); err != nil {
 		return Result{}, err
 	}
-	verb := "Created"
+	verb, key := "Created", "tool.result.write.created"
 	if existed {
-		verb = "Replaced"
+		verb, key = "Replaced", "tool.result.write.replaced"
 	}
-	return Result{Output: fmt.Sprintf("%s %s: wrote %d bytes.", verb, in.Path, len(in.Content))}, nil
+	return Result{Output: fmt.Sprintf("%s %s: wrote %d bytes.", verb, in.Path, len(in.Content)),
+		Display: Say(key, "Path", in.Path, "Bytes", len(in.Content))}, nil
 }
 
 // modeToKeep returns an existing file's permission bits, or the new-file default.

@@ -84,12 +84,23 @@ export interface Turn {
   reasonArgs?: TArgsWire | null;
   status: TurnStatus;
   error: string;
+  /** Live only (turn.ended): the error in the person's language. */
+  failure?: DisplayMessage | null;
   temporary: boolean;
   createdAt: string;
 }
 
 /** The gate's verdict; external: an external agent ran the call without asking (its own flow). */
 export type Verdict = 'allow' | 'ask' | 'deny' | 'cancelled' | 'external' | '';
+
+/** Text for the person as a locale key and its arguments (see features/transcript/message.ts). */
+export interface DisplayMessage {
+  key: string;
+  args?: Record<string, unknown> | null;
+  /** Lines at the start / end of the output the message stands for; none: all of it. */
+  head?: number;
+  tail?: number;
+}
 
 export interface UserItem {
   type: 'user';
@@ -115,8 +126,13 @@ export interface ToolItem {
   layer: string;
   /** Gate or tool error code (error.<code>). */
   code: string;
-  /** How an approval was answered: allow_once, allow_session, allow_always, reject, timed_out, … */
+  /** How the person answered: an approval's choice (allow_once, …, reject), a question's outcome
+   * (answered, timed_out, …), a plan review's (approve, keep_planning, timed_out, …). */
   approved: string;
+  /** The result in the person's language; the output is what the model read. */
+  display?: DisplayMessage | null;
+  /** The output is the person's own answer (a plan's feedback): no error to show them. */
+  answered?: boolean;
   /** Live only (tool.call): why the gate decided (gate.reason.*). */
   reasonKey?: string;
   /** Live only (tool.call): the full command or parameters. */
@@ -138,6 +154,7 @@ export interface DirectItem {
   reasonKey?: string;
   reasonArgs?: TArgsWire | null;
   summary?: string;
+  display?: DisplayMessage | null;
 }
 export interface ModeItem {
   type: 'mode';
@@ -285,6 +302,7 @@ export interface DirectResult {
   reasonKey?: string;
   reasonArgs?: TArgsWire | null;
   summary?: string;
+  display?: DisplayMessage | null;
 }
 
 export type Theme = 'system' | 'light' | 'dark';
@@ -357,12 +375,15 @@ export interface ToolResultEvent {
   isError: boolean;
   approved?: string;
   code?: string;
+  display?: DisplayMessage | null;
+  answered?: boolean;
 }
 export interface TurnEndedEvent {
   sessionId: string;
   turnId: string;
   status: TurnStatus;
   error: string;
+  failure?: DisplayMessage | null;
 }
 export interface SessionModeEvent {
   sessionId: string;

@@ -5,29 +5,33 @@ import { ChevronDownIcon, ChevronRightIcon, TerminalIcon } from '../../ui/icons'
 import { toolLabel } from '../composer/toolLabel';
 import { Markdown } from './Markdown';
 import { splitTitle } from './markdown';
+import { resultText } from './message';
 import { callSummary, verdictView } from './verdict';
 
 const OPEN_BY_DEFAULT = 1200;
 
 /**
  * A tool call: what ran, the gate's verdict (allowed by rule, asked and how it was answered,
- * denied with the localized code), the output as it streams, and the error the agent saw.
+ * denied with the localized code), the output as it streams, and what went wrong in the person's
+ * language. The person's own answers (a plan's feedback) show as answers, not as errors.
  */
 export function ToolCard({ item }: { item: ToolItem | DirectItem }) {
   const t = useT();
   const direct = item.type === 'direct';
   const verdict = direct ? null : verdictView(item, t);
   const running = !direct && !item.done;
-  const summary = callSummary(item.input, direct ? undefined : item.summary);
+  const summary = callSummary(item.name, item.input);
   const [open, setOpen] = useState(item.isError || item.output.length <= OPEN_BY_DEFAULT);
   const plan = item.name === 'exit_plan_mode' ? planOf(item.input) : null;
-  const deniedText = !direct && item.verdict === 'deny' && !item.output ? verdict?.text : '';
-  const errorText = item.isError ? item.output || deniedText : deniedText;
-  const hasBody = Boolean(item.output || plan || errorText);
+  const answered = !direct && Boolean(item.answered);
+  const text = item.output ? resultText(t, item.output, item.display, item.isError) : '';
+  const deniedText = !direct && item.verdict === 'deny' && !item.output ? (verdict?.text ?? '') : '';
+  const errorText = answered ? '' : item.isError ? text || deniedText : deniedText;
+  const hasBody = Boolean(text || plan || errorText);
 
   return (
     <article
-      className={`tool-card${item.isError ? ' is-error' : ''}${running ? ' is-running' : ''}`}
+      className={`tool-card${errorText ? ' is-error' : ''}${running ? ' is-running' : ''}`}
       data-testid={direct ? 'direct-card' : 'tool-card'}
       data-tool={item.name}
       data-verdict={direct ? 'direct' : item.verdict}
@@ -45,7 +49,7 @@ export function ToolCard({ item }: { item: ToolItem | DirectItem }) {
           {hasBody ? open ? <ChevronDownIcon size={14} /> : <ChevronRightIcon size={14} /> : <TerminalIcon size={14} />}
         </button>
         <span className="tool-card__name">{toolLabel(t, item.name)}</span>
-        <code className="tool-card__summary mono" title={summary}>
+        <code className="tool-card__summary mono" title={summary} data-testid="tool-summary">
           {summary}
         </code>
         {direct && <span className="badge badge--muted">{t('composer.tool.direct')}</span>}
@@ -59,15 +63,20 @@ export function ToolCard({ item }: { item: ToolItem | DirectItem }) {
       {open && hasBody && (
         <div className="tool-card__body">
           {plan && <Markdown source={plan} className="tool-card__plan" />}
-          {errorText ? (
+          {answered ? (
+            <div className="tool-card__answer" data-testid="tool-answer">
+              <span className="tool-card__answer-label">{t('composer.tool.answer')}</span>
+              <p>{text}</p>
+            </div>
+          ) : errorText ? (
             <div className="tool-card__error" data-testid="tool-error">
               <span className="tool-card__error-label">{t('composer.tool.errorSeen')}</span>
               <pre className="mono">{errorText}</pre>
             </div>
           ) : (
-            item.output && (
+            text && (
               <pre className="tool-card__output mono" data-testid="tool-output">
-                {item.output}
+                {text}
               </pre>
             )
           )}

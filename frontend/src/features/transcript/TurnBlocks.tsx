@@ -1,5 +1,7 @@
 import type { Turn } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
+import type { TFunction } from '../../i18n/translate';
+import { codedText, isMessage, renderMessage } from './message';
 import { PlayIcon, StopIcon } from '../../ui/icons';
 
 /** Where a turn begins: its resolved execution mode and the router's reason (R-MODE-2). */
@@ -67,7 +69,11 @@ export function TurnEnd({ turn, onStop, onContinue, canContinue }: { turn: Turn;
       return (
         <div className="turn-end turn-end--error" data-testid="turn-status" data-status="failed" role="note">
           <span className="turn-end__label">{t('composer.turn.failed')}</span>
-          {turn.error && <span className="turn-end__detail">{turn.error}</span>}
+          {turn.error && (
+            <span className="turn-end__detail" data-testid="turn-error">
+              {failureText(t, turn)}
+            </span>
+          )}
         </div>
       );
     case 'cancelled':
@@ -80,10 +86,16 @@ export function TurnEnd({ turn, onStop, onContinue, canContinue }: { turn: Turn;
       return (
         <div className="turn-end turn-end--warn" data-testid="turn-status" data-status="unverified">
           <span>{t('composer.turn.unverified')}</span>
-          {turn.error && <span className="turn-end__detail">{turn.error}</span>}
+          {turn.error && <span className="turn-end__detail">{failureText(t, turn)}</span>}
         </div>
       );
     default:
       return <div className="turn-end turn-end--done" data-testid="turn-status" data-status={turn.status} aria-hidden="true" />;
   }
+}
+
+/** Why a turn failed, in the person's language: the message turn.ended carried, else the stored error's code. */
+function failureText(t: TFunction, turn: Turn): string {
+  const said = isMessage(turn.failure) ? renderMessage(t, turn.failure) : null;
+  return said ?? codedText(t, turn.error);
 }

@@ -52,7 +52,7 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
         ...s,
         status: 'ready',
         error: null,
-        transcript: t,
+        transcript: keepFailures(s.transcript, t),
         decisions: queueReducer(s.decisions, { type: 'restore', pending: t.pending }),
       }));
     } catch (error) {
@@ -138,3 +138,14 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
 }
 
 export type SessionLive = ReturnType<typeof createSessionLive>;
+
+/** The stored turns have their error as text only: keep the message turn.ended brought for it. */
+function keepFailures(before: Transcript, after: Transcript): Transcript {
+  const failures = new Map(before.turns.filter((x) => x.failure).map((x) => [x.id, x]));
+  if (failures.size === 0) return after;
+  const turns = after.turns.map((x) => {
+    const live = failures.get(x.id);
+    return live && live.error === x.error ? { ...x, failure: live.failure } : x;
+  });
+  return { ...after, turns };
+}

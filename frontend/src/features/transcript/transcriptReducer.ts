@@ -135,7 +135,7 @@ export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcrip
     }
     case 'turn.ended': {
       const { e } = a;
-      const turns = t.turns.map((x) => (x.id === e.turnId ? { ...x, status: e.status, error: e.error ?? '' } : x));
+      const turns = t.turns.map((x) => (x.id === e.turnId ? { ...x, status: e.status, error: e.error ?? '', failure: e.failure ?? null } : x));
       const items = t.items.map((i) => (i.type === 'tool' && i.turnId === e.turnId && !i.done ? { ...i, done: true } : i));
       return { ...t, running: t.running === e.turnId ? '' : t.running, turns, items };
     }
@@ -168,6 +168,8 @@ export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcrip
           isError: Boolean(e.isError),
           approved: e.approved ?? x.approved,
           code: e.code ?? x.code,
+          display: e.display ?? null,
+          answered: Boolean(e.answered),
           done: true,
         })),
       };
@@ -179,7 +181,17 @@ export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcrip
         ...t,
         items: [
           ...t.items,
-          { type: 'direct', turnId: '', callId: e.callId, name: e.name, input: e.input, output: e.output, isError: e.isError, code: e.code ?? '' },
+          {
+            type: 'direct',
+            turnId: '',
+            callId: e.callId,
+            name: e.name,
+            input: e.input,
+            output: e.output,
+            isError: e.isError,
+            code: e.code ?? '',
+            display: e.display ?? null,
+          },
         ],
       };
     }

@@ -2,8 +2,6 @@ import type { ToolItem } from '../../bridge';
 import type { TFunction } from '../../i18n/translate';
 import { splitTitle } from './markdown';
 
-const firstLine = (s: string) => s.trim().split('\n')[0] ?? '';
-
 export interface VerdictView {
   tone: 'ok' | 'asked' | 'danger' | 'muted' | 'pending';
   text: string;
@@ -12,8 +10,22 @@ export interface VerdictView {
 /** A choice (allow_*, reject) or, when the person did not answer, the outcome (rejected, timed_out, …). */
 const ANSWERS = new Set(['allow_once', 'allow_session', 'allow_always', 'reject', 'rejected', 'timed_out', 'cancelled', 'interrupted']);
 
-/** How the gate decided a call, and for an ask how it was answered — in words (R-GATE, R-DEC-4). */
-export function verdictView(item: Pick<ToolItem, 'verdict' | 'layer' | 'code' | 'approved' | 'done'>, t: TFunction): VerdictView | null {
+/** Endings of a question or a plan review, as the server records them on the call. */
+const QUESTION_ENDINGS = new Set(['answered', 'rejected', 'timed_out', 'cancelled', 'interrupted']);
+const PLAN_ENDINGS = new Set(['approve', 'keep_planning', 'rejected', 'timed_out', 'cancelled', 'interrupted']);
+
+type VerdictFields = Pick<ToolItem, 'verdict' | 'layer' | 'code' | 'approved' | 'done'> & { name?: string };
+
+/**
+ * How a call went, in words (R-GATE, R-DEC-4). A question or a plan review is about the person's
+ * answer, which the gate always lets through: its badge says how the person answered (or that no
+ * answer came), never "allowed".
+ */
+export function verdictView(item: VerdictFields, t: TFunction): VerdictView | null {
+  if (item.name === 'ask_user' || item.name === 'exit_plan_mode') {
+    const own = decisionView(item, t);
+    if (own !== undefined) return own;
+  }
   switch (item.verdict) {
     case 'allow':
       if (item.layer === 'rule') return { tone: 'ok', text: t('composer.verdict.allowedByRule') };
@@ -40,20 +52,42 @@ export function verdictView(item: Pick<ToolItem, 'verdict' | 'layer' | 'code' | 
   }
 }
 
-/** One line that says what a call does: its command, path or pattern, else its input as JSON. */
-export function callSummary(input: unknown, summary?: string): string {
-  const plan = (input as { plan?: unknown } | null)?.plan;
-  // A plan is summed up by its title, not by its whole Markdown.
-  if (typeof plan === 'string') return splitTitle(plan).title || firstLine(plan);
-  if (summary) return summary;
-  if (typeof input === 'object' && input !== null) {
-    const o = input as Record<string, unknown>;
-    for (const k of ['command', 'path', 'pattern', 'question']) if (typeof o[k] === 'string' && o[k]) return o[k] as string;
-    try {
-      return JSON.stringify(input);
-    } catch {
-      return '';
-    }
+/** A question's or plan review's badge; undefined when the gate's own verdict should speak (a deny). */
+function decisionView(item: VerdictFields, t: TFunction): VerdictView | null | undefined {
+  if (item.verdict === 'deny' || item.verdict === 'cancelled') return undefined;
+  const question = item.name === 'ask_user';
+  const endings = question ? QUESTION_ENDINGS : PLAN_ENDINGS;
+  if (endings.has(item.approved)) {
+    const good = item.approved === 'answered' || item.approved === 'approve' || item.approved === 'keep_planning';
+    return { tone: good ? 'asked' : 'danger', text: t(`composer.verdict.${question ? 'question' : 'plan'}.${item.approved}`) };
   }
-  return input === undefined || input === null ? '' : String(input);
+  if (!item.done) return { tone: 'pending', text: t('composer.verdict.waiting') };
+  return null; // recorded before calls kept how the person answered: say nothing rather than "allowed"
+}
+
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** Keys an input is summed up by, in order of preference: ours, then those external agents use. */
+const SUMMARY_KEYS = ['command', 'path', 'file_path', 'pattern', 'question', 'url', 'query'];
+
+/**
+ * The one line a tool card's header says about a call, from its input alone, so it reads the same
+ * while the call runs and after a reload: a command, a path, a pattern (and where), a question,
+ * a plan's title.
+ */
+export function callSummary(name: string, input: unknown): string {
+  const o = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : null;
+  if (!o) return input === undefined || input === null ? '' : oneLine(String(input));
+  const str = (k: string) => (typeof o[k] === 'string' ? (o[k] as string) : '');
+  if (name === 'exit_plan_mode' || typeof o.plan === 'string') {
+    const plan = str('plan');
+    return oneLine(splitTitle(plan).title || plan.trim().split('\n')[0] || '');
+  }
+  if (name === 'grep' && str('pattern')) return oneLine(str('path') ? `${str('pattern')} · ${str('path')}` : str('pattern'));
+  for (const k of SUMMARY_KEYS) if (str(k)) return oneLine(str(k));
+  try {
+    return oneLine(JSON.stringify(input));
+  } catch {
+    return '';
+  }
 }

@@ -1,0 +1,40 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { catalog } from '../../i18n/locales';
+import { makeT } from '../../i18n/translate';
+import { callSummary, verdictView } from './verdict';
+
+const t = makeT(catalog, 'en');
+const base = { verdict: 'allow' as const, layer: 'profile', code: '', approved: '', done: true };
+
+describe('a question or a plan review says how the person answered, never “Allowed”', () => {
+  it('a timed-out question is not shown as allowed (issue 12)', () => {
+    expect(verdictView({ ...base, name: 'ask_user', approved: 'timed_out' }, t)).toEqual({ tone: 'danger', text: 'No answer, timed out' });
+    expect(verdictView({ ...base, name: 'ask_user', approved: 'answered' }, t)?.text).toBe('Answered');
+    expect(verdictView({ ...base, name: 'exit_plan_mode', approved: 'keep_planning' }, t)?.text).toBe('Keep planning');
+    expect(verdictView({ ...base, name: 'exit_plan_mode', approved: 'approve' }, t)?.text).toBe('Approved');
+  });
+  it('waits while the decision is open, and says nothing for calls recorded before outcomes were kept', () => {
+    expect(verdictView({ ...base, name: 'ask_user', done: false }, t)?.text).toBe('Waiting for you');
+    expect(verdictView({ ...base, name: 'ask_user' }, t)).toBeNull();
+  });
+  it('a deny still says why', () => {
+    expect(verdictView({ ...base, name: 'exit_plan_mode', verdict: 'deny', code: 'TOOL_DISABLED_IN_MODE' }, t)?.text).toBe(
+      'Denied: This tool is not available in the current mode.',
+    );
+    expect(verdictView({ ...base, name: 'bash' }, t)?.text).toBe('Allowed');
+  });
+});
+
+describe('one summary per call, from its input, the same live and after a reload', () => {
+  it('is one line for every tool', () => {
+    expect(callSummary('write', { path: 'hello.sh', content: '#!/bin/sh\necho hi\n' })).toBe('hello.sh');
+    expect(callSummary('edit', { path: 'a.go', old_string: 'x', new_string: 'y' })).toBe('a.go');
+    expect(callSummary('bash', { command: 'go test ./...\n  && echo ok' })).toBe('go test ./... && echo ok');
+    expect(callSummary('grep', { pattern: 'TODO', path: 'src' })).toBe('TODO · src');
+    expect(callSummary('exit_plan_mode', { plan: '# Add a cache\n\n1. Wrap it' })).toBe('Add a cache');
+    expect(callSummary('ask_user', { question: 'Which\ngreeting?' })).toBe('Which greeting?');
+    expect(callSummary('Read notes.md', { file_path: '/w/notes.md' })).toBe('/w/notes.md');
+    expect(callSummary('mystery', { a: 1 })).toBe('{"a":1}');
+  });
+});
