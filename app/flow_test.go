@@ -5,92 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"agentdesk/backend/bus"
-	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
 )
-
-// The offline demo, driven through the same facades the window and the browser call: a
-// question, a plan review and two approvals arrive one at a time, and the transcript shows it.
-func TestTheOfflineDemoRunsThroughTheFacades(t *testing.T) {
-	svc := newServices(t)
-	settings := &Settings{svc}
-	if view, _ := settings.Get(); view.ProviderReady {
-		t.Fatal("a fresh data folder has no provider: onboarding must show")
-	}
-	var mu sync.Mutex
-	var kinds []string
-	answers := map[decision.Kind]ResolveRequest{
-		decision.KindQuestion:   {Selected: []string{"Hello, world"}},
-		decision.KindPlanReview: {Choice: "approve"},
-		decision.KindApproval:   {Choice: "allow_once"},
-	}
-	svc.Bus.Subscribe(func(e bus.Event) {
-		if e.Name != decision.EventAsked {
-			return
-		}
-		d := e.Data.(decision.Decision)
-		mu.Lock()
-		kinds = append(kinds, string(d.Kind))
-		mu.Unlock()
-		req := answers[d.Kind]
-		req.ID = d.ID
-		go (&Decisions{svc}).Resolve(req)
-	})
-	sess, err := settings.StartDemo()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if view, _ := settings.Get(); !view.ProviderReady || view.Provider.Kind != ProviderDemo {
-		t.Fatalf("after the demo starts: %+v", view.Provider)
-	}
-	if sess.ExecutionOverride != "plan" || sess.PermissionMode != "ask" {
-		t.Fatalf("demo session: %+v", sess)
-	}
-	if _, err := (&Composer{svc}).Send(SendRequest{SessionID: sess.ID, Text: "Show me around"}); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	svc.Runtime.Wait(ctx, sess.ID)
-
-	mu.Lock()
-	got := strings.Join(kinds, ",")
-	mu.Unlock()
-	if got != "question,plan_review,approval,approval" {
-		t.Fatalf("decisions in order: %s", got)
-	}
-	script, err := os.ReadFile(filepath.Join(sess.Workspace, "hello.sh"))
-	if err != nil || !strings.Contains(string(script), "Hello, world") {
-		t.Fatalf("the demo's approved write: %q %v", script, err)
-	}
-	tr, err := (&Sessions{svc}).Transcript(SessionRef{ID: sess.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tr.Turns) != 1 || tr.Turns[0].Status != "done" || tr.Turns[0].ExecutionMode != "plan" || tr.Running != "" {
-		t.Fatalf("turns: %+v running %q", tr.Turns, tr.Running)
-	}
-	var tools, modes int
-	for _, it := range tr.Items {
-		switch it.Type {
-		case "tool":
-			tools++
-			if it.Name == "bash" && (it.Verdict != "ask" || it.Approved != "allow_once" || !strings.Contains(it.Output, "Hello")) {
-				t.Fatalf("bash card: %+v", it)
-			}
-		case "mode":
-			modes++
-		}
-	}
-	if tools != 5 || modes != 2 {
-		t.Fatalf("%d tool cards and %d mode changes in %+v", tools, modes, tr.Items)
-	}
-}
 
 func TestSettingsValidateAndPublish(t *testing.T) {
 	svc := newServices(t)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"time"
 
 	"agentdesk/backend/agent"
@@ -13,10 +11,8 @@ import (
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/provider"
-	"agentdesk/backend/provider/scripted"
 	"agentdesk/backend/session"
 	"agentdesk/backend/store"
-	"agentdesk/locales"
 )
 
 // Provider settings. Keys are never stored here: they live in the environment or the keyring.
@@ -25,7 +21,8 @@ const (
 	settingProviderModel   = "provider.model"
 	settingProviderBaseURL = "provider.base_url"
 
-	// ProviderDemo is the offline demo: the scripted provider with the embedded demo script.
+	// ProviderDemo is what earlier builds saved as the provider of every turn once the demo had
+	// started; it now reads as no provider: the demo runs only in its own sessions.
 	ProviderDemo = "demo"
 
 	// NoProvider is a turn started before any provider was chosen.
@@ -38,6 +35,12 @@ type ProviderView struct {
 	Model   string     `json:"model"`
 	BaseURL string     `json:"baseUrl"`
 	Keys    KeySources `json:"keys"`
+}
+
+// CommandLineProvider names the provider given on the command line.
+type CommandLineProvider struct {
+	Kind  string `json:"kind"`
+	Model string `json:"model,omitempty"`
 }
 
 // KeySources says where each vendor's key comes from: "env", "keyring" or "" (none).
@@ -67,7 +70,7 @@ func providerView(st *store.Store, getenv func(string) string) (ProviderView, er
 // providerReady is false on a first run: no provider chosen, or one that cannot work yet.
 func (s *Services) providerReady(v ProviderView) bool {
 	switch {
-	case s.override != nil, v.Kind == ProviderDemo:
+	case s.override != nil:
 		return true
 	case v.Kind == provider.KindAnthropic:
 		return v.Keys.Anthropic != ""
@@ -77,32 +80,50 @@ func (s *Services) providerReady(v ProviderView) bool {
 	return false
 }
 
-// providerForTurn is the command line's provider, else the one Settings describe.
-func (s *Services) providerForTurn() (provider.Provider, error) {
+// canRun says whether a turn of the session has something to run on: its external agent, its
+// demo script, the command line's provider, or a provider set up in Settings.
+func (s *Services) canRun(sessionID string) error {
+	if _, ok, err := s.demos.provider(sessionID); ok {
+		return err
+	}
+	if s.override != nil {
+		return nil
+	}
+	if agent, err := s.Store.ExternalAgent(sessionID); err != nil || agent != "" {
+		return err
+	}
+	v, err := s.providerView()
+	if err != nil {
+		return err
+	}
+	if !s.providerReady(v) {
+		return errs.New(NoProvider)
+	}
+	return nil
+}
+
+// providerForTurn is a demo session's own script, else the command line's provider, else the
+// one Settings describe.
+func (s *Services) providerForTurn(sessionID string) (provider.Provider, error) {
+	if p, ok, err := s.demos.provider(sessionID); ok {
+		return p, err
+	}
 	if s.override != nil {
 		return s.override, nil
 	}
-	return SettingsProvider(s.Store, s.getenv, s.Language)()
+	return SettingsProvider(s.Store, s.getenv)(sessionID)
 }
 
 // SettingsProvider builds the provider of each turn from Settings, so a change applies without
-// a restart; every surface (window, browser, run, acp) uses it unless told otherwise. The demo
-// gets a fresh script per turn, in the language lang gives.
-func SettingsProvider(st *store.Store, getenv func(string) string, lang func() string) agent.ProviderSource {
-	return func() (provider.Provider, error) {
+// a restart; every surface (window, browser, run, acp) uses it unless told otherwise.
+func SettingsProvider(st *store.Store, getenv func(string) string) agent.ProviderSource {
+	return func(string) (provider.Provider, error) {
 		v, err := providerView(st, getenv)
 		if err != nil {
 			return nil, err
 		}
-		switch v.Kind {
-		case "":
+		if v.Kind == "" || v.Kind == ProviderDemo {
 			return nil, errs.New(NoProvider)
-		case ProviderDemo:
-			data, err := locales.Demo.ReadFile("demo/demo." + lang() + ".json")
-			if err != nil {
-				return nil, errs.Wrap(errs.Internal, err)
-			}
-			return scripted.FromBytes("demo", data)
 		}
 		return provider.New(provider.Config{Kind: v.Kind, Model: v.Model, BaseURL: v.BaseURL, Getenv: getenv})
 	}
@@ -123,7 +144,7 @@ type KeyRequest struct {
 
 // SetProvider saves the provider, model and base URL.
 func (f *Settings) SetProvider(req SetProviderRequest) (SettingsView, error) {
-	allowed := []string{provider.KindAnthropic, provider.KindOpenAI, ProviderDemo}
+	allowed := []string{provider.KindAnthropic, provider.KindOpenAI}
 	if !contains(allowed, req.Kind) {
 		return SettingsView{}, f.s.fail(errs.Invalid("provider", req.Kind, allowed))
 	}
@@ -210,23 +231,26 @@ func probe(srv LocalServer) LocalServer {
 	return srv
 }
 
-// StartDemo switches to the offline demo and opens a demo session in a scratch folder: Smart ·
-// Plan with Ask, so the tour shows a question, a plan review and approvals.
-// The scratch folder is a fresh temporary folder.
+// StartDemo opens a demo session in a fresh scratch folder: Smart · Plan with Ask, so the tour
+// shows a question, a plan review and approvals. The session runs on its own scripted provider,
+// in the current language, and never changes the provider of any other session. Its folder is
+// removed when the session is deleted, or at the next start.
 func (f *Settings) StartDemo() (Session, error) {
-	if _, err := f.SetProvider(SetProviderRequest{Kind: ProviderDemo}); err != nil {
-		return Session{}, err
-	}
-	// Not inside the data folder: that is protected, and every read there would ask.
-	dir, err := os.MkdirTemp("", "agentdesk-demo-")
+	dir, err := newDemoDir(f.s.T("demo.readme", nil))
 	if err != nil {
-		return Session{}, f.s.fail(errs.Wrap(errs.Internal, err))
+		return Session{}, f.s.fail(err)
 	}
-	os.WriteFile(filepath.Join(dir, "README.md"), []byte(f.s.T("demo.readme", nil)), 0o644)
 	plan, perm := string(mode.Plan), string(policy.Ask)
 	v, err := (&session.Service{Store: f.s.Store}).Create(session.CreateInput{Title: f.s.T("demo.title", nil), Workspace: dir,
 		Mode: mode.FollowUpInput{ExecutionOverride: &plan}, Permission: &perm})
-	return (&Sessions{f.s}).changed(v, err)
+	if err == nil {
+		err = f.s.demos.add(demoRecord{Session: v.ID, Dir: dir, Lang: f.s.Language()})
+	}
+	if err != nil {
+		removeDemoDir(dir)
+		return Session{}, f.s.fail(err)
+	}
+	return (&Sessions{f.s}).changed(v, nil)
 }
 
 func contains(list []string, v string) bool {

@@ -52,8 +52,11 @@ type Services struct {
 	getenv   func(string) string
 	override provider.Provider // fixed provider from the command line, shared by every turn
 	states   *liveStates
-	mu       sync.RWMutex
-	lang     string
+	demos    *demos
+	// commandLine describes override for the Settings page and the composer's model label.
+	commandLine *CommandLineProvider
+	mu          sync.RWMutex
+	lang        string
 }
 
 // NewServices wires the facades over an open store. The language is the saved setting, or
@@ -72,7 +75,11 @@ func NewServices(st *store.Store, msgs *i18n.Bundle, opts Options) (*Services, e
 	}
 	s := &Services{Store: st, Bus: bus.New(), I18n: msgs, Info: opts.Info, lang: opts.EnvLang, getenv: opts.Getenv,
 		states: newLiveStates()}
-	if err := s.loadLanguage(); err != nil {
+	err := s.loadLanguage()
+	if err != nil {
+		return nil, err
+	}
+	if s.demos, err = loadDemos(st); err != nil {
 		return nil, err
 	}
 	if opts.Provider != nil {
@@ -81,6 +88,7 @@ func NewServices(st *store.Store, msgs *i18n.Bundle, opts Options) (*Services, e
 			return nil, err
 		}
 		s.override = p
+		s.commandLine = &CommandLineProvider{Kind: p.Name(), Model: opts.Provider.Model}
 	}
 	s.Decisions = decision.New(st, s.publish, decision.Options{Timeout: decision.TimeoutSetting(st)})
 	if _, _, err := s.Decisions.Recover(); err != nil {

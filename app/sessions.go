@@ -21,6 +21,8 @@ type Session struct {
 	PermissionMode    string `json:"permissionMode"`
 	UnrecognizedMode  string `json:"unrecognizedMode,omitempty"`
 	ExternalAgent     string `json:"externalAgent,omitempty"`
+	// Demo is a session of the offline demo: it runs on its own script, in its own folder.
+	Demo bool `json:"demo,omitempty"`
 	// Running, Waiting and StateSeq are the session's live state (see SessionState).
 	Running   bool      `json:"running"`
 	Waiting   int       `json:"waiting"`
@@ -158,6 +160,9 @@ func (f *Sessions) Delete(req SessionRef) error {
 	if err := f.s.Store.DeleteSession(req.ID); err != nil {
 		return f.s.fail(err)
 	}
+	if err := f.s.demos.remove(req.ID); err != nil {
+		return f.s.fail(err)
+	}
 	f.s.publishSessions()
 	return nil
 }
@@ -193,5 +198,6 @@ func (f *Sessions) dto(v session.View) Session {
 	external, _ := f.s.Store.ExternalAgent(v.ID)
 	return Session{ExternalAgent: external, ID: v.ID, Title: v.Title, Workspace: v.Workspace, InteractionMode: v.InteractionMode,
 		ExecutionOverride: v.ExecutionOverride, PermissionMode: v.PermissionMode, UnrecognizedMode: v.UnrecognizedMode,
-		Running: st.Running, Waiting: st.Waiting, StateSeq: st.Seq, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt}
+		Running: st.Running, Waiting: st.Waiting, StateSeq: st.Seq, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt,
+		Demo: f.s.demos.isDemo(v.ID)}
 }

@@ -22,6 +22,9 @@ type SettingsView struct {
 	ExternalAgents    []string     `json:"externalAgents"`
 	// ExternalStartTimeout bounds an external agent's start-up, a Go duration such as "2m0s".
 	ExternalStartTimeout string `json:"externalStartTimeout"`
+	// CommandLine is the provider the command line fixed for every turn (serve --provider …),
+	// which then stands in for Provider; nil when Settings decide.
+	CommandLine *CommandLineProvider `json:"commandLine,omitempty"`
 	// ShellEnvPassthrough names variables shell commands keep although they look like secrets.
 	ShellEnvPassthrough []string `json:"shellEnvPassthrough"`
 	// Sandbox is what the kernel offers shell commands here ("landlock" or "none").
@@ -114,7 +117,8 @@ func (f *Settings) Get() (SettingsView, error) {
 	}
 	return SettingsView{Language: f.s.Language(), DefaultPermission: string(def.Mode), Theme: theme, ExternalAgents: agents,
 		DecisionTimeout: decision.FormatTimeout(decision.TimeoutSetting(f.s.Store)()), Provider: prov, ProviderReady: f.s.providerReady(prov),
-		ShellEnvPassthrough: pass, Sandbox: sandbox.Status(), ExternalStartTimeout: f.s.Store.ExternalStartTimeout().String()}, nil
+		ShellEnvPassthrough: pass, Sandbox: sandbox.Status(), ExternalStartTimeout: f.s.Store.ExternalStartTimeout().String(),
+		CommandLine: f.s.commandLine}, nil
 }
 
 // SetLanguage persists the UI language and tells every window.

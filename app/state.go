@@ -60,21 +60,27 @@ func (l *liveStates) update(sessionID string, change func(*SessionState)) Sessio
 }
 
 // publish is what the runtime and the registry publish through: every event goes out as it
-// is, and an event that changes a session's live state is followed by session.state.
+// is, and an event that changes a session's live state is followed by session.state. The state
+// changes before the event goes out, so whoever reacts to the event reads the new state. The
+// registry and the runtime publish each session's events in order, so counting decisions asked
+// and resolved is exact where asking the registry at publish time could already be out of date.
 func (s *Services) publish(name string, data any) {
-	s.Bus.Publish(name, data)
 	var st SessionState
+	changed := true
 	switch e := data.(type) {
 	case agent.TurnStarted:
 		st = s.states.update(e.SessionID, func(x *SessionState) { x.Running = true })
 	case agent.TurnEnded:
 		st = s.states.update(e.SessionID, func(x *SessionState) { x.Running = false })
 	case decision.Decision:
-		st = s.states.update(e.SessionID, func(x *SessionState) { x.Waiting = len(s.Decisions.Pending(e.SessionID)) })
+		st = s.states.update(e.SessionID, func(x *SessionState) { x.Waiting++ })
 	case decision.Resolved:
-		st = s.states.update(e.SessionID, func(x *SessionState) { x.Waiting = len(s.Decisions.Pending(e.SessionID)) })
+		st = s.states.update(e.SessionID, func(x *SessionState) { x.Waiting = max(x.Waiting-1, 0) })
 	default:
-		return
+		changed = false
 	}
-	s.Bus.Publish(EventSessionState, st)
+	s.Bus.Publish(name, data)
+	if changed {
+		s.Bus.Publish(EventSessionState, st)
+	}
 }

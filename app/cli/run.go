@@ -82,7 +82,7 @@ func runInput(fs *flag.FlagSet) (mode.FollowUpInput, error) {
 func (c *Context) runProvider(fs *flag.FlagSet, st *store.Store) (agent.ProviderSource, error) {
 	cfg, err := c.providerOverride(fs)
 	if err != nil || cfg == nil {
-		return app.SettingsProvider(st, c.Getenv, func() string { return c.lang }), err
+		return app.SettingsProvider(st, c.Getenv), err
 	}
 	p, err := provider.New(*cfg)
 	if err != nil {

@@ -55,13 +55,13 @@ type Options struct {
 	MaxSteps int
 }
 
-// ProviderSource gives the provider for the next model request, so a change in Settings
-// applies to the next turn without a restart.
-type ProviderSource func() (provider.Provider, error)
+// ProviderSource gives the provider for a session's next turn, so a change in Settings applies
+// to the next turn without a restart, and a session may have a provider of its own (the demo).
+type ProviderSource func(sessionID string) (provider.Provider, error)
 
 // Fixed is a source that always gives p.
 func Fixed(p provider.Provider) ProviderSource {
-	return func() (provider.Provider, error) { return p, nil }
+	return func(string) (provider.Provider, error) { return p, nil }
 }
 
 // Runtime runs at most one turn per session at a time.

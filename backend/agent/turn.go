@@ -101,7 +101,7 @@ func (t *turn) askModel() (phase, error) {
 		return phaseDone, err
 	}
 	if t.prov == nil {
-		if t.prov, err = t.rt.opts.Provider(); err != nil {
+		if t.prov, err = t.rt.opts.Provider(t.sessionID); err != nil {
 			return phaseDone, err
 		}
 	}

@@ -20,13 +20,20 @@ import (
 // the calls a test depends on.
 type file struct {
 	Responses *[]response `json:"responses"`
+	// Vars are the starting values of the variables a script's texts and inputs may use.
+	Vars map[string]string `json:"vars"`
 }
 
+// response is one scripted answer; ID and Next let a script branch (see branch.go).
 type response struct {
+	ID        string     `json:"id"`
 	Text      string     `json:"text"`
 	ToolCalls []toolCall `json:"tool_calls"`
 	DelayMS   int        `json:"delay_ms"`
 	Error     string     `json:"error"`
+	Next      []rule     `json:"next"`
+
+	targets []int // Next's goto, as indexes
 }
 
 type toolCall struct {
@@ -37,26 +44,29 @@ type toolCall struct {
 
 // parse decodes and checks a script, giving every tool call without an id a stable one
 // ("call_<n>", numbered through the whole file) so runs and records are reproducible.
-func parse(name string, data []byte) ([]response, error) {
+func parse(name string, data []byte) ([]response, map[string]string, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var f file
 	if err := dec.Decode(&f); err != nil {
-		return nil, invalid(name, err.Error())
+		return nil, nil, invalid(name, err.Error())
 	}
 	if dec.More() {
-		return nil, invalid(name, "unexpected data after the script object")
+		return nil, nil, invalid(name, "unexpected data after the script object")
 	}
 	if f.Responses == nil {
-		return nil, invalid(name, `missing "responses"`)
+		return nil, nil, invalid(name, `missing "responses"`)
 	}
 	n := 0
 	for i := range *f.Responses {
 		if err := check(&(*f.Responses)[i], i, &n); err != nil {
-			return nil, invalid(name, err.Error())
+			return nil, nil, invalid(name, err.Error())
 		}
 	}
-	return *f.Responses, nil
+	if err := link(*f.Responses); err != nil {
+		return nil, nil, invalid(name, err.Error())
+	}
+	return *f.Responses, f.Vars, nil
 }
 
 // check validates one response and fills in defaults; n counts tool calls so far.

@@ -5,6 +5,7 @@ package scripted
 import (
 	"bytes"
 	"context"
+	"strconv"
 	"sync"
 	"time"
 	"unicode"
@@ -17,13 +18,18 @@ import (
 const Name = "scripted"
 
 // Provider replays one script. It is safe for concurrent use: each Stream call takes the next
-// response exactly once.
+// response exactly once. A script that branches (see branch.go) follows the conversation of
+// one session, so such a provider serves one session.
 type Provider struct {
 	file      string
 	responses []response
 
-	mu   sync.Mutex
-	next int
+	mu    sync.Mutex
+	next  int
+	last  int               // the response played last, -1 before the first
+	calls []string          // the ids of its tool calls, as played
+	plays []int             // how often each response was played
+	vars  map[string]string // the script's variables so far
 }
 
 // Load reads the script at path.
@@ -38,11 +44,14 @@ func Load(path string) (*Provider, error) {
 // FromBytes builds a provider from script text (an embedded demo script, say); name stands for
 // the file in error messages.
 func FromBytes(name string, data []byte) (*Provider, error) {
-	responses, err := parse(name, data)
+	responses, vars, err := parse(name, data)
 	if err != nil {
 		return nil, err
 	}
-	return &Provider{file: name, responses: responses}, nil
+	if vars == nil {
+		vars = map[string]string{}
+	}
+	return &Provider{file: name, responses: responses, last: -1, plays: make([]int, len(responses)), vars: vars}, nil
 }
 
 // Name implements provider.Provider.
@@ -59,13 +68,13 @@ func (p *Provider) Used() int {
 }
 
 // Stream replays the next response: it waits delay_ms, emits the text word by word, fails if the
-// response carries an error, and otherwise emits each tool call. The request itself is ignored
-// (a recorder around this provider keeps it).
-func (p *Provider) Stream(ctx context.Context, _ llm.Request, emit func(llm.Event)) (llm.Response, error) {
+// response carries an error, and otherwise emits each tool call. The request is read only where
+// the previous response branches on it (a recorder around this provider keeps it).
+func (p *Provider) Stream(ctx context.Context, req llm.Request, emit func(llm.Event)) (llm.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return llm.Response{}, err
 	}
-	r, err := p.take()
+	r, err := p.take(req)
 	if err != nil {
 		return llm.Response{}, err
 	}
@@ -75,16 +84,43 @@ func (p *Provider) Stream(ctx context.Context, _ llm.Request, emit func(llm.Even
 	return play(ctx, r, llm.Emitter(emit))
 }
 
-// take hands out the next response, or SCRIPT_EXHAUSTED once every one was used.
-func (p *Provider) take() (response, error) {
+// take hands out the next response — the one the last response's rules point to, else the
+// next in the file — with its variables filled in, or SCRIPT_EXHAUSTED once every one was used.
+func (p *Provider) take(req llm.Request) (response, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.last >= 0 {
+		if to, ok := follow(p.responses[p.last], p.calls, req, p.vars); ok {
+			p.next = to
+		}
+	}
 	if p.next >= len(p.responses) {
 		return response{}, errs.New(llm.ScriptExhausted, "File", p.file, "Count", len(p.responses))
 	}
-	r := p.responses[p.next]
+	r := p.played(p.next)
+	p.last = p.next
 	p.next++
 	return r, nil
+}
+
+// played is response i as it is played now: variables filled in, and tool call ids made unique
+// when the response is played again (a branch back), since one conversation cannot hold one id
+// twice.
+func (p *Provider) played(i int) response {
+	p.plays[i]++
+	r := p.responses[i]
+	r.Text = expand(r.Text, p.vars)
+	r.ToolCalls = append([]toolCall(nil), r.ToolCalls...)
+	p.calls = p.calls[:0]
+	for j := range r.ToolCalls {
+		c := &r.ToolCalls[j]
+		if p.plays[i] > 1 {
+			c.ID += "_" + strconv.Itoa(p.plays[i])
+		}
+		c.Input = expandInput(c.Input, p.vars)
+		p.calls = append(p.calls, c.ID)
+	}
+	return r
 }
 
 func play(ctx context.Context, r response, emit func(llm.Event)) (llm.Response, error) {

@@ -34,6 +34,27 @@ describe('App shell', () => {
     expect(window.location.hash).toBe('#/session/s1');
   });
 
+  it('Send with no model set up says what is missing and offers the set-up in the composer, creating nothing', async () => {
+    const fake = new FakeTransport();
+    fake.providerReady = false;
+    renderApp(fake);
+    const composer = await screen.findByTestId('new-task-composer');
+    const user = userEvent.setup();
+    await user.type(within(composer).getByTestId('composer-input'), 'Fix the login bug{Enter}');
+    await waitFor(() => expect(composer.dataset.mode).toBe('setup'));
+    expect(within(composer).getByTestId('setup-lead').textContent).toContain('No model is set up yet');
+    expect(within(composer).getByTestId('onboarding-path-key')).toBeTruthy();
+    expect(within(composer).getByTestId('onboarding-path-demo')).toBeTruthy();
+    expect(fake.called('Sessions.Create')).toEqual([]);
+    expect(fake.sent).toEqual([]);
+    // The page's own onboarding steps aside while the composer shows it.
+    expect(screen.queryByTestId('onboarding')).toBeNull();
+
+    await user.click(within(composer).getByTestId('setup-back'));
+    expect(composer.dataset.mode).toBe('idle');
+    expect((within(composer).getByTestId('composer-input') as HTMLTextAreaElement).value).toBe('Fix the login bug');
+  });
+
   it('lists sessions newest first and shows the selected one', async () => {
     const fake = new FakeTransport({
       sessions: [session('a', 'Older', '2025-01-01T08:00:00Z'), session('b', 'Newer', '2025-01-01T09:00:00Z')],

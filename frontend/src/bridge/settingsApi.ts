@@ -7,6 +7,7 @@ export { PERMISSIONS, THEMES, type Permission, type SystemInfo, type Theme } fro
 
 /** Wire types of the Settings and System facades (API.md); JSON names as the Go side emits them. */
 
+/** 'demo' is only read, from data an earlier build wrote: the demo runs in its own sessions now. */
 export type ProviderKind = '' | 'anthropic' | 'openai' | 'demo';
 /** The providers whose API key AgentDesk keeps. */
 export type KeyProvider = 'anthropic' | 'openai';
@@ -38,6 +39,8 @@ export interface AppSettings {
   sandbox?: SandboxSupport | null;
   /** How long an external agent may take to start, a Go duration such as "2m0s". */
   externalStartTimeout?: string;
+  /** The provider the command line fixed for every turn (serve --provider …); null: Settings decide. */
+  commandLine: { kind: string; model: string } | null;
 }
 
 /** The kernel sandbox under shell commands: Landlock, or none (every shell command then asks). */

@@ -27,6 +27,8 @@ export interface Session {
   /** A stored mode that could not be read; the session runs read-only until it is changed. */
   unrecognizedMode?: string;
   externalAgent?: string;
+  /** A session of the offline demo: its own script, its own scratch folder. */
+  demo?: boolean;
   running?: boolean;
   /** Decisions waiting for the person. */
   waiting?: number;
@@ -323,6 +325,8 @@ export interface Settings {
   theme?: Theme;
   provider?: ProviderSettings;
   providerReady?: boolean;
+  /** The provider the command line fixed for every turn (serve --provider …). */
+  commandLine?: { kind: string; model?: string } | null;
 }
 
 export interface SystemInfo {

@@ -79,6 +79,7 @@ export function Composer({
       if (mode.escape === 'leave') {
         e.preventDefault();
         ctx.closeFnForm();
+        ctx.closeSetup();
       } else if (ctx.running) {
         e.preventDefault();
         void ctx.cancelTurn().catch(setError);

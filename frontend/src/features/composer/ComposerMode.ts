@@ -31,6 +31,8 @@ export interface ModeContext {
   /** Null where no tool can run (the new-task draft). */
   openFnForm: (() => void) | null;
   closeFnForm: () => void;
+  /** Leaves the set-up the box shows when Send found no model. */
+  closeSetup: () => void;
   resolve: (req: ResolveRequest) => Promise<boolean>;
   listTools: () => Promise<ToolDef[]>;
   /** Resolves needsApproval (nothing ran, the form stays) until it is sent again approved. */

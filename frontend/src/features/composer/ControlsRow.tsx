@@ -1,5 +1,5 @@
 import type { Permission, Settings } from '../../bridge';
-import { ModelLabel } from './ModelLabel';
+import { ModelLabel, type RunsOn } from './ModelLabel';
 import { ModeSelector } from './ModeSelector';
 import type { PermissionDisplay } from './permission';
 import { PermissionPicker } from './PermissionPicker';
@@ -12,14 +12,16 @@ export function ControlsRow({
   permission,
   onPermission,
   onRetryPermission,
-  provider,
+  settings,
+  runsOn = null,
 }: {
   preference: Preference;
   onPreference: (p: Preference) => void;
   permission: PermissionDisplay;
   onPermission: (p: Permission) => Promise<void> | void;
   onRetryPermission?: () => void;
-  provider: Settings['provider'] | null;
+  settings: Settings | null;
+  runsOn?: RunsOn | null;
 }) {
   return (
     <>
@@ -28,7 +30,7 @@ export function ControlsRow({
         <PermissionPicker display={permission} onChoose={onPermission} onRetry={onRetryPermission} />
       </div>
       <div className="composer__controls-end">
-        <ModelLabel provider={provider} />
+        <ModelLabel settings={settings} session={runsOn} />
       </div>
     </>
   );

@@ -11,7 +11,9 @@ import { emptyQueue } from './decisionQueue';
 import type { NewTaskStore } from './newTaskStore';
 import { draftPermissionDisplay } from './permission';
 import { cyclePreference } from './selector';
-import { useProviderSettings } from './useProviderLabel';
+import { canRun, useProviderSettings } from './useProviderLabel';
+
+const setupQueue = { ...emptyQueue, setupOpen: true };
 
 const noSession = () => Promise.reject(new BridgeError('INTERNAL', 'no session yet'));
 
@@ -22,7 +24,7 @@ const noSession = () => Promise.reject(new BridgeError('INTERNAL', 'no session y
 export function NewTaskComposer({ api, draft, onStarted }: { api: Api; draft: NewTaskStore; onStarted: (s: Session) => void }) {
   const t = useT();
   const state = useStore(draft);
-  const provider = useProviderSettings(api);
+  const settings = useProviderSettings(api);
 
   useEffect(() => {
     void draft.refreshDefault();
@@ -37,6 +39,10 @@ export function NewTaskComposer({ api, draft, onStarted }: { api: Api; draft: Ne
       text: state.text,
       setText: draft.setText,
       send: async () => {
+        if (!canRun(settings, null)) {
+          draft.openSetup();
+          return;
+        }
         const created = await draft.submit();
         if (created) onStarted(created);
         else if (draft.get().error !== null) throw draft.get().error;
@@ -44,17 +50,18 @@ export function NewTaskComposer({ api, draft, onStarted }: { api: Api; draft: Ne
       cancelTurn: async () => undefined,
       openFnForm: null,
       closeFnForm: () => undefined,
+      closeSetup: draft.closeSetup,
       resolve: noSession,
       listTools: noSession,
       runTool: noSession,
     }),
-    [t, state.text, draft, onStarted],
+    [t, state.text, draft, onStarted, settings],
   );
 
   return (
     <Composer
       testId="new-task-composer"
-      queue={emptyQueue}
+      queue={state.setupOpen ? setupQueue : emptyQueue}
       ctx={ctx}
       onCycleMode={() => draft.setPreference(cyclePreference(state.preference))}
       chips={<ChipsBand runningTurn={null} queue={[]} waiting={0} note={null} onUnqueue={() => undefined} onDismissNote={() => undefined} />}
@@ -65,7 +72,7 @@ export function NewTaskComposer({ api, draft, onStarted }: { api: Api; draft: Ne
           permission={draftPermissionDisplay(state.permission, state.defaultPermission)}
           onPermission={(p) => draft.choosePermission(p)}
           onRetryPermission={() => void draft.refreshDefault()}
-          provider={provider}
+          settings={settings}
         />
       }
     />

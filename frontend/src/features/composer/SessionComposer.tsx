@@ -1,5 +1,5 @@
-import { useCallback, useMemo, useState } from 'react';
-import type { Api, Permission, Session } from '../../bridge';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { BridgeError, type Api, type Permission, type Session } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { useStore } from '../../ui/store';
@@ -10,7 +10,7 @@ import type { ModeContext } from './ComposerMode';
 import { ControlsRow } from './ControlsRow';
 import { sessionPermissionDisplay } from './permission';
 import { cyclePreference, normalizePreference, samePreference, sessionPreference, type Preference } from './selector';
-import { useProviderSettings } from './useProviderLabel';
+import { canRun, useProviderSettings } from './useProviderLabel';
 
 /**
  * The composer of an open session. Selector changes go to Sessions.Configure (queued while a turn
@@ -29,12 +29,13 @@ export function SessionComposer({
 }) {
   const t = useT();
   const state = useStore(live);
-  const provider = useProviderSettings(api);
+  const settings = useProviderSettings(api);
   const [text, setText] = useState('');
   const [controlError, setControlError] = useState<unknown>(null);
   const { transcript, decisions } = state;
   const shownError = controlError ?? state.backgroundError;
   const running = transcript.running !== '';
+  useDemoSuggestion(session, state.status === 'ready' && transcript.turns.length === 0, setText);
   const preference = state.preference ?? sessionPreference(session);
 
   const ctx = useMemo<ModeContext>(
@@ -45,7 +46,19 @@ export function SessionComposer({
       text,
       setText,
       send: async (msg) => {
-        await live.send(msg);
+        if (!canRun(settings, session)) {
+          live.openSetup();
+          return;
+        }
+        try {
+          await live.send(msg);
+        } catch (err) {
+          if (err instanceof BridgeError && err.kind === 'NO_PROVIDER') {
+            live.openSetup();
+            return;
+          }
+          throw err;
+        }
         setText('');
       },
       cancelTurn: async () => {
@@ -53,11 +66,12 @@ export function SessionComposer({
       },
       openFnForm: live.openFnForm,
       closeFnForm: live.closeFnForm,
+      closeSetup: live.closeSetup,
       resolve: live.resolve,
       listTools: () => api.composer.tools(session.id),
       runTool: live.runTool,
     }),
-    [t, session.id, running, text, live, api],
+    [t, session, running, text, live, api, settings],
   );
 
   const configure = useCallback(
@@ -124,10 +138,22 @@ export function SessionComposer({
             onPreference={(p) => void configure(p)}
             permission={sessionPermissionDisplay(session.permissionMode)}
             onPermission={setPermission}
-            provider={provider}
+            settings={settings}
+            runsOn={session}
           />
         }
       />
     </>
   );
+}
+
+/** A fresh demo session lands with a suggested first message in the box (issue 12). */
+function useDemoSuggestion(session: Session, empty: boolean, setText: (s: string) => void) {
+  const t = useT();
+  const offered = useRef(false);
+  useEffect(() => {
+    if (!session.demo || !empty || offered.current) return;
+    offered.current = true;
+    setText(t('composer.demo.suggestion'));
+  }, [session.demo, empty, setText, t]);
 }

@@ -16,6 +16,8 @@ export interface Note {
 export interface QueueState {
   pending: Decision[];
   fnFormOpen: boolean;
+  /** Send found no model to send to: the box offers the set-up (issue 12). */
+  setupOpen: boolean;
   note: Note | null;
 }
 
@@ -28,9 +30,11 @@ export type QueueAction =
   | { type: 'answered'; id: string }
   | { type: 'openFnForm' }
   | { type: 'closeFnForm' }
+  | { type: 'openSetup' }
+  | { type: 'closeSetup' }
   | { type: 'dismissNote' };
 
-export const emptyQueue: QueueState = { pending: [], fnFormOpen: false, note: null };
+export const emptyQueue: QueueState = { pending: [], fnFormOpen: false, setupOpen: false, note: null };
 
 /** Outcomes that end a decision without the person's answer leave a note. */
 function noteFor(r: Pick<Resolved, 'id' | 'outcome' | 'reasonKey'>): Note | null {
@@ -53,7 +57,7 @@ export function queueReducer(state: QueueState, action: QueueAction): QueueState
     case 'asked': {
       if (state.pending.some((d) => d.id === action.decision.id)) return state;
       // A system decision cancels a fn-form the person opened: no stacking, no stash (R-DEC-3).
-      return { pending: [...state.pending, action.decision], fnFormOpen: false, note: null };
+      return { ...state, pending: [...state.pending, action.decision], fnFormOpen: false, note: null };
     }
     case 'resolved': {
       const was = state.pending.some((d) => d.id === action.resolved.id);
@@ -73,6 +77,10 @@ export function queueReducer(state: QueueState, action: QueueAction): QueueState
       return { ...state, fnFormOpen: true, note: null };
     case 'closeFnForm':
       return state.fnFormOpen ? { ...state, fnFormOpen: false } : state;
+    case 'openSetup':
+      return state.setupOpen ? state : { ...state, setupOpen: true, fnFormOpen: false, note: null };
+    case 'closeSetup':
+      return state.setupOpen ? { ...state, setupOpen: false } : state;
     case 'dismissNote':
       return state.note ? { ...state, note: null } : state;
   }
@@ -82,10 +90,11 @@ export function queueReducer(state: QueueState, action: QueueAction): QueueState
  * What occupies the composer for a queue state: the FIFO's head when a decision waits, else the
  * fn-form the person opened, else the idle box. The registry turns this into a mode.
  */
-export type Occupant = { kind: 'decision'; decision: Decision } | { kind: 'fn-form' } | { kind: 'idle' };
+export type Occupant = { kind: 'decision'; decision: Decision } | { kind: 'fn-form' } | { kind: 'setup' } | { kind: 'idle' };
 
 export function occupant(state: QueueState): Occupant {
   const head = state.pending[0];
   if (head) return { kind: 'decision', decision: head };
-  return state.fnFormOpen ? { kind: 'fn-form' } : { kind: 'idle' };
+  if (state.fnFormOpen) return { kind: 'fn-form' };
+  return state.setupOpen ? { kind: 'setup' } : { kind: 'idle' };
 }

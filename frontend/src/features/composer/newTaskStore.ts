@@ -1,4 +1,4 @@
-import type { Api, Permission, Session, Unsubscribe } from '../../bridge';
+import { BridgeError, type Api, type Permission, type Session, type Unsubscribe } from '../../bridge';
 import { createStore } from '../../ui/store';
 import { isPermission, type DefaultPermission } from './permission';
 import { DEFAULT_PREFERENCE, normalizePreference, type Preference } from './selector';
@@ -15,6 +15,8 @@ export interface NewTaskState {
   sending: boolean;
   /** Why the last submit failed; the draft is kept as it was. */
   error: unknown;
+  /** Send found no model: the composer shows the set-up instead (nothing was created). */
+  setupOpen: boolean;
 }
 
 const initial = (): NewTaskState => ({
@@ -25,6 +27,7 @@ const initial = (): NewTaskState => ({
   defaultPermission: { status: 'loading' },
   sending: false,
   error: null,
+  setupOpen: false,
 });
 
 /**
@@ -78,7 +81,8 @@ export function createNewTaskStore(api: Api) {
     } catch (error) {
       // The first send did not keep its session: take the session back, keep the draft whole.
       await api.sessions.remove(created.id).catch(() => undefined);
-      patch({ sending: false, error });
+      if (error instanceof BridgeError && error.kind === 'NO_PROVIDER') patch({ sending: false, setupOpen: true });
+      else patch({ sending: false, error });
       return null;
     }
     ++query;
@@ -95,6 +99,8 @@ export function createNewTaskStore(api: Api) {
     setPreference: (p: Preference) => patch({ preference: normalizePreference(p) }),
     setWorkspace: (workspace: string) => patch({ workspace }),
     dismissError: () => patch({ error: null }),
+    openSetup: () => patch({ setupOpen: true, error: null }),
+    closeSetup: () => patch({ setupOpen: false }),
     /** Follows the default while the draft is open (Settings changed in another window). */
     start(): Unsubscribe {
       return api.settings.onChanged((settings) => {

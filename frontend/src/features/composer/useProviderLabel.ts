@@ -1,20 +1,27 @@
 import { useEffect, useState } from 'react';
 import type { Api, Settings } from '../../bridge';
 
-/** The provider and model the next turn uses, as Settings reports them; null until known. */
-export function useProviderSettings(api: Api): Settings['provider'] | null {
-  const [provider, setProvider] = useState<Settings['provider'] | null>(null);
+/** The settings that say what the next turn runs on (provider, readiness, the command line's); null until known. */
+export function useProviderSettings(api: Api): Settings | null {
+  const [settings, setSettings] = useState<Settings | null>(null);
   useEffect(() => {
     let live = true;
     api.settings.get().then(
-      (s) => live && setProvider(s.provider ?? null),
+      (s) => live && setSettings(s),
       () => undefined,
     );
-    const off = api.settings.onChanged((s) => setProvider(s.provider ?? null));
+    const off = api.settings.onChanged((s) => setSettings(s));
     return () => {
       live = false;
       off();
     };
   }, [api]);
-  return provider;
+  return settings;
+}
+
+/** Whether a message can be sent: the session runs on its demo or an external agent, or a model is set up. */
+export function canRun(settings: Settings | null, session: { demo?: boolean; externalAgent?: string } | null): boolean {
+  if (session?.demo || session?.externalAgent) return true;
+  // Unknown (not loaded, or an older server): let the server decide.
+  return settings?.providerReady !== false;
 }

@@ -2,9 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useT } from '../../i18n/I18nProvider';
 import { LogoMark } from '../../ui/icons';
 import { useAppSettings } from '../settings/appSettingsStore';
-import { DemoPath } from './DemoPath';
-import { KeyPath } from './KeyPath';
-import { LocalServerPath } from './LocalServerPath';
+import { SetupPaths } from './SetupPaths';
 import './onboarding.css';
 
 /**
@@ -13,7 +11,7 @@ import './onboarding.css';
  */
 export default function Onboarding({ onSessionReady }: { onSessionReady(sessionId: string): void }) {
   const t = useT();
-  const [{ settings }, store] = useAppSettings();
+  const [{ settings }] = useAppSettings();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const show = settings !== null && !settings.providerReady;
 
@@ -33,11 +31,7 @@ export default function Onboarding({ onSessionReady }: { onSessionReady(sessionI
         </h1>
         <p className="onboarding__subtitle">{t('onboarding.subtitle')}</p>
       </header>
-      <div className="onboarding__paths">
-        <KeyPath onSaved={store.apply} />
-        <LocalServerPath onSaved={store.apply} />
-        <DemoPath onStarted={onSessionReady} />
-      </div>
+      <SetupPaths onDemoStarted={onSessionReady} />
     </div>
   );
 }

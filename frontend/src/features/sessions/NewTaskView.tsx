@@ -27,11 +27,11 @@ export function NewTaskView({
   onStarted: (s: Session) => void;
 }) {
   const t = useT();
-  const { workspace } = useStore(draft);
+  const { workspace, setupOpen } = useStore(draft);
   return (
     <div className="new-task" data-testid="new-task">
       <div className="new-task__scroll">
-        {onboarding}
+        {!setupOpen && onboarding}
         <header className="new-task__head" data-testid={firstSession ? 'no-sessions' : undefined}>
           <h1 className="new-task__title">{firstSession ? t('shell.empty.title') : t('composer.newTask.title')}</h1>
           <p className="new-task__text">{firstSession ? t('shell.empty.body') : t('composer.newTask.body')}</p>

@@ -49,8 +49,8 @@ export function SessionView({ api, session, onSessionUpdated }: { api: Api; sess
             <div className="empty-state__art">
               <SparkIcon size={24} />
             </div>
-            <h2 className="empty-state__title">{t('shell.session.emptyTitle')}</h2>
-            <p className="empty-state__text">{t('shell.session.emptyBody')}</p>
+            <h2 className="empty-state__title">{t(session.demo ? 'composer.demo.emptyTitle' : 'shell.session.emptyTitle')}</h2>
+            <p className="empty-state__text">{t(session.demo ? 'composer.demo.emptyBody' : 'shell.session.emptyBody')}</p>
           </div>
         </section>
       ) : (

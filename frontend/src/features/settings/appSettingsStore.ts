@@ -52,7 +52,13 @@ export function normalizeSettings(raw: unknown): AppSettings {
     externalAgents: strings(r.externalAgents),
     shellEnvPassthrough: strings(r.shellEnvPassthrough),
     sandbox: normalizeSandbox(r.sandbox),
+    commandLine: commandLineOf(r.commandLine),
   };
+}
+
+function commandLineOf(raw: unknown): AppSettings['commandLine'] {
+  const c = fieldsOf(raw);
+  return typeof c.kind === 'string' && c.kind ? { kind: c.kind, model: str(c.model) } : null;
 }
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((c): c is string => typeof c === 'string') : []);

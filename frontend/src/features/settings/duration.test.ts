@@ -30,6 +30,7 @@ describe('normalizeSettings', () => {
       externalAgents: [],
       shellEnvPassthrough: [],
       sandbox: { kind: 'none', abi: 0, network: false, protect_git: false, reason: '' },
+      commandLine: null,
     });
     // A sandbox the server did not report as Landlock with an ABI is never claimed.
     expect(normalizeSettings({ sandbox: { kind: 'landlock', abi: 0, network: true } }).sandbox?.kind).toBe('none');

@@ -132,6 +132,8 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
     setPreference: (p: Preference) => store.set((s) => ({ ...s, preference: normalizePreference(p) })),
     openFnForm: () => decide({ type: 'openFnForm' }),
     closeFnForm: () => decide({ type: 'closeFnForm' }),
+    openSetup: () => decide({ type: 'openSetup' }),
+    closeSetup: () => decide({ type: 'closeSetup' }),
     dismissNote: () => decide({ type: 'dismissNote' }),
     dismissBackgroundError: () => store.set((s) => ({ ...s, backgroundError: null })),
   };

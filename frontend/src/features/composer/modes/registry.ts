@@ -6,9 +6,10 @@ import { fnFormMode } from './fn-form';
 import { idleMode } from './idle';
 import { planReviewMode } from './plan-review';
 import { questionMode } from './question';
+import { setupMode } from './setup';
 
 /** Every composer mode, by id. Adding a decision kind means adding a folder and a line here. */
-export const MODES: readonly AnyComposerMode[] = [idleMode, fnFormMode, questionMode, approvalMode, planReviewMode];
+export const MODES: readonly AnyComposerMode[] = [idleMode, fnFormMode, setupMode, questionMode, approvalMode, planReviewMode];
 
 const byId = new Map(MODES.map((m) => [m.id, m]));
 const byKind = new Map<DecisionKind, AnyComposerMode>(

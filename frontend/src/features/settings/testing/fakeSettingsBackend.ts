@@ -15,6 +15,7 @@ export function defaultSettings(patch: Partial<AppSettings> = {}): AppSettings {
     shellEnvPassthrough: [],
     sandbox: { kind: 'landlock', abi: 7, network: true, protect_git: true },
     externalStartTimeout: '2m0s',
+    commandLine: null,
     ...patch,
   };
 }
@@ -131,10 +132,8 @@ export class FakeSettingsBackend extends FakeTransportBase {
         return this.changed();
       }
       case 'Settings.StartDemo':
-        this.settings.provider.kind = 'demo';
-        this.settings.providerReady = true;
-        this.changed();
-        return { id: 'demo-1', title: 'Demo', workspace: '/tmp/demo', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' };
+        // The demo runs in its own session; the provider of every other session stays as it is.
+        return { id: 'demo-1', title: 'Demo', workspace: '/tmp/agentdesk-demo-1', demo: true, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' };
       case 'System.NotifyDecision':
         return null;
       default:
