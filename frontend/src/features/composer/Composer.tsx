@@ -24,7 +24,7 @@ export function Composer({
   ctx: ModeContext;
   chips: ReactNode;
   controls: ReactNode;
-  /** Shift+Tab in the message box: Smart ⇄ Chat. */
+  /** Shift+Tab in the empty message box: Smart → Smart · Plan (or the pinned override) → Chat. */
   onCycleMode: () => void;
   testId?: string;
 }) {
@@ -84,7 +84,8 @@ export function Composer({
         e.preventDefault();
         void ctx.cancelTurn().catch(setError);
       }
-    } else if (e.key === 'Tab' && e.shiftKey && mode.id === 'idle' && (e.target as HTMLElement).tagName === 'TEXTAREA') {
+    } else if (e.key === 'Tab' && e.shiftKey && mode.id === 'idle' && (e.target as HTMLElement).tagName === 'TEXTAREA' && ctx.text === '') {
+      // Only in an empty box: with text in it, Shift+Tab moves the focus back as it does anywhere.
       e.preventDefault();
       onCycleMode();
     }

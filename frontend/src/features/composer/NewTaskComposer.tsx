@@ -10,7 +10,7 @@ import { ControlsRow } from './ControlsRow';
 import { emptyQueue } from './decisionQueue';
 import type { NewTaskStore } from './newTaskStore';
 import { draftPermissionDisplay } from './permission';
-import { cyclePreference } from './selector';
+import { cyclePreference, usePin } from './selector';
 import { canRun, useProviderSettings } from './useProviderLabel';
 
 const setupQueue = { ...emptyQueue, setupOpen: true };
@@ -25,6 +25,7 @@ export function NewTaskComposer({ api, draft, onStarted }: { api: Api; draft: Ne
   const t = useT();
   const state = useStore(draft);
   const settings = useProviderSettings(api);
+  const pin = usePin(state.preference);
 
   useEffect(() => {
     void draft.refreshDefault();
@@ -63,7 +64,7 @@ export function NewTaskComposer({ api, draft, onStarted }: { api: Api; draft: Ne
       testId="new-task-composer"
       queue={state.setupOpen ? setupQueue : emptyQueue}
       ctx={ctx}
-      onCycleMode={() => draft.setPreference(cyclePreference(state.preference))}
+      onCycleMode={() => draft.setPreference(cyclePreference(state.preference, pin))}
       chips={<ChipsBand runningTurn={null} queue={[]} waiting={0} note={null} onUnqueue={() => undefined} onDismissNote={() => undefined} />}
       controls={
         <ControlsRow

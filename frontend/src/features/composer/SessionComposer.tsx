@@ -9,7 +9,7 @@ import { Composer } from './Composer';
 import type { ModeContext } from './ComposerMode';
 import { ControlsRow } from './ControlsRow';
 import { sessionPermissionDisplay } from './permission';
-import { cyclePreference, normalizePreference, samePreference, sessionPreference, type Preference } from './selector';
+import { cyclePreference, normalizePreference, samePreference, sessionPreference, usePin, type Preference } from './selector';
 import { canRun, useProviderSettings } from './useProviderLabel';
 
 /**
@@ -37,6 +37,7 @@ export function SessionComposer({
   const running = transcript.running !== '';
   useDemoSuggestion(session, state.status === 'ready' && transcript.turns.length === 0, setText);
   const preference = state.preference ?? sessionPreference(session);
+  const pin = usePin(preference);
 
   const ctx = useMemo<ModeContext>(
     () => ({
@@ -121,7 +122,7 @@ export function SessionComposer({
       <Composer
         queue={decisions}
         ctx={ctx}
-        onCycleMode={() => void configure(cyclePreference(preference))}
+        onCycleMode={() => void configure(cyclePreference(preference, pin, !session.externalAgent))}
         chips={
           <ChipsBand
             runningTurn={runningTurn}

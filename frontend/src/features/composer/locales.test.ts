@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../i18n/catalog';
 import { localeFiles } from '../../i18n/locales';
+import { MODES } from './modes/registry';
 
 const features = fileURLToPath(new URL('..', import.meta.url));
 const app = fileURLToPath(new URL('../../app', import.meta.url));
@@ -36,7 +37,9 @@ describe('composer locales', () => {
 
   it('cover every dynamic family: modes, permissions, overrides, verdict answers', () => {
     const keys = [
-      ...['idle', 'fn-form', 'question', 'approval', 'plan-review'].map((m) => `composer.mode.${m}`),
+      ...MODES.map((m) => `composer.mode.${m.id}`),
+      ...['answered', 'rejected', 'timed_out', 'cancelled', 'interrupted'].map((a) => `composer.verdict.question.${a}`),
+      ...['approve', 'keep_planning', 'rejected', 'timed_out', 'cancelled', 'interrupted'].map((a) => `composer.verdict.plan.${a}`),
       ...['ask', 'auto', 'full'].map((p) => `composer.permission.hint.${p}`),
       ...['execute', 'plan', 'analyze', 'debug', 'verified'].map((o) => `composer.selector.hint.${o}`),
       ...['allow_once', 'allow_session', 'allow_always', 'reject', 'rejected', 'timed_out', 'cancelled', 'interrupted'].map((a) => `composer.verdict.asked.${a}`),

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { catalog } from '../../i18n/locales';
 import { makeT } from '../../i18n/translate';
-import { choose, currentChoice, cyclePreference, normalizePreference, preferenceLabelKey, sessionPreference } from './selector';
+import {
+  choose,
+  currentChoice,
+  cyclePreference,
+  DEFAULT_PIN,
+  nextPin,
+  normalizePreference,
+  preferenceLabelKey,
+  sessionPreference,
+  type Preference,
+} from './selector';
 
 describe('the selector', () => {
   const en = makeT(catalog, 'en');
@@ -31,11 +41,30 @@ describe('the selector', () => {
     expect(currentChoice(bad)).toBe('chat');
   });
 
-  it('Shift+Tab cycles Smart and Chat; an override cycles to Chat, and back to plain Smart', () => {
-    const plan = { interactionMode: 'smart' as const, executionOverride: 'plan' as const };
+  it('Shift+Tab cycles Smart → Smart · Plan → Chat → Smart', () => {
+    const smart = { interactionMode: 'smart' as const, executionOverride: '' as const };
+    const plan = cyclePreference(smart);
+    expect(plan).toEqual({ interactionMode: 'smart', executionOverride: 'plan' });
     const chat = cyclePreference(plan);
     expect(chat).toEqual({ interactionMode: 'chat', executionOverride: '' });
-    expect(cyclePreference(chat)).toEqual({ interactionMode: 'smart', executionOverride: '' });
+    expect(cyclePreference(chat)).toEqual(smart);
+  });
+
+  it('keeps a pinned override through the cycle (issue 12)', () => {
+    let p = { interactionMode: 'smart' as const, executionOverride: 'debug' as const } as Preference;
+    let pin = nextPin(DEFAULT_PIN, p);
+    const seen: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      p = cyclePreference(p, pin);
+      pin = nextPin(pin, p);
+      seen.push(en(preferenceLabelKey(p)));
+    }
+    expect(seen).toEqual(['Chat', 'Smart', 'Smart · Debug', 'Chat', 'Smart', 'Smart · Debug']);
+  });
+
+  it('leaves Chat out where it is not offered (an external agent)', () => {
+    const plan = { interactionMode: 'smart' as const, executionOverride: 'plan' as const };
+    expect(cyclePreference(plan, 'plan', false)).toEqual({ interactionMode: 'smart', executionOverride: '' });
   });
 
   it('reads a session without a preference as plain Smart', () => {

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { OVERRIDES, type Interaction, type Override, type Session } from '../../bridge';
 
 /** The selector's value: an interaction mode and, with Smart only, an execution override. */
@@ -33,9 +34,25 @@ export function preferenceLabelKey(p: Preference): string {
   return n.executionOverride ? `mode.label.smart_${n.executionOverride}` : 'mode.label.smart';
 }
 
-/** Shift+Tab: Smart (with or without an override) → Chat → plain Smart. */
-export function cyclePreference(p: Preference): Preference {
-  return p.interactionMode === 'chat' ? { interactionMode: 'smart', executionOverride: '' } : { interactionMode: 'chat', executionOverride: '' };
+/** The override Shift+Tab offers after plain Smart when none was pinned yet. */
+export const DEFAULT_PIN: Exclude<Override, ''> = 'plan';
+
+/**
+ * Shift+Tab: Smart → Smart · <pin> → Chat → Smart. The pin is the override last chosen (Smart ·
+ * Plan when none), and cycling keeps it: Smart · Debug goes to Chat, then Smart, then Smart ·
+ * Debug again. Where Chat is not offered (a session on an external agent) it is left out.
+ */
+export function cyclePreference(p: Preference, pin: Exclude<Override, ''> = DEFAULT_PIN, chat = true): Preference {
+  const n = normalizePreference(p);
+  if (n.interactionMode === 'chat') return { interactionMode: 'smart', executionOverride: '' };
+  if (n.executionOverride === '') return { interactionMode: 'smart', executionOverride: pin };
+  return chat ? { interactionMode: 'chat', executionOverride: '' } : { interactionMode: 'smart', executionOverride: '' };
+}
+
+/** The pin after a preference was in force: its override, else the pin as it was. */
+export function nextPin(pin: Exclude<Override, ''>, p: Preference): Exclude<Override, ''> {
+  const n = normalizePreference(p);
+  return n.interactionMode === 'smart' && n.executionOverride !== '' ? n.executionOverride : pin;
 }
 
 /** What a menu choice means: Smart and Chat at the top level (plain Smart clears the override), an override under Advanced…. */
@@ -51,4 +68,11 @@ export function currentChoice(p: Preference): SelectorChoice {
   const n = normalizePreference(p);
   if (n.interactionMode === 'chat') return 'chat';
   return n.executionOverride || 'smart';
+}
+
+/** The pin for Shift+Tab: follows every override the person's preference takes on. */
+export function usePin(p: Preference): Exclude<Override, ''> {
+  const pin = useRef<Exclude<Override, ''>>(DEFAULT_PIN);
+  pin.current = nextPin(pin.current, p);
+  return pin.current;
 }

@@ -17,7 +17,8 @@ export function SessionView({ api, session, onSessionUpdated }: { api: Api; sess
   const live = useMemo(() => createSessionLive(api, session.id), [api, session.id]);
   useEffect(() => live.start(), [live]);
   const state = useStore(live);
-  const empty = state.transcript.items.length === 0 && state.transcript.turns.length === 0;
+  // Only the mode it was created in: nothing happened yet.
+  const empty = state.transcript.turns.length === 0 && state.transcript.items.every((i) => i.type === 'mode');
 
   return (
     <article className="session-view" data-testid="session-view" data-session-id={session.id} aria-labelledby="session-title">

@@ -70,3 +70,35 @@ describe('the live transcript', () => {
     ]);
   });
 });
+
+describe('mode switches before a turn', () => {
+  const mode = (interactionMode: 'smart' | 'chat', executionOverride: '' | 'plan' | 'debug' = ''): TranscriptAction => ({
+    type: 'session.mode',
+    e: { sessionId: 's1', interactionMode, executionOverride },
+  });
+  const dividers = (t: Transcript) =>
+    groupTranscript(t).flatMap((b) => (b.kind === 'item' && b.item.type === 'mode' ? [`${b.item.interactionMode}:${b.item.executionOverride}`] : []));
+
+  it('collapse into one divider with the mode the next turn runs in (issue 12)', () => {
+    const t = play([mode('smart', 'plan'), started('t1', 'Plan it'), mode('chat'), mode('smart'), mode('smart', 'debug'), started('t2', 'Debug it')]);
+    expect(dividers(t)).toEqual(['smart:plan', 'smart:debug']);
+  });
+
+  it('leave no divider when they land back on the mode in force', () => {
+    const t = play([mode('smart'), started('t1', 'One'), mode('chat'), mode('smart', 'plan'), mode('smart'), started('t2', 'Two')]);
+    expect(dividers(t)).toEqual(['smart:']);
+  });
+
+  it('keep a change inside a turn (a plan approved) apart from those before the next', () => {
+    const t = play([
+      mode('smart', 'plan'),
+      started('t1', 'Plan'),
+      mode('smart'),
+      { type: 'turn.delta', e: { sessionId: 's1', turnId: 't1', text: 'Carrying out the plan.' } },
+      { type: 'turn.ended', e: { sessionId: 's1', turnId: 't1', status: 'done', error: '' } },
+      mode('chat'),
+      started('t2', 'Chat'),
+    ]);
+    expect(dividers(t)).toEqual(['smart:plan', 'smart:', 'chat:']);
+  });
+});

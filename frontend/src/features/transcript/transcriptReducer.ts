@@ -2,6 +2,7 @@ import type {
   Ack,
   DirectResult,
   Item,
+  ModeItem,
   QueueChangedEvent,
   SessionModeEvent,
   ToolCallEvent,
@@ -228,6 +229,32 @@ export type Block =
  * at the end.
  */
 export function groupTranscript(t: Pick<Transcript, 'items' | 'turns'>): Block[] {
+  return groupItems({ items: collapseModes(t.items), turns: t.turns });
+}
+
+const samePref = (a: ModeItem, b: ModeItem) => a.interactionMode === b.interactionMode && a.executionOverride === b.executionOverride;
+
+/**
+ * Mode switches in a row — the person trying the selector before a message — are one change: only
+ * the last shows, and not at all when it lands back on the mode already in force (issue 12).
+ */
+export function collapseModes(items: Item[]): Item[] {
+  const out: Item[] = [];
+  let inForce: ModeItem | null = null;
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i]!;
+    if (it.type !== 'mode') {
+      out.push(it);
+      continue;
+    }
+    if (items[i + 1]?.type === 'mode') continue;
+    if (!inForce || !samePref(inForce, it)) out.push(it);
+    inForce = it;
+  }
+  return out;
+}
+
+function groupItems(t: Pick<Transcript, 'items' | 'turns'>): Block[] {
   const turns = new Map(t.turns.map((x) => [x.id, x]));
   const lastIndex = new Map<string, number>();
   t.items.forEach((it, i) => it.turnId && lastIndex.set(it.turnId, i));
