@@ -22,5 +22,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    // The shell tests render the whole app; on two shared cores they can take several seconds.
+    testTimeout: 15_000,
   },
 });
