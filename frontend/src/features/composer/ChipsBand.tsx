@@ -1,4 +1,4 @@
-import type { QueueItem, Turn } from '../../bridge';
+import type { DecisionKind, ExecutionMode, QueueItem, Turn } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
 import type { Note } from './decisionQueue';
 import { ClockIcon, CloseSmallIcon } from '../../ui/icons';
@@ -11,6 +11,8 @@ import { preferenceLabelKey } from './selector';
  */
 export function ChipsBand({
   runningTurn,
+  runningAs = null,
+  waitingFor = null,
   queue,
   waiting,
   note,
@@ -18,6 +20,10 @@ export function ChipsBand({
   onDismissNote,
 }: {
   runningTurn: Turn | null;
+  /** What the running turn runs as now (a plan approved inside it changes it); null: its start. */
+  runningAs?: ExecutionMode | null;
+  /** The decision the turn waits on, if any: then the chip says so rather than "running". */
+  waitingFor?: DecisionKind | null;
   queue: QueueItem[];
   /** Decisions queued behind the head. */
   waiting: number;
@@ -30,9 +36,16 @@ export function ChipsBand({
   return (
     <>
       {runningTurn && (
-        <span className="chip chip--turn" data-testid="chip-turn" data-mode={runningTurn.executionMode}>
+        <span
+          className={`chip chip--turn${waitingFor ? ' chip--waiting' : ''}`}
+          data-testid="chip-turn"
+          data-mode={runningAs ?? runningTurn.executionMode}
+          data-waiting={waitingFor ?? undefined}
+        >
           <span className="chip__pulse" aria-hidden="true" />
-          {t('composer.chip.running', { Mode: t(`mode.label.${runningTurn.executionMode}`) })}
+          {waitingFor
+            ? t(`composer.chip.waiting.${waitingFor}`, { Mode: t(`mode.label.${runningAs ?? runningTurn.executionMode}`) })
+            : t('composer.chip.running', { Mode: t(`mode.label.${runningAs ?? runningTurn.executionMode}`) })}
         </span>
       )}
       {queue.map((q, i) =>

@@ -153,6 +153,23 @@ describe('the session composer', () => {
     expect(screen.queryByTestId('chip-note')).toBeNull();
   });
 
+  it('every status label tells the truth of the turn now: a plan approved, then a write waiting (issue 12)', async () => {
+    const { fake } = await openSession();
+    const started = { sessionId: 's1', turnId: 't1', executionMode: 'plan', reasonKey: 'route.reason.override', prompt: 'Plan it' };
+    act(() => fake.emit('turn.started', started));
+    expect(screen.getByTestId('chip-turn').textContent).toBe('Running as Plan');
+    // The plan is approved inside the turn: the mode leaves plan, and so does the label.
+    act(() => fake.emit('session.mode', { sessionId: 's1', interactionMode: 'smart', executionOverride: '' }));
+    expect(screen.getByTestId('mode-selector').textContent).toBe('Smart');
+    expect(screen.getByTestId('chip-turn').textContent).toBe('Running as Execute');
+    act(() => void fake.ask({ ...approval('d1'), payload: { tool: 'write', kind: 'write', summary: 'path: a.txt', path: 'a.txt' } }));
+    expect(screen.getByTestId('chip-turn').textContent).toBe('Execute · waiting for your approval');
+    expect(screen.getByTestId('turn-status').textContent).toContain('Waiting for you');
+    act(() => fake.emit('decision.resolved', { id: 'd1', sessionId: 's1', kind: 'approval', outcome: 'answered' }));
+    expect(screen.getByTestId('chip-turn').textContent).toBe('Running as Execute');
+    expect(screen.getByTestId('turn-status').textContent).toContain('Working');
+  });
+
   it('ignores decisions of other sessions', async () => {
     const { fake } = await openSession();
     act(() => void fake.ask({ ...approval('x'), sessionId: 'other' }));

@@ -4,6 +4,7 @@ import { useT } from '../../i18n/I18nProvider';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { useStore } from '../../ui/store';
 import type { SessionLive } from '../transcript/sessionLive';
+import { runningMode } from '../transcript/transcriptReducer';
 import { ChipsBand } from './ChipsBand';
 import { Composer } from './Composer';
 import type { ModeContext } from './ComposerMode';
@@ -126,6 +127,8 @@ export function SessionComposer({
         chips={
           <ChipsBand
             runningTurn={runningTurn}
+            runningAs={runningMode(transcript)}
+            waitingFor={decisions.pending[0]?.kind ?? null}
             queue={transcript.queue}
             waiting={Math.max(decisions.pending.length - 1, 0)}
             note={decisions.note}

@@ -11,10 +11,13 @@ import './transcript.css';
 /** The conversation: messages, tool cards, mode changes, and each turn's mode chip and status. */
 export function Transcript({
   transcript,
+  waiting = false,
   onStop,
   onContinue,
 }: {
   transcript: TranscriptData;
+  /** A decision of the running turn waits for the person. */
+  waiting?: boolean;
   onStop: () => void;
   onContinue: () => void;
 }) {
@@ -49,6 +52,7 @@ export function Transcript({
               <TurnEnd
                 key={b.key}
                 turn={b.turn}
+                waiting={waiting && b.turn.id === transcript.running}
                 onStop={onStop}
                 onContinue={onContinue}
                 canContinue={b.turn.id === lastTurn?.id && transcript.running === ''}

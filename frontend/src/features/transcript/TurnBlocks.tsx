@@ -35,18 +35,38 @@ function stripLead(reason: string): string {
 }
 
 /** Where a turn ends: working (with Stop), or how it ended — interrupted turns offer Continue. */
-export function TurnEnd({ turn, onStop, onContinue, canContinue }: { turn: Turn; onStop: () => void; onContinue: () => void; canContinue: boolean }) {
+export function TurnEnd({
+  turn,
+  waiting = false,
+  onStop,
+  onContinue,
+  canContinue,
+}: {
+  turn: Turn;
+  /** The turn waits for the person's decision: it is not working meanwhile. */
+  waiting?: boolean;
+  onStop: () => void;
+  onContinue: () => void;
+  canContinue: boolean;
+}) {
   const t = useT();
   switch (turn.status) {
     case 'running':
       return (
-        <div className="turn-end turn-end--running" data-testid="turn-status" data-status="running">
-          <span className="turn-end__dots" aria-hidden="true">
-            <i />
-            <i />
-            <i />
-          </span>
-          <span>{t('composer.turn.running')}</span>
+        <div
+          className={`turn-end turn-end--running${waiting ? ' is-waiting' : ''}`}
+          data-testid="turn-status"
+          data-status="running"
+          data-waiting={waiting || undefined}
+        >
+          {!waiting && (
+            <span className="turn-end__dots" aria-hidden="true">
+              <i />
+              <i />
+              <i />
+            </span>
+          )}
+          <span>{t(waiting ? 'composer.turn.waiting' : 'composer.turn.running')}</span>
           <button type="button" className="link-btn" data-testid="turn-stop" onClick={onStop}>
             <StopIcon size={12} />
             {t('composer.action.stop')}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Transcript } from '../../bridge';
-import { emptyTranscript, groupTranscript, transcriptReducer, type TranscriptAction } from './transcriptReducer';
+import { emptyTranscript, groupTranscript, runningMode, transcriptReducer, type TranscriptAction } from './transcriptReducer';
 
 const play = (actions: TranscriptAction[], from: Transcript = emptyTranscript('s1')) => actions.reduce(transcriptReducer, from);
 const started = (turnId: string, prompt?: string): TranscriptAction => ({
@@ -100,5 +100,21 @@ describe('mode switches before a turn', () => {
       started('t2', 'Chat'),
     ]);
     expect(dividers(t)).toEqual(['smart:plan', 'smart:', 'chat:']);
+  });
+});
+
+describe('what the running turn runs as', () => {
+  it('is its start mode until a plan is approved inside it, then what the plan runs as (issue 12)', () => {
+    const plan: TranscriptAction = {
+      type: 'turn.started',
+      e: { sessionId: 's1', turnId: 't1', executionMode: 'plan', reasonKey: 'route.reason.override', prompt: 'Plan it' },
+      at: 'x',
+    };
+    let t = play([plan]);
+    expect(runningMode(t)).toBe('plan');
+    t = transcriptReducer(t, { type: 'session.mode', e: { sessionId: 's1', interactionMode: 'smart', executionOverride: '' } });
+    expect(runningMode(t)).toBe('execute');
+    t = transcriptReducer(t, { type: 'turn.ended', e: { sessionId: 's1', turnId: 't1', status: 'done', error: '' } });
+    expect(runningMode(t)).toBeNull();
   });
 });

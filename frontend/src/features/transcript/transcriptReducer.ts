@@ -1,5 +1,6 @@
 import type {
   Ack,
+  ExecutionMode,
   DirectResult,
   Item,
   ModeItem,
@@ -280,4 +281,25 @@ function groupItems(t: Pick<Transcript, 'items' | 'turns'>): Block[] {
     blocks.push({ kind: 'turn-start', turn, key: `start-${turn.id}` }, { kind: 'turn-end', turn, key: `end-${turn.id}` });
   }
   return blocks;
+}
+
+/** What an approved plan runs as: Chat, the chosen override, else execute (the Go side's afterPlan). */
+function afterPlan(m: Pick<ModeItem, 'interactionMode' | 'executionOverride'>): ExecutionMode {
+  if (m.interactionMode === 'chat') return 'chat';
+  return m.executionOverride || 'execute';
+}
+
+/**
+ * What the running turn runs as now. A turn starts in its resolved mode; a change inside it (a plan
+ * approved) is a mode item after its message, so after a reload too the label tells the truth of
+ * the turn at this moment, not of its start (issue 12).
+ */
+export function runningMode(t: Pick<Transcript, 'running' | 'turns' | 'items'>): ExecutionMode | null {
+  const turn = t.turns.find((x) => x.id === t.running);
+  if (!turn) return null;
+  const start = t.items.findIndex((i) => i.type === 'user' && i.turnId === turn.id && !i.steer);
+  let mode = turn.executionMode;
+  if (start < 0) return mode;
+  for (const it of t.items.slice(start + 1)) if (it.type === 'mode') mode = afterPlan(it);
+  return mode;
 }
