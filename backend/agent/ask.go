@@ -32,6 +32,8 @@ type ApprovalPayload struct {
 	Agent string `json:"agent,omitempty"`
 	// Diff is the change an external agent's call makes, as a unified diff.
 	Diff string `json:"diff,omitempty"`
+	// Change is what a write or an edit would do to the file, for the card's diff.
+	Change *tool.Change `json:"change,omitempty"`
 }
 
 // ScopeOption is one scope the approval card offers for saving.
@@ -70,7 +72,9 @@ func (t *turn) askIn(ctx context.Context, kind decision.Kind, payload any) (deci
 // approve turns the gate's ask into an approval decision. Allow for this session becomes a
 // grant, always allow a rule listed in Settings; anything else declines with its code.
 func (t *turn) approve(g *gated) error {
-	res, err := t.ask(decision.KindApproval, approvalPayload(g))
+	p := approvalPayload(g)
+	p.Change = t.preview(g)
+	res, err := t.ask(decision.KindApproval, p)
 	if err != nil {
 		return err
 	}
@@ -111,6 +115,21 @@ func approvalPayload(g *gated) ApprovalPayload {
 		p.Scopes = append(p.Scopes, ScopeOption{ID: decision.ScopePrefix, Command: prefix})
 	}
 	return p
+}
+
+// preview says what the call would change, reading the file through the target the gate
+// resolved, as the tool itself will; nil for other tools or when there is nothing to show.
+func (t *turn) preview(g *gated) *tool.Change {
+	pv, ok := g.tool.(tool.Previewer)
+	if !ok {
+		return nil
+	}
+	target := g.resolved.Target
+	c, err := pv.Preview(tool.Env{Workspace: t.workspace, Target: &target}, g.call.Input)
+	if err != nil {
+		return nil
+	}
+	return c
 }
 
 // grantFor allows this call again, in the scope the person chose from those the card showed.

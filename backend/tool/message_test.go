@@ -2,6 +2,8 @@ package tool
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"agentdesk/backend/mode"
@@ -61,5 +63,40 @@ func TestResultsSayToThePersonWhatTheySayToTheModel(t *testing.T) {
 	check("keep planning", keep, "tool.result.plan.keepPlanning", map[string]any{"Feedback": "smaller steps"}, 0, 0)
 	if !keep.IsError || !keep.Answered || keep.Output != "smaller steps" {
 		t.Fatalf("keep planning is the person's answer, and a failed call to the model: %+v", keep)
+	}
+}
+
+// Issue 12: an approval for a write or an edit shows the real change: the file before and after.
+func TestWritesAndEditsPreviewTheirChange(t *testing.T) {
+	dir := workspace(t, map[string]string{"a.go": "package a\n\nfunc A() int { return 1 }\n"})
+	env := Env{Workspace: dir}
+	pv := func(name mode.Tool, input string) *Change {
+		t.Helper()
+		c, err := get(t, name).(Previewer).Preview(env, []byte(input))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	edit := pv(mode.ToolEdit, `{"path":"a.go","old_string":"return 1","new_string":"return 2"}`)
+	if edit == nil || edit.Created || edit.Before != "package a\n\nfunc A() int { return 1 }\n" || edit.After != "package a\n\nfunc A() int { return 2 }\n" {
+		t.Fatalf("edit: %+v", edit)
+	}
+	created := pv(mode.ToolWrite, `{"path":"new/b.txt","content":"hi\n"}`)
+	if created == nil || !created.Created || created.Before != "" || created.After != "hi\n" {
+		t.Fatalf("new file: %+v", created)
+	}
+	replaced := pv(mode.ToolWrite, `{"path":"a.go","content":"package a\n"}`)
+	if replaced == nil || replaced.Created || replaced.Before == "" {
+		t.Fatalf("replace: %+v", replaced)
+	}
+	if none := pv(mode.ToolEdit, `{"path":"a.go","old_string":"absent","new_string":"x"}`); none != nil {
+		t.Fatalf("an edit that cannot apply has no preview: %+v", none)
+	}
+	if bin := pv(mode.ToolWrite, `{"path":"c.bin","content":"a\u0000b"}`); bin == nil || bin.Omitted != "binary" || bin.After != "" {
+		t.Fatalf("binary: %+v", bin)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "a.go")); string(data) != "package a\n\nfunc A() int { return 1 }\n" {
+		t.Fatalf("a preview changed the file: %q", data)
 	}
 }

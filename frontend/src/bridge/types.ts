@@ -200,6 +200,8 @@ export interface ApprovalPayload {
   agent?: string;
   /** The change an external agent's call makes, as a unified diff. */
   diff?: string;
+  /** A write's or an edit's change to its file, for the diff (features/diff). */
+  change?: { path: string; before: string; after: string; created?: boolean; omitted?: string } | null;
 }
 export type ScopeId = 'exact' | 'prefix';
 export interface ScopeOption {

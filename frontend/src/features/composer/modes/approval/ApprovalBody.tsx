@@ -3,6 +3,7 @@ import type { ApprovalPayload, ScopeId, ScopeOption } from '../../../../bridge';
 import { fieldsOf } from '../../../../bridge/wire';
 import type { TFunction } from '../../../../i18n/translate';
 import type { ModeBodyProps } from '../../ComposerMode';
+import { DiffView, isFileChange } from '../../../diff/DiffView';
 import { ExpandableCode } from '../../ExpandableCode';
 
 export interface ApprovalState {
@@ -33,6 +34,7 @@ export function approvalPayload(p: unknown): ApprovalPayload & { scopes: ScopeOp
     escalation: o.escalation || undefined,
     agent: o.agent,
     diff: o.diff,
+    change: o.change,
   };
 }
 
@@ -80,8 +82,14 @@ export function ApprovalBody({ state, setState, decision, ctx, run, busy }: Mode
         {p.agent ? <span data-testid="approval-agent">{t('composer.approval.agentLead', { Agent: p.agent })}</span> : t('composer.approval.lead')}
         {why && <span className="decision__why"> · {why}</span>}
       </p>
-      <ExpandableCode text={p.summary} testId="approval-summary" render={diff ? (s) => <DiffLines text={s} /> : undefined} />
-      {p.diff && !diff && <ExpandableCode text={p.diff} testId="approval-diff" render={(s) => <DiffLines text={s} />} />}
+      {isFileChange(p.change) ? (
+        <DiffView change={p.change} />
+      ) : (
+        <>
+          <ExpandableCode text={p.summary} testId="approval-summary" render={diff ? (s) => <DiffLines text={s} /> : undefined} />
+          {p.diff && !diff && <ExpandableCode text={p.diff} testId="approval-diff" render={(s) => <DiffLines text={s} />} />}
+        </>
+      )}
       {p.escalation ? (
         <p className="decision__hint decision__hint--warn" data-testid="approval-escalation">
           {t('composer.approval.escalationOnce')}

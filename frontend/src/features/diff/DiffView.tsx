@@ -1,0 +1,161 @@
+import { useMemo, useState } from 'react';
+import { useT } from '../../i18n/I18nProvider';
+import { buildDiff, fileLines, sideBySide, type DiffLine, type Hunk } from './diffModel';
+import { highlightLines, languageOf } from './highlight';
+import './diff.css';
+
+/** What a write or an edit would do to a file (Go's tool.Change). */
+export interface FileChange {
+  path: string;
+  before: string;
+  after: string;
+  created?: boolean;
+  omitted?: string;
+}
+
+export function isFileChange(v: unknown): v is FileChange {
+  const c = v as FileChange | null;
+  return typeof c === 'object' && c !== null && typeof c.path === 'string' && typeof c.before === 'string' && typeof c.after === 'string';
+}
+
+type Layout = 'unified' | 'split';
+
+/**
+ * The change an approval asks about, as a real diff: unified or side by side, syntax-highlighted,
+ * with the line numbers of the file before and after; a new file is its content with line
+ * numbers. Highlighting runs over each whole file, so multi-line comments and strings are right.
+ */
+export function DiffView({ change }: { change: FileChange }) {
+  const t = useT();
+  const [layout, setLayout] = useState<Layout>('unified');
+  const model = useMemo(() => (change.created ? null : buildDiff(change.before, change.after)), [change]);
+  const lang = languageOf(change.path, change.after.split('\n', 1)[0] ?? '');
+  const html = useMemo(
+    () => ({ before: highlightLines(change.before, lang), after: highlightLines(change.after, lang) }),
+    [change.before, change.after, lang],
+  );
+  const code = (l: DiffLine) => (l.kind === 'del' ? html.before[(l.old ?? 1) - 1] : html.after[(l.new ?? 1) - 1]) ?? '';
+
+  if (change.omitted) {
+    return (
+      <div className="diff" data-testid="diff" data-omitted={change.omitted}>
+        <DiffHead path={change.path} note={t(`composer.diff.omitted.${change.omitted}`)} />
+      </div>
+    );
+  }
+  if (!model) {
+    const lines = fileLines(change.after);
+    return (
+      <div className="diff" data-testid="diff" data-layout="new-file">
+        <DiffHead path={change.path} note={t('composer.diff.newFile', { Lines: lines.length })} />
+        <div className="diff__scroll">
+          <table className="diff__table diff__table--file">
+            <tbody>
+              {lines.map((_, i) => (
+                <tr key={i} className="diff__row diff__row--add" data-testid="diff-line">
+                  <td className="diff__num">{i + 1}</td>
+                  <td className="diff__code hljs" dangerouslySetInnerHTML={{ __html: html.after[i] ?? '' }} />
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="diff" data-testid="diff" data-layout={layout}>
+      <DiffHead path={change.path} note={t('composer.diff.counts', { Added: model.added, Removed: model.removed })}>
+        <div className="diff__layout" role="group" aria-label={t('composer.diff.layout')}>
+          {(['unified', 'split'] as const).map((l) => (
+            <button
+              key={l}
+              type="button"
+              className={`diff__layout-btn${layout === l ? ' is-active' : ''}`}
+              aria-pressed={layout === l}
+              data-testid={`diff-layout-${l}`}
+              onClick={() => setLayout(l)}
+            >
+              {t(`composer.diff.${l}`)}
+            </button>
+          ))}
+        </div>
+      </DiffHead>
+      <div className="diff__scroll">
+        {model.hunks.length === 0 ? (
+          <p className="diff__same">{t('composer.diff.same')}</p>
+        ) : (
+          model.hunks.map((h, i) => (layout === 'unified' ? <Unified key={i} hunk={h} code={code} /> : <Split key={i} hunk={h} code={code} />))
+        )}
+      </div>
+    </div>
+  );
+}
+
+function DiffHead({ path, note, children }: { path: string; note: string; children?: React.ReactNode }) {
+  return (
+    <div className="diff__head">
+      <code className="diff__path mono" data-testid="diff-path">
+        {path}
+      </code>
+      <span className="diff__note" data-testid="diff-note">
+        {note}
+      </span>
+      {children}
+    </div>
+  );
+}
+
+const MARK = { add: '+', del: '−', ctx: ' ' } as const;
+
+function Unified({ hunk, code }: { hunk: Hunk; code: (l: DiffLine) => string }) {
+  return (
+    <table className="diff__table">
+      <tbody>
+        <tr className="diff__hunk">
+          <td colSpan={4}>@@ −{hunk.oldStart} +{hunk.newStart} @@</td>
+        </tr>
+        {hunk.lines.map((l, i) => (
+          <tr key={i} className={`diff__row diff__row--${l.kind}`} data-testid="diff-line" data-kind={l.kind}>
+            <td className="diff__num">{l.old ?? ''}</td>
+            <td className="diff__num">{l.new ?? ''}</td>
+            <td className="diff__mark" aria-hidden="true">
+              {MARK[l.kind]}
+            </td>
+            <td className="diff__code hljs" dangerouslySetInnerHTML={{ __html: code(l) }} />
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Split({ hunk, code }: { hunk: Hunk; code: (l: DiffLine) => string }) {
+  const cell = (l: DiffLine | undefined, side: 'left' | 'right') =>
+    l ? (
+      <>
+        <td className={`diff__num diff__cell--${l.kind}`}>{side === 'left' ? l.old : l.new}</td>
+        <td className={`diff__code hljs diff__cell--${l.kind}`} dangerouslySetInnerHTML={{ __html: code(l) }} />
+      </>
+    ) : (
+      <>
+        <td className="diff__num diff__cell--empty" />
+        <td className="diff__code diff__cell--empty" />
+      </>
+    );
+  return (
+    <table className="diff__table diff__table--split">
+      <tbody>
+        <tr className="diff__hunk">
+          <td colSpan={4}>@@ −{hunk.oldStart} +{hunk.newStart} @@</td>
+        </tr>
+        {sideBySide(hunk).map((r, i) => (
+          <tr key={i} className="diff__row" data-testid="diff-row">
+            {cell(r.left, 'left')}
+            {cell(r.right, 'right')}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
