@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { I18nProvider } from '../../i18n/I18nProvider';
-import { DiffView } from './DiffView';
+import DiffView from './DiffView';
 
 const renderDiff = (change: Parameters<typeof DiffView>[0]['change']) =>
   render(

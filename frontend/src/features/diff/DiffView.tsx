@@ -4,19 +4,7 @@ import { buildDiff, fileLines, sideBySide, type DiffLine, type Hunk } from './di
 import { highlightLines, languageOf } from './highlight';
 import './diff.css';
 
-/** What a write or an edit would do to a file (Go's tool.Change). */
-export interface FileChange {
-  path: string;
-  before: string;
-  after: string;
-  created?: boolean;
-  omitted?: string;
-}
-
-export function isFileChange(v: unknown): v is FileChange {
-  const c = v as FileChange | null;
-  return typeof c === 'object' && c !== null && typeof c.path === 'string' && typeof c.before === 'string' && typeof c.after === 'string';
-}
+import type { FileChange } from './change';
 
 type Layout = 'unified' | 'split';
 
@@ -25,7 +13,7 @@ type Layout = 'unified' | 'split';
  * with the line numbers of the file before and after; a new file is its content with line
  * numbers. Highlighting runs over each whole file, so multi-line comments and strings are right.
  */
-export function DiffView({ change }: { change: FileChange }) {
+export default function DiffView({ change }: { change: FileChange }) {
   const t = useT();
   const [layout, setLayout] = useState<Layout>('unified');
   const model = useMemo(() => (change.created ? null : buildDiff(change.before, change.after)), [change]);

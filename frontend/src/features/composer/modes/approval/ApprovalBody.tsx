@@ -1,9 +1,9 @@
-import { useId } from 'react';
+import { Suspense, useId } from 'react';
 import type { ApprovalPayload, ScopeId, ScopeOption } from '../../../../bridge';
 import { fieldsOf } from '../../../../bridge/wire';
 import type { TFunction } from '../../../../i18n/translate';
 import type { ModeBodyProps } from '../../ComposerMode';
-import { DiffView, isFileChange } from '../../../diff/DiffView';
+import { isFileChange, LazyDiffView } from '../../../diff/change';
 import { ExpandableCode } from '../../ExpandableCode';
 
 export interface ApprovalState {
@@ -83,7 +83,9 @@ export function ApprovalBody({ state, setState, decision, ctx, run, busy }: Mode
         {why && <span className="decision__why"> · {why}</span>}
       </p>
       {isFileChange(p.change) ? (
-        <DiffView change={p.change} />
+        <Suspense fallback={<ExpandableCode text={p.summary} testId="approval-summary" />}>
+          <LazyDiffView change={p.change} />
+        </Suspense>
       ) : (
         <>
           <ExpandableCode text={p.summary} testId="approval-summary" render={diff ? (s) => <DiffLines text={s} /> : undefined} />
