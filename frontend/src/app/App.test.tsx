@@ -55,6 +55,33 @@ describe('App shell', () => {
     expect((within(composer).getByTestId('composer-input') as HTMLTextAreaElement).value).toBe('Fix the login bug');
   });
 
+  it('picks an external agent for a new task next to mode and permission; Chat is not offered for it (issue 12)', async () => {
+    const fake = new FakeTransport();
+    fake.externalAgents = ['goose acp'];
+    fake.providerReady = false; // an external agent needs no model of ours
+    renderApp(fake);
+    const composer = await screen.findByTestId('new-task-composer');
+    const user = userEvent.setup();
+    await user.click(within(composer).getByTestId('mode-selector'));
+    await user.click(screen.getByTestId('mode-option-chat'));
+    expect(within(composer).getByTestId('mode-selector').textContent).toBe('Chat');
+
+    await user.click(within(composer).getByTestId('runtime-picker'));
+    await user.click(screen.getByRole('menuitemradio', { name: /goose acp/ }));
+    expect(within(composer).getByTestId('runtime-picker').dataset.agent).toBe('goose acp');
+    expect(within(composer).getByTestId('mode-selector').textContent).toBe('Smart');
+    await user.click(within(composer).getByTestId('mode-selector'));
+    expect(screen.queryByTestId('mode-option-chat')).toBeNull();
+    await user.keyboard('{Escape}');
+    expect(within(composer).getByTestId('model-label').textContent).toBe('goose acp');
+
+    await user.type(within(composer).getByTestId('composer-input'), 'Tidy the docs{Enter}');
+    await waitFor(() => expect(fake.called('Sessions.Create')[0]?.req).toMatchObject({ externalAgent: 'goose acp', interactionMode: 'smart' }));
+    await waitFor(() => expect(screen.getByTestId('session-agent').textContent).toBe('Agent: goose acp'));
+    await user.click(screen.getByTestId('mode-selector'));
+    expect(screen.queryByTestId('mode-option-chat')).toBeNull();
+  });
+
   it('lists sessions newest first and shows the selected one', async () => {
     const fake = new FakeTransport({
       sessions: [session('a', 'Older', '2025-01-01T08:00:00Z'), session('b', 'Newer', '2025-01-01T09:00:00Z')],

@@ -47,6 +47,8 @@ export interface CreateSessionRequest {
   executionOverride?: Override;
   /** Omitted unless the new-task draft holds a choice: the backend then applies the default. */
   permissionMode?: Permission;
+  /** An external ACP agent's command line, as saved in Settings; omitted: the built-in agent. */
+  externalAgent?: string;
 }
 
 export interface ConfigureRequest {
@@ -329,6 +331,8 @@ export interface Settings {
   providerReady?: boolean;
   /** The provider the command line fixed for every turn (serve --provider …). */
   commandLine?: { kind: string; model?: string } | null;
+  /** External ACP agents a new task may run on. */
+  externalAgents?: string[] | null;
 }
 
 export interface SystemInfo {

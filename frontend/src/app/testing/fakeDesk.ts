@@ -12,6 +12,7 @@ type Handler = (req: FakeRequest) => unknown;
 export class FakeDesk extends FakeTransport {
   defaultPermission: Permission | null = 'ask';
   providerReady = true;
+  externalAgents: string[] = [];
   transcripts = new Map<string, Transcript>();
   sent: { sessionId: string; text: string }[] = [];
   resolved: Record<string, unknown>[] = [];
@@ -78,6 +79,7 @@ export class FakeDesk extends FakeTransport {
       theme: 'system',
       provider: { kind: 'anthropic', model: 'claude-test', baseUrl: '', keys: { anthropic: 'env', openai: '' } },
       providerReady: this.providerReady,
+      externalAgents: this.externalAgents,
     };
   }
 
@@ -94,6 +96,7 @@ export class FakeDesk extends FakeTransport {
     s.executionOverride = (r.executionOverride as Session['executionOverride']) ?? '';
     s.permissionMode = (r.permissionMode as Permission) ?? this.defaultPermission ?? 'ask';
     s.running = false;
+    if (r.externalAgent) s.externalAgent = String(r.externalAgent);
     return { ...s };
   }
 

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { Permission, Settings } from '../../bridge';
 import { ModelLabel, type RunsOn } from './ModelLabel';
 import { ModeSelector } from './ModeSelector';
@@ -14,6 +15,7 @@ export function ControlsRow({
   onRetryPermission,
   settings,
   runsOn = null,
+  runtime,
 }: {
   preference: Preference;
   onPreference: (p: Preference) => void;
@@ -22,11 +24,14 @@ export function ControlsRow({
   onRetryPermission?: () => void;
   settings: Settings | null;
   runsOn?: RunsOn | null;
+  /** The new task's runtime picker; absent in a session, whose runtime is fixed. */
+  runtime?: ReactNode;
 }) {
   return (
     <>
       <div className="composer__controls-start">
-        <ModeSelector value={preference} onChange={onPreference} />
+        {runtime}
+        <ModeSelector value={preference} onChange={onPreference} allowChat={!runsOn?.externalAgent} />
         <PermissionPicker display={permission} onChoose={onPermission} onRetry={onRetryPermission} />
       </div>
       <div className="composer__controls-end">

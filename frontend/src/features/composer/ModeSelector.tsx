@@ -13,10 +13,13 @@ export function ModeSelector({
   value,
   onChange,
   disabled,
+  allowChat = true,
 }: {
   value: Preference;
   onChange: (p: Preference) => void;
   disabled?: boolean;
+  /** False for an external agent: AgentDesk cannot enforce Chat's no-tool contract there (R-ACP-2). */
+  allowChat?: boolean;
 }) {
   const t = useT();
   const menu = useMenu();
@@ -71,7 +74,7 @@ export function ModeSelector({
       {menu.open && (
         <div id={id} ref={menu.menuRef} role="menu" className="menu" aria-label={t('composer.selector.menu')} onKeyDown={menu.onMenuKeyDown}>
           {item('smart', t('mode.label.smart'), t('composer.selector.smartHint'))}
-          {item('chat', t('mode.label.chat'), t('composer.selector.chatHint'))}
+          {allowChat && item('chat', t('mode.label.chat'), t('composer.selector.chatHint'))}
           <div className="menu__sep" role="separator" />
           <button
             type="button"

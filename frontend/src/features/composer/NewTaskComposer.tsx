@@ -7,6 +7,7 @@ import { ChipsBand } from './ChipsBand';
 import { Composer } from './Composer';
 import type { ModeContext } from './ComposerMode';
 import { ControlsRow } from './ControlsRow';
+import { RuntimePicker } from './RuntimePicker';
 import { emptyQueue } from './decisionQueue';
 import type { NewTaskStore } from './newTaskStore';
 import { draftPermissionDisplay } from './permission';
@@ -40,7 +41,7 @@ export function NewTaskComposer({ api, draft, onStarted }: { api: Api; draft: Ne
       text: state.text,
       setText: draft.setText,
       send: async () => {
-        if (!canRun(settings, null)) {
+        if (!canRun(settings, { externalAgent: draft.get().agent })) {
           draft.openSetup();
           return;
         }
@@ -64,7 +65,7 @@ export function NewTaskComposer({ api, draft, onStarted }: { api: Api; draft: Ne
       testId="new-task-composer"
       queue={state.setupOpen ? setupQueue : emptyQueue}
       ctx={ctx}
-      onCycleMode={() => draft.setPreference(cyclePreference(state.preference, pin))}
+      onCycleMode={() => draft.setPreference(cyclePreference(state.preference, pin, !state.agent))}
       chips={<ChipsBand runningTurn={null} queue={[]} waiting={0} note={null} onUnqueue={() => undefined} onDismissNote={() => undefined} />}
       controls={
         <ControlsRow
@@ -74,6 +75,8 @@ export function NewTaskComposer({ api, draft, onStarted }: { api: Api; draft: Ne
           onPermission={(p) => draft.choosePermission(p)}
           onRetryPermission={() => void draft.refreshDefault()}
           settings={settings}
+          runsOn={{ externalAgent: state.agent }}
+          runtime={<RuntimePicker value={state.agent} agents={settings?.externalAgents ?? []} onChange={draft.setAgent} />}
         />
       }
     />

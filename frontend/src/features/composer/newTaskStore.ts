@@ -11,6 +11,8 @@ export interface NewTaskState {
   preference: Preference;
   /** '' means the server's default workspace. */
   workspace: string;
+  /** The external agent to run on ('' the built-in agent). */
+  agent: string;
   defaultPermission: DefaultPermission;
   sending: boolean;
   /** Why the last submit failed; the draft is kept as it was. */
@@ -24,6 +26,7 @@ const initial = (): NewTaskState => ({
   permission: null,
   preference: DEFAULT_PREFERENCE,
   workspace: '',
+  agent: '',
   defaultPermission: { status: 'loading' },
   sending: false,
   error: null,
@@ -71,6 +74,7 @@ export function createNewTaskStore(api: Api) {
         interactionMode: pref.interactionMode,
         ...(pref.executionOverride ? { executionOverride: pref.executionOverride } : {}),
         ...(s.permission ? { permissionMode: s.permission } : {}),
+        ...(s.agent ? { externalAgent: s.agent } : {}),
       });
     } catch (error) {
       patch({ sending: false, error });
@@ -98,6 +102,13 @@ export function createNewTaskStore(api: Api) {
     choosePermission: (permission: Permission | null) => patch({ permission }),
     setPreference: (p: Preference) => patch({ preference: normalizePreference(p) }),
     setWorkspace: (workspace: string) => patch({ workspace }),
+    /** An external agent offers no Chat: choosing one leaves Chat for Smart. */
+    setAgent: (agent: string) =>
+      store.set((s) => ({
+        ...s,
+        agent,
+        preference: agent && s.preference.interactionMode === 'chat' ? { interactionMode: 'smart', executionOverride: '' } : s.preference,
+      })),
     dismissError: () => patch({ error: null }),
     openSetup: () => patch({ setupOpen: true, error: null }),
     closeSetup: () => patch({ setupOpen: false }),

@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react';
 import type { Api, Session } from '../../bridge';
 import { useI18n } from '../../i18n/I18nProvider';
 import { ErrorNotice } from '../../ui/ErrorNotice';
-import { FolderIcon, SparkIcon } from '../../ui/icons';
+import { FolderIcon, SparkIcon, TerminalIcon } from '../../ui/icons';
 import { Spinner } from '../../ui/Spinner';
 import { useStore } from '../../ui/store';
 import { SessionComposer } from '../composer/SessionComposer';
@@ -33,6 +33,12 @@ export function SessionView({ api, session, onSessionUpdated }: { api: Api; sess
               {session.workspace}
             </span>
           </span>
+          {session.externalAgent && (
+            <span className="meta-chip meta-chip--agent" title={t('composer.session.agentTitle')} data-testid="session-agent">
+              <TerminalIcon size={13} />
+              <span className="mono">{t('composer.session.agent', { Agent: session.externalAgent })}</span>
+            </span>
+          )}
           <span className="meta-text">{t('shell.session.created', { When: fullDateTime(session.createdAt, lang) })}</span>
         </div>
       </header>

@@ -1,0 +1,66 @@
+import { useId } from 'react';
+import { useT } from '../../i18n/I18nProvider';
+import { CheckIcon, ChevronDownIcon, TerminalIcon } from '../../ui/icons';
+import { useMenu } from './useMenu';
+
+/**
+ * What runs the new task (R-ACP-2): the built-in agent, or one of the external ACP agents saved in
+ * Settings. It sits next to the mode and the permission; '' is the built-in agent.
+ */
+export function RuntimePicker({ value, agents, onChange }: { value: string; agents: readonly string[]; onChange: (agent: string) => void }) {
+  const t = useT();
+  const menu = useMenu();
+  const id = useId();
+  const label = value || t('composer.runtime.builtin');
+  const pick = (agent: string) => {
+    menu.close();
+    onChange(agent);
+  };
+  const item = (agent: string, text: string, hint?: string) => (
+    <button
+      key={agent || 'builtin'}
+      type="button"
+      role="menuitemradio"
+      aria-checked={value === agent}
+      className="menu__item"
+      data-testid={agent ? 'runtime-option' : 'runtime-option-builtin'}
+      data-agent={agent}
+      onClick={() => pick(agent)}
+    >
+      <span className="menu__check">{value === agent && <CheckIcon size={14} />}</span>
+      <span className="menu__text">
+        <span className={`menu__label${agent ? ' mono' : ''}`}>{text}</span>
+        {hint && <span className="menu__hint">{hint}</span>}
+      </span>
+    </button>
+  );
+  return (
+    <div className="control" ref={menu.rootRef}>
+      <button
+        ref={menu.buttonRef}
+        type="button"
+        className="control__button"
+        data-testid="runtime-picker"
+        data-agent={value}
+        aria-haspopup="menu"
+        aria-expanded={menu.open}
+        aria-controls={menu.open ? id : undefined}
+        aria-label={t('composer.runtime.aria', { Agent: label })}
+        title={t('composer.runtime.title')}
+        onClick={() => menu.setOpen(!menu.open)}
+      >
+        <TerminalIcon size={13} />
+        <span className="control__value">{label}</span>
+        <ChevronDownIcon size={14} />
+      </button>
+      {menu.open && (
+        <div id={id} ref={menu.menuRef} role="menu" className="menu" aria-label={t('composer.runtime.menu')} onKeyDown={menu.onMenuKeyDown}>
+          {item('', t('composer.runtime.builtin'), t('composer.runtime.builtinHint'))}
+          {agents.length > 0 && <div className="menu__sep" role="separator" />}
+          {agents.map((a) => item(a, a, t('composer.runtime.externalHint')))}
+          {agents.length === 0 && <p className="menu__note">{t('composer.runtime.none')}</p>}
+        </div>
+      )}
+    </div>
+  );
+}
