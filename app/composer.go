@@ -27,6 +27,7 @@ func (f *Composer) Send(req SendRequest) (agent.Ack, error) {
 	if err := f.s.canRun(req.SessionID); err != nil {
 		return agent.Ack{}, f.s.fail(err)
 	}
+	f.s.autoTitle(req.SessionID, req.Text)
 	ack, err := f.s.Runtime.Send(agent.Input{SessionID: req.SessionID, Text: req.Text,
 		Mode: mode.FollowUpInput{InteractionMode: req.InteractionMode, ExecutionOverride: req.ExecutionOverride}})
 	if err != nil {

@@ -15,6 +15,7 @@ import { ErrorNotice } from '../ui/ErrorNotice';
 import { GearIcon, LogoMark } from '../ui/icons';
 import { Spinner } from '../ui/Spinner';
 import { useStore } from '../ui/store';
+import { ConnectionBanner } from './ConnectionBanner';
 import { useRoute } from './route';
 import { useSystemInfo } from './useSystemInfo';
 
@@ -163,6 +164,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
         </div>
       </nav>
       <main id="main" className="main" tabIndex={-1}>
+        <ConnectionBanner api={api} />
         {actionError !== null && (
           <div className="main__toast">
             <ErrorNotice error={actionError} onDismiss={() => setActionError(null)} testId="action-error" />

@@ -44,7 +44,7 @@ export interface SendRequest {
  * string. `getTransport` is injectable so tests can drive it with a fake.
  */
 export function createApi(getTransport = transport) {
-  const { call, on, onReconnect } = typedTransport(getTransport);
+  const { call, on, onReconnect, onConnection } = typedTransport(getTransport);
 
   return {
     sessions: {
@@ -105,6 +105,7 @@ export function createApi(getTransport = transport) {
       info: () => call<SystemInfo>('System.Info'),
     },
     onReconnect,
+    onConnection,
   };
 }
 

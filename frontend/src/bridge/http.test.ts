@@ -151,6 +151,20 @@ describe('HTTP transport: events over one WebSocket', () => {
     expect(FakeSocket.all).toHaveLength(4);
   });
 
+  it('says when the event stream drops and when it is back, once per change (issue 12)', () => {
+    const t = createHttpTransport(deps());
+    const states: boolean[] = [];
+    t.onConnection?.((up) => states.push(up));
+    t.onEvent('sessions.changed', () => {});
+    FakeSocket.all[0]!.open();
+    FakeSocket.all[0]!.drop();
+    vi.advanceTimersByTime(MIN_BACKOFF_MS);
+    FakeSocket.all[1]!.drop(); // still down: nothing new to say
+    vi.advanceTimersByTime(MIN_BACKOFF_MS * 2);
+    FakeSocket.all[2]!.open();
+    expect(states).toEqual([true, false, true]);
+  });
+
   it('caps the backoff', () => {
     const t = createHttpTransport(deps());
     t.onEvent('x', () => {});

@@ -38,6 +38,13 @@ function parseWireEvent(raw: unknown): WireEvent | null {
 export function createHttpTransport(deps: HttpDeps): Transport {
   const listeners = new Map<string, Set<EventCallback>>();
   const reconnectListeners = new Set<() => void>();
+  const connectionListeners = new Set<(connected: boolean) => void>();
+  let connected: boolean | null = null;
+  const setConnected = (up: boolean) => {
+    if (connected === up) return;
+    connected = up;
+    for (const cb of [...connectionListeners]) cb(up);
+  };
   let socket: WebSocket | null = null;
   let retryTimer: unknown = null;
   let backoff = MIN_BACKOFF_MS;
@@ -63,6 +70,7 @@ export function createHttpTransport(deps: HttpDeps): Transport {
     socket = ws;
     ws.onopen = () => {
       backoff = MIN_BACKOFF_MS;
+      setConnected(true);
       if (everOpened) for (const cb of [...reconnectListeners]) cb();
       everOpened = true;
     };
@@ -74,6 +82,7 @@ export function createHttpTransport(deps: HttpDeps): Transport {
     ws.onclose = () => {
       if (socket !== ws) return;
       socket = null;
+      if (listenerCount() > 0) setConnected(false);
       scheduleReconnect();
     };
     ws.onerror = () => {
@@ -146,6 +155,10 @@ export function createHttpTransport(deps: HttpDeps): Transport {
     onReconnect(cb) {
       reconnectListeners.add(cb);
       return () => reconnectListeners.delete(cb);
+    },
+    onConnection(cb) {
+      connectionListeners.add(cb);
+      return () => connectionListeners.delete(cb);
     },
   };
 }

@@ -8,6 +8,8 @@ export interface Transport {
   onEvent(name: string, cb: EventCallback): Unsubscribe;
   /** Called after the event stream came back from a drop (events may have been missed meanwhile). */
   onReconnect(cb: () => void): Unsubscribe;
+  /** Called whenever the event stream goes down (false) or comes up (true); optional: the window's never drops. */
+  onConnection?(cb: (connected: boolean) => void): Unsubscribe;
 }
 
 /** Splits "Struct.Method"; throws on anything else. */

@@ -14,5 +14,7 @@ export function typedTransport(getTransport: () => Transport) {
         getTransport().onEvent(name, (data) => cb(data as T)),
     /** Fires after the event stream recovered from a drop: refetch what may have been missed. */
     onReconnect: (cb: () => void): Unsubscribe => getTransport().onReconnect(cb),
+    /** Fires when the event stream drops (false) and when it is back (true). */
+    onConnection: (cb: (connected: boolean) => void): Unsubscribe => getTransport().onConnection?.(cb) ?? (() => {}),
   };
 }

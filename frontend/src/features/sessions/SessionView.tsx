@@ -63,6 +63,7 @@ export function SessionView({ api, session, onSessionUpdated }: { api: Api; sess
       ) : (
         <Transcript
           transcript={state.transcript}
+          sent={state.sent}
           waiting={state.decisions.pending.length > 0}
           onStop={() => void live.cancel()}
           onContinue={() => void live.continueTurn()}

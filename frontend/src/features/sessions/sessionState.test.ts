@@ -15,11 +15,19 @@ const s = (id: string, live: Partial<Session> = {}): Session => ({
 describe('the live state of a session keeps the newest report', () => {
   it('a create response that arrives after the broadcast of its first turn keeps the running dot', () => {
     const broadcast = s('a', { running: true, stateSeq: 7 });
-    const createResponse = s('a', { running: false, stateSeq: 5, title: 'renamed meanwhile' });
+    const createResponse = s('a', { running: false, stateSeq: 5, title: 'renamed meanwhile', updatedAt: '2025-01-01T10:00:01Z' });
     const merged = mergeSession(broadcast, createResponse);
     expect(merged.running).toBe(true);
     expect(merged.stateSeq).toBe(7);
     expect(merged.title).toBe('renamed meanwhile');
+  });
+
+  it('an older response does not undo a newer title (the first message names the session)', () => {
+    const broadcast = s('a', { title: 'Fix the login bug', updatedAt: '2025-01-01T10:00:05Z', running: true, stateSeq: 3 });
+    const created = s('a', { title: 'New session', updatedAt: '2025-01-01T10:00:00Z', stateSeq: 1 });
+    const merged = mergeSession(broadcast, created);
+    expect(merged.title).toBe('Fix the login bug');
+    expect(merged.running).toBe(true);
   });
 
   it('a newer report replaces an older one, in lists and in session.state alike', () => {

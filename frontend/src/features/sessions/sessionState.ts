@@ -8,10 +8,19 @@ import type { Session, SessionStateEvent } from '../../bridge';
  */
 const seqOf = (s: Pick<Session, 'stateSeq'> | undefined) => s?.stateSeq ?? -1;
 
-/** A session from a list or a response, keeping the live state already known when that is newer. */
+const updated = (s: Session) => Date.parse(s.updatedAt) || 0;
+
+/**
+ * A session from a list or a response, keeping what is already known when that is newer: the
+ * record by its updatedAt (a create response must not undo the title the first message gave),
+ * the live state by its seq.
+ */
 export function mergeSession(prev: Session | undefined, next: Session): Session {
-  if (!prev || seqOf(prev) <= seqOf(next)) return next;
-  return { ...next, running: prev.running, waiting: prev.waiting, stateSeq: prev.stateSeq };
+  if (!prev) return next;
+  const record = updated(prev) > updated(next) ? prev : next;
+  const live = seqOf(prev) > seqOf(next) ? prev : next;
+  if (record === next && live === next) return next;
+  return { ...record, running: live.running, waiting: live.waiting, stateSeq: live.stateSeq };
 }
 
 /** Takes in a whole list; sessions it leaves out are gone. */

@@ -11,11 +11,14 @@ import './transcript.css';
 /** The conversation: messages, tool cards, mode changes, and each turn's mode chip and status. */
 export function Transcript({
   transcript,
+  sent = 0,
   waiting = false,
   onStop,
   onContinue,
 }: {
   transcript: TranscriptData;
+  /** Counts the person's own sends: each one brings the view to the bottom, where it lands. */
+  sent?: number;
   /** A decision of the running turn waits for the person. */
   waiting?: boolean;
   onStop: () => void;
@@ -27,11 +30,17 @@ export function Transcript({
   const pinned = useRef(true);
   const lastTurn = transcript.turns[transcript.turns.length - 1];
 
-  // Follow the stream while the person is at the bottom; leave them alone when they scrolled up.
+  // Follow the stream while the person is at the bottom; leave them alone when they scrolled up,
+  // until they send something themselves: then they want to see it.
+  const lastSent = useRef(sent);
   useLayoutEffect(() => {
     const el = scroller.current;
+    if (sent !== lastSent.current) {
+      lastSent.current = sent;
+      pinned.current = true;
+    }
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  }, [blocks]);
+  }, [blocks, sent]);
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;

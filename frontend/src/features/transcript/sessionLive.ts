@@ -16,6 +16,8 @@ export interface SessionLiveState {
   agent: AgentStatusEvent | null;
   /** What could not be recorded after the last turn (session.failed); null when everything was. */
   backgroundError: BridgeError | null;
+  /** Counts the messages this window sent: the transcript follows each to the bottom. */
+  sent: number;
 }
 
 /**
@@ -32,6 +34,7 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
     preference: null,
     agent: null,
     backgroundError: null,
+    sent: 0,
   });
   /** Bumped by every turn start: a snapshot requested before it may miss the new turn's stream. */
   let epoch = 0;
@@ -110,6 +113,7 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
     async send(text: string): Promise<void> {
       const ack = await api.composer.send({ sessionId, text });
       apply({ type: 'sent', text, ack: ack ?? {} });
+      store.set((s) => ({ ...s, sent: s.sent + 1 }));
       decide({ type: 'dismissNote' });
     },
     cancel: () => api.composer.cancel(sessionId),
