@@ -1,6 +1,7 @@
 // Browser end-to-end: real Chromium (Debian's) against `agentdesk serve` on a fresh data folder.
 // Run with AGENTDESK_BIN=/path/to/agentdesk npm run e2e. Screenshots go to <repo>/build/screenshots/.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { apiOf, launchBrowser, shotsDir, startServer, tearDown, tempDir } from './harness.mjs';
@@ -17,7 +18,9 @@ const sessionItems = () => page.getByTestId('session-item');
 const itemTitled = (title) => sessionItems().filter({ has: page.getByTestId('session-title').getByText(title, { exact: true }) });
 
 before(async () => {
-  const server = await startServer(['--data-dir', tempDir('agentdesk-e2e-data-')]);
+  const script = join(tempDir('agentdesk-e2e-script-'), 'script.json');
+  writeFileSync(script, JSON.stringify({ responses: [{ text: 'Hello there.' }] }));
+  const server = await startServer(['--data-dir', tempDir('agentdesk-e2e-data-'), '--provider', 'scripted', '--script', script]);
   ({ base, token } = server);
   api = apiOf(server);
   context = await launchBrowser('agentdesk-e2e-browser-');
@@ -52,8 +55,7 @@ test('create a session, rename it, and find it again after a reload', async () =
   await page.getByTestId('no-sessions').waitFor();
   await shot('01-empty-state');
 
-  // The first message of the new-task composer creates the session (no provider here: the turn
-  // itself ends with an error, the session stays).
+  // The first message of the new-task composer creates the session and names it.
   await page.getByTestId('composer-input').fill('Hello');
   await page.getByTestId('composer-input').press('Enter');
   await sessionItems().first().waitFor();
