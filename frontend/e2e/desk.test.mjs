@@ -364,7 +364,7 @@ test('9. an external agent chosen in the new-task composer; the session names it
   await shot('15-runtime-picker');
   await send('hello');
   await byId('session-agent').waitFor();
-  assert.equal(await byId('session-agent').textContent(), `Agent: ${agent}`);
+  assert.equal(await byId('session-agent').textContent(), 'Agent: node agent.mjs');
   await page.locator('[data-testid="turn-status"][data-status="done"]').waitFor({ state: 'attached', timeout: 15_000 });
   await byId('mode-selector').click();
   assert.equal(await byId('mode-option-chat').count(), 0);

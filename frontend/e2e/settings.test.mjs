@@ -143,6 +143,9 @@ describe('Settings against a scripted server', () => {
   });
 
   test('the decision timeout shows the server’s validation message inline', async () => {
+    // By default a decision waits for the person; Decline after turns a timeout on.
+    assert.equal(await page.getByTestId('decision-timeout-choice-wait').isChecked(), true);
+    await page.getByTestId('decision-timeout-choice-decline').locator('xpath=..').click();
     const input = page.getByTestId('decision-timeout-input');
     assert.equal(await input.inputValue(), '10m');
     await input.fill('5s');
@@ -289,7 +292,9 @@ describe('First run on a fresh data folder', () => {
     }, 'the demo session');
     await page.getByTestId('session-item').first().waitFor();
     assert.ok(page.url().includes(encodeURIComponent(sessions[0].id)), `the page shows the demo session: ${page.url()}`);
-    assert.equal((await api('Settings.Get')).providerReady, true);
+    // The demo runs on its own script: it does not become the provider of other sessions.
+    assert.equal((await api('Settings.Get')).providerReady, false);
+    assert.equal(sessions[0].demo, true);
     await shot('onboarding-03-demo-started');
     assert.deepEqual(errors, [], 'the page logged errors');
   });

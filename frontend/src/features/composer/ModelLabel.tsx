@@ -1,6 +1,7 @@
 import type { Settings } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
 import type { TFunction } from '../../i18n/translate';
+import { agentName } from './RuntimePicker';
 import { tOr } from './toolLabel';
 
 /** What runs the session's turns, for its label. */
@@ -12,7 +13,7 @@ export interface RunsOn {
 /** The label's words: the demo, the session's external agent, the command line's provider, else Settings'. */
 export function modelLabelText(t: TFunction, settings: Settings | null, session: RunsOn | null): string | null {
   if (session?.demo) return t('composer.provider.demo');
-  if (session?.externalAgent) return session.externalAgent;
+  if (session?.externalAgent) return agentName(session.externalAgent);
   const line = settings?.commandLine;
   if (line?.kind) {
     const kind = tOr(t, `composer.provider.${line.kind}`, line.kind);

@@ -11,7 +11,7 @@ export function RuntimePicker({ value, agents, onChange }: { value: string; agen
   const t = useT();
   const menu = useMenu();
   const id = useId();
-  const label = value || t('composer.runtime.builtin');
+  const label = value ? agentName(value) : t('composer.runtime.builtin');
   const pick = (agent: string) => {
     menu.close();
     onChange(agent);
@@ -46,21 +46,33 @@ export function RuntimePicker({ value, agents, onChange }: { value: string; agen
         aria-expanded={menu.open}
         aria-controls={menu.open ? id : undefined}
         aria-label={t('composer.runtime.aria', { Agent: label })}
-        title={t('composer.runtime.title')}
+        title={value ? `${t('composer.runtime.title')}: ${value}` : t('composer.runtime.title')}
         onClick={() => menu.setOpen(!menu.open)}
       >
         <TerminalIcon size={13} />
-        <span className="control__value">{label}</span>
+        <span className="control__value control__value--clip">{label}</span>
         <ChevronDownIcon size={14} />
       </button>
       {menu.open && (
         <div id={id} ref={menu.menuRef} role="menu" className="menu" aria-label={t('composer.runtime.menu')} onKeyDown={menu.onMenuKeyDown}>
           {item('', t('composer.runtime.builtin'), t('composer.runtime.builtinHint'))}
           {agents.length > 0 && <div className="menu__sep" role="separator" />}
-          {agents.map((a) => item(a, a, t('composer.runtime.externalHint')))}
+          {agents.map((a) => item(a, agentName(a), a))}
           {agents.length === 0 && <p className="menu__note">{t('composer.runtime.none')}</p>}
         </div>
       )}
     </div>
   );
+}
+
+/**
+ * An agent's command line as a short name: each path cut to its last part, so
+ * "node /home/ada/agents/acp.mjs" reads "node acp.mjs". The full line is in the title.
+ */
+export function agentName(command: string): string {
+  return command
+    .trim()
+    .split(/\s+/)
+    .map((part) => (part.includes('/') ? (part.split('/').filter(Boolean).pop() ?? part) : part))
+    .join(' ');
 }

@@ -39,3 +39,12 @@ describe('the set-up occupies the composer until it is closed, after any decisio
     expect(occupant(s)).toEqual({ kind: 'idle' });
   });
 });
+
+describe('an agent’s short name', () => {
+  it('keeps the program and the last part of each path', async () => {
+    const { agentName } = await import('./RuntimePicker');
+    expect(agentName('node /home/ada/agents/acp.mjs')).toBe('node acp.mjs');
+    expect(agentName('goose acp')).toBe('goose acp');
+    expect(agentName('npx @zed-industries/claude-code-acp')).toBe('npx claude-code-acp');
+  });
+});

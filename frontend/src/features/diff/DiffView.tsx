@@ -133,6 +133,12 @@ function Split({ hunk, code }: { hunk: Hunk; code: (l: DiffLine) => string }) {
     );
   return (
     <table className="diff__table diff__table--split">
+      <colgroup>
+        <col className="diff__col-num" />
+        <col />
+        <col className="diff__col-num" />
+        <col />
+      </colgroup>
       <tbody>
         <tr className="diff__hunk">
           <td colSpan={4}>@@ −{hunk.oldStart} +{hunk.newStart} @@</td>

@@ -7,6 +7,7 @@ import { Spinner } from '../../ui/Spinner';
 import { useStore } from '../../ui/store';
 import { SessionComposer } from '../composer/SessionComposer';
 import { AgentStatusLine } from '../transcript/AgentStatusLine';
+import { agentName } from '../composer/RuntimePicker';
 import { createSessionLive } from '../transcript/sessionLive';
 import { Transcript } from '../transcript/Transcript';
 import { fullDateTime } from './formatTime';
@@ -34,9 +35,9 @@ export function SessionView({ api, session, onSessionUpdated }: { api: Api; sess
             </span>
           </span>
           {session.externalAgent && (
-            <span className="meta-chip meta-chip--agent" title={t('composer.session.agentTitle')} data-testid="session-agent">
+            <span className="meta-chip meta-chip--agent" title={`${t('composer.session.agentTitle')}: ${session.externalAgent}`} data-testid="session-agent">
               <TerminalIcon size={13} />
-              <span className="mono">{t('composer.session.agent', { Agent: session.externalAgent })}</span>
+              <span className="mono">{t('composer.session.agent', { Agent: agentName(session.externalAgent) })}</span>
             </span>
           )}
           <span className="meta-text">{t('shell.session.created', { When: fullDateTime(session.createdAt, lang) })}</span>
