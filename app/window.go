@@ -8,12 +8,11 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
-
-	"agentdesk/backend/bus"
 )
 
 // RunWindow opens the desktop window and blocks until it closes. Domain events reach the page
-// as Wails events of the same name.
+// as Wails events of the same name, through the window's own bus subscription (relay). The
+// caller closes the services once it returns.
 func RunWindow(s *Services, assets fs.FS) error {
 	s.Info.Transport = "desktop"
 	var stop func()
@@ -26,7 +25,7 @@ func RunWindow(s *Services, assets fs.FS) error {
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 250, A: 255},
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup: func(ctx context.Context) {
-			stop = s.Bus.Subscribe(func(e bus.Event) { runtime.EventsEmit(ctx, e.Name, e.Data) })
+			stop = relay(s.Bus, func(name string, data any) { runtime.EventsEmit(ctx, name, data) })
 		},
 		OnShutdown: func(context.Context) {
 			if stop != nil {

@@ -19,6 +19,7 @@ type rig struct {
 }
 
 type recorder struct {
+	bus    *bus.Bus // synced before reading: delivery runs on the subscriber's goroutine
 	mu     sync.Mutex
 	events []bus.Event
 }
@@ -30,6 +31,9 @@ func (rc *recorder) add(e bus.Event) {
 }
 
 func (rc *recorder) all() []bus.Event {
+	if rc.bus != nil {
+		rc.bus.Sync(context.Background())
+	}
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	return append([]bus.Event(nil), rc.events...)
@@ -64,8 +68,9 @@ func newRig(t testing.TB, opts Options) *rig {
 	}
 	t.Cleanup(func() { st.Close() })
 	b := bus.New()
-	rc := &recorder{}
+	rc := &recorder{bus: b}
 	b.Subscribe(rc.add)
+	t.Cleanup(func() { b.Close(context.Background()) })
 	if opts.OnError == nil {
 		opts.OnError = func(err error) { t.Errorf("registry error: %v", err) }
 	}

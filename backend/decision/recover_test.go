@@ -36,8 +36,10 @@ func TestRestartInterruptsPendingDecisionsAndTurns(t *testing.T) {
 	if rows, _ := st2.PendingDecisions(sess.ID); len(rows) != 1 || rows[0].ID != d.ID || rows[0].Payload != `"# Plan"` {
 		t.Fatalf("the pending row did not survive: %+v", rows)
 	}
-	b, rec := bus.New(), &recorder{}
+	b := bus.New()
+	rec := &recorder{bus: b}
 	b.Subscribe(rec.add)
+	defer b.Close(context.Background())
 	reg := New(st2, b.Publish, Options{})
 	turns, decisions, err := reg.Recover()
 	if err != nil || turns != 1 || decisions != 1 {

@@ -18,6 +18,8 @@ import (
 const (
 	maxRequestBytes = 8 << 20
 	clientQueue     = 1024
+	// overflowReason is the close reason a client too slow for its events gets.
+	overflowReason = "event queue overflow"
 )
 
 func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
@@ -52,42 +54,40 @@ func statusOf(err error) int {
 	return http.StatusInternalServerError
 }
 
-// handleEvents streams broadcast events. A client too slow to keep up is disconnected rather
-// than silently skipped: it reconnects and reloads state, so no event is lost unnoticed.
+// handleEvents streams broadcast events. The client's bus subscription is its queue: a client
+// too slow to keep up is disconnected (the bus tells its handler so) rather than silently
+// skipped; it reconnects and reloads state, so no event is lost unnoticed.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: originPatterns(s.guard)})
 	if err != nil {
 		return
 	}
 	defer conn.CloseNow()
-	queue := make(chan bus.Event, clientQueue)
-	overflow := make(chan struct{})
-	stop := s.opts.Subscribe(func(e bus.Event) {
-		select {
-		case queue <- e:
-		default:
-			select {
-			case <-overflow:
-			default:
-				close(overflow)
-			}
-		}
-	})
-	defer stop()
 	ctx := conn.CloseRead(r.Context())
-	for {
-		select {
-		case e := <-queue:
-			if err := writeEvent(ctx, conn, e); err != nil {
-				return
-			}
-		case <-overflow:
-			conn.Close(websocket.StatusTryAgainLater, "event queue overflow")
-			return
-		case <-ctx.Done():
-			return
+	sub := s.opts.Subscribe(func(e bus.Event) {
+		if e.Name == bus.EventOverflow {
+			return // handled below, without waiting for a write that may be stuck
 		}
+		if err := writeEvent(ctx, conn, e); err != nil {
+			conn.CloseNow()
+		}
+	}, bus.Queue(s.queueLen()))
+	select {
+	case <-ctx.Done():
+	case <-sub.Overflowed():
+		// The close frame follows what the client has not read yet, if it ever reads again.
+		conn.Close(websocket.StatusTryAgainLater, overflowReason)
 	}
+	sub.Close()
+	conn.CloseNow()
+	<-sub.Done()
+}
+
+func (s *Server) queueLen() int {
+	if s.opts.ClientQueue > 0 {
+		return s.opts.ClientQueue
+	}
+	return clientQueue
 }
 
 func writeEvent(ctx context.Context, conn *websocket.Conn, e bus.Event) error {

@@ -21,7 +21,9 @@ type fixture struct {
 	bus  *bus.Bus
 }
 
-func start(t *testing.T) fixture {
+func start(t *testing.T) fixture { return startWith(t, 0) }
+
+func startWith(t *testing.T, queue int) fixture {
 	t.Helper()
 	b := bus.New()
 	srv, err := Listen(Options{
@@ -37,9 +39,10 @@ func start(t *testing.T) fixture {
 				return map[string]string{"said": req.Text}, nil
 			},
 		},
-		Assets:    fstest.MapFS{"index.html": {Data: []byte("<title>AgentDesk</title>")}, "app.js": {Data: []byte("1")}},
-		Subscribe: b.Subscribe,
-		Describe:  func(err error) ErrorBody { return ErrorBody{Kind: string(errs.KindOf(err)), Message: err.Error()} },
+		Assets:      fstest.MapFS{"index.html": {Data: []byte("<title>AgentDesk</title>")}, "app.js": {Data: []byte("1")}},
+		Subscribe:   b.Subscribe,
+		ClientQueue: queue,
+		Describe:    func(err error) ErrorBody { return ErrorBody{Kind: string(errs.KindOf(err)), Message: err.Error()} },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -190,5 +193,45 @@ func TestBroadcastReachesWebSocket(t *testing.T) {
 	json.Unmarshal(msg, &ev)
 	if ev.Name != "echo.said" || ev.Data != "broadcast" {
 		t.Fatalf("event: %s", msg)
+	}
+}
+
+// A client that stops reading is disconnected once its queue would lose a must-deliver event,
+// and told so with a close status, while publishing never waits for it.
+func TestSlowWebSocketClientIsDisconnectedAndTold(t *testing.T) {
+	f := startWith(t, 4)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	header := http.Header{"Authorization": {"Bearer " + f.srv.Token()}}
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(f.base, "http")+"/ws", &websocket.DialOptions{HTTPHeader: header})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(-1)
+	for i := 0; i < 50 && f.bus.Subscribers() == 0; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	// The client reads nothing: the socket's buffers fill, then the client's queue.
+	big := strings.Repeat("x", 1<<20)
+	start := time.Now()
+	for i := 0; i < 64 && f.bus.Subscribers() > 0; i++ {
+		f.bus.Publish("tool.result", big)
+	}
+	if f.bus.Subscribers() != 0 {
+		t.Fatal("a client that reads nothing was never disconnected")
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("publishing waited for the slow client (%v)", took)
+	}
+	for {
+		_, _, err := conn.Read(ctx)
+		if err == nil {
+			continue
+		}
+		if status := websocket.CloseStatus(err); status != websocket.StatusTryAgainLater {
+			t.Fatalf("closed with %v (%v), want StatusTryAgainLater", status, err)
+		}
+		return
 	}
 }

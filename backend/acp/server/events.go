@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sort"
 
 	acp "github.com/coder/acp-go-sdk"
@@ -12,9 +13,17 @@ import (
 	"agentdesk/backend/decision"
 )
 
+// eventQueue is the server's bus queue: onEvent only queues, so it falls behind only when the
+// whole process does.
+const eventQueue = 4096
+
 // onEvent translates the runtime's broadcasts for the client's sessions into session/update
-// notifications. It runs on the publisher's goroutine, so it only queues.
+// notifications. It runs on the server's own bus subscription, and only queues.
 func (s *Server) onEvent(e bus.Event) {
+	if e.Name == bus.EventOverflow {
+		fmt.Fprintln(s.opts.Log, "agentdesk acp: events overflowed; session updates were lost")
+		return
+	}
 	id := sessionOf(e.Data)
 	if id == "" || !s.isAttached(id) {
 		return

@@ -69,8 +69,8 @@ func Serve(ctx context.Context, opts Options, in io.Reader, out io.Writer) error
 		waiters: map[string][]chan agent.TurnEnded{}, setting: map[string]mode.Preference{}}
 	s.conn = acp.NewAgentSideConnection(s, s.replies.writer(out), s.replies.reader(in))
 	s.conn.SetLogger(slog.New(slog.NewTextHandler(opts.Log, nil)))
-	unsubscribe := opts.Bus.Subscribe(s.onEvent)
-	defer unsubscribe()
+	sub := opts.Bus.Subscribe(s.onEvent, bus.Queue(eventQueue))
+	defer sub.Close()
 	go s.out.run()
 	defer s.out.close()
 	select {
