@@ -146,12 +146,12 @@ func sandboxed() bool { return sandbox.Status().Kind == sandbox.KindLandlock }
 func (t *turn) execute(g *gated) (*tool.Result, error) {
 	key := deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID}
 	env := tool.Env{Workspace: t.workspace, Ask: t.askQuestionFor(g), ReviewPlan: t.reviewPlanFor(g),
-		Output: func(chunk string) { t.rt.deltas.add(EventToolOutput, key, chunk) }}
+		Output: func(chunk string) { t.deltas.add(EventToolOutput, key, chunk) }}
 	if err := t.confine(g, &env); err != nil {
 		return nil, err
 	}
 	res, err := g.tool.Run(t.ctx, env, g.call.Input)
-	t.rt.deltas.flush()
+	t.deltas.flush()
 	if err != nil {
 		return nil, err
 	}
@@ -210,6 +210,7 @@ func (t *turn) finishCall(g *gated, res tool.Result) error {
 	if err := t.record(rec); err != nil {
 		return err
 	}
+	t.deltas.end(deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID})
 	t.rt.opts.Publish(EventToolDone, ToolDoneView{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID,
 		Name: g.call.Name, Output: res.Output, IsError: res.IsError, Approved: g.approved, Display: res.Display,
 		Answered: res.Answered})

@@ -68,7 +68,7 @@ func (r *Runtime) runExternal(t *turn, sess store.Session) (string, string) {
 		}
 		stop, err := r.opts.External.Prompt(t.ctx, ExternalPrompt{ExternalSession: base, TurnID: t.active.turnID,
 			Text: text, ModeID: ModeID(t.pref), ExecutionMode: string(t.exec), Notes: notes, Recap: r.recap(t.sessionID)}, x)
-		r.deltas.flush()
+		t.deltas.flush()
 		if ferr := x.finish(err != nil || stop == "cancelled" || t.ctx.Err() != nil); ferr != nil && err == nil {
 			err = ferr
 		}
@@ -92,7 +92,7 @@ func (x *extTurn) Text(chunk string) {
 	x.mu.Lock()
 	x.text.WriteString(chunk)
 	x.mu.Unlock()
-	x.t.rt.deltas.add(EventTurnDelta, deltaKey{SessionID: x.t.sessionID, TurnID: x.t.active.turnID}, chunk)
+	x.t.deltas.add(EventTurnDelta, deltaKey{SessionID: x.t.sessionID, TurnID: x.t.active.turnID}, chunk)
 }
 
 // ToolCall records the text so far with the call, as a model message with a tool call would be,
@@ -116,7 +116,7 @@ func (x *extTurn) openLocked(c ExternalToolCall) *extCall {
 	}
 	x.calls[c.ID] = call
 	x.order = append(x.order, c.ID)
-	x.t.rt.deltas.flush()
+	x.t.deltas.flush()
 	// The words so far come before the call; the call itself is recorded once it is described
 	// fully (its permission request) or ends, so the log — and every reload — shows what the
 	// call was, not the bare first report.
@@ -168,7 +168,7 @@ func (x *extTurn) updateLocked(c ExternalToolCall) {
 			chunk = c.Output[len(call.output):]
 		}
 		call.output = c.Output
-		x.t.rt.deltas.add(EventToolOutput, deltaKey{SessionID: x.t.sessionID, TurnID: x.t.active.turnID, CallID: c.ID}, chunk)
+		x.t.deltas.add(EventToolOutput, deltaKey{SessionID: x.t.sessionID, TurnID: x.t.active.turnID, CallID: c.ID}, chunk)
 	}
 	if c.Status == "completed" || c.Status == "failed" {
 		x.closeLocked(call, call.output, c.Status == "failed")
@@ -184,7 +184,7 @@ func (x *extTurn) closeLocked(call *extCall, output string, isError bool) {
 			break
 		}
 	}
-	x.t.rt.deltas.flush()
+	x.t.deltas.end(deltaKey{SessionID: x.t.sessionID, TurnID: x.t.active.turnID, CallID: call.ID})
 	x.recordCallLocked(call)
 	x.recordLocked(eventlog.ToolResult{TurnID: x.t.active.turnID, CallID: call.ID, Name: call.name,
 		Content: output, IsError: isError, Verdict: call.verdict, Layer: call.layer, Code: call.code, Approved: call.approved})

@@ -45,6 +45,7 @@ type turn struct {
 	pref      mode.Preference
 	exec      mode.ExecutionMode
 
+	deltas   *coalescer          // the turn's streams; closed before turn.ended
 	prov     provider.Provider   // chosen at the first model request and kept for the turn
 	calls    []provider.ToolCall // the model's calls waiting to run
 	steps    int
@@ -108,10 +109,10 @@ func (t *turn) askModel() (phase, error) {
 	key := deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID}
 	resp, err := t.prov.Stream(t.ctx, req, func(e provider.Event) {
 		if e.Kind == provider.EventTextDelta {
-			t.rt.deltas.add(EventTurnDelta, key, e.Text)
+			t.deltas.add(EventTurnDelta, key, e.Text)
 		}
 	})
-	t.rt.deltas.flush()
+	t.deltas.flush()
 	if err != nil {
 		return phaseDone, err
 	}
