@@ -7,8 +7,12 @@ import "sync"
 // bus is the order of the changes: a decision's asked always precedes its resolved.
 //
 // Whoever queues an event drains the queue, unless another goroutine already is; then that one
-// publishes it. So nothing is published under the registry lock, and a subscriber that calls back
-// into the registry from inside Publish never deadlocks: its events follow the one in delivery.
+// publishes it. So nothing is published under the registry lock, and a publish function that
+// calls back into the registry never deadlocks: its events follow the one in delivery.
+//
+// Publishing is not delivering: Bus.Publish only puts the event on each subscriber's queue, so
+// neither an ask nor a waiter's release ever waits for a subscriber to handle an event (a
+// terminal prompt, a slow window). publish must not block.
 type outbox struct {
 	publish func(name string, data any)
 
@@ -17,8 +21,8 @@ type outbox struct {
 	draining bool
 }
 
-// outItem is an event and what must happen only once it is out: releasing the waiter after
-// decision.resolved means nothing the waiter publishes next can overtake it.
+// outItem is an event and what must happen only once it is published: releasing the waiter
+// after decision.resolved is on the bus means nothing the waiter publishes next can overtake it.
 type outItem struct {
 	name string
 	data any

@@ -44,11 +44,12 @@ type Registry struct {
 }
 
 // entry is one pending decision and the channel its waiter blocks on. The channel holds one
-// value so the single winner never blocks handing it over. wait is zero for no deadline.
+// value so the single winner never blocks handing it over. The timer (nil for no deadline) runs
+// from registration: the deadline holds whatever the subscribers do with decision.asked.
 type entry struct {
-	d    Decision
-	wait time.Duration
-	done chan Resolution
+	d     Decision
+	done  chan Resolution
+	timer *time.Timer
 }
 
 // New returns a registry that persists to st and announces through publish (Bus.Publish).
@@ -159,11 +160,11 @@ func (r *Registry) register(d Decision) (*entry, error) {
 		return nil, err
 	}
 	e := &entry{d: d, done: make(chan Resolution, 1)}
-	if !d.Deadline.IsZero() {
-		e.wait = d.Deadline.Sub(d.CreatedAt)
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if !d.Deadline.IsZero() {
+		e.timer = time.AfterFunc(d.Deadline.Sub(d.CreatedAt), func() { r.endQuietly(d.ID, Resolution{Outcome: TimedOut}) })
+	}
 	r.byID[d.ID] = e
 	r.queues[d.SessionID] = append(r.queues[d.SessionID], e)
 	r.started = true
@@ -171,22 +172,15 @@ func (r *Registry) register(d Decision) (*entry, error) {
 	return e, nil
 }
 
-// await blocks until the decision ends. A timeout or a done context tries to end it; if some
-// other resolver got there first, that one's resolution is what the waiter gets.
+// await blocks until the decision ends: answered, timed out by its timer, or cancelled when
+// ctx is done. If some other resolver got there first, that one's resolution is what the waiter
+// gets.
 func (r *Registry) await(ctx context.Context, e *entry) Resolution {
-	var expired <-chan time.Time // nil, so never ready, when the decision has no deadline
-	if e.wait > 0 {
-		timer := time.NewTimer(e.wait)
-		defer timer.Stop()
-		expired = timer.C
-	}
 	select {
 	case res := <-e.done:
 		return res
 	case <-ctx.Done():
 		r.endQuietly(e.d.ID, Resolution{Outcome: Cancelled})
-	case <-expired:
-		r.endQuietly(e.d.ID, Resolution{Outcome: TimedOut})
 	}
 	return <-e.done
 }
@@ -262,6 +256,9 @@ func (r *Registry) claim(id string, res Resolution) (*entry, Resolution, error) 
 	}
 	delete(r.byID, id)
 	r.unqueue(e)
+	if e.timer != nil {
+		e.timer.Stop()
+	}
 	return e, res, nil
 }
 

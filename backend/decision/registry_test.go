@@ -265,6 +265,37 @@ func TestByDefaultADecisionWaitsWithoutADeadline(t *testing.T) {
 	}
 }
 
+// A subscriber that never finishes with decision.asked (a terminal prompt no one answers)
+// holds neither the deadline nor the waiter: the decision times out on time, and an answer
+// that comes later loses.
+func TestTimeoutHoldsWhileASubscriberNeverReturns(t *testing.T) {
+	const timeout = 150 * time.Millisecond
+	g := newRig(t, Options{Timeout: func() time.Duration { return timeout }})
+	stuck := make(chan struct{})
+	defer close(stuck)
+	g.bus.Subscribe(func(e bus.Event) {
+		if e.Name == EventAsked {
+			<-stuck
+		}
+	})
+	sid := g.session(t, "a")
+	start := time.Now()
+	d, res, err := g.reg.Ask(context.Background(), Request{SessionID: sid, Kind: KindApproval})
+	took := time.Since(start)
+	if err != nil || res.Outcome != TimedOut {
+		t.Fatalf("resolution %+v, %v", res, err)
+	}
+	if took < timeout || took > timeout+2*time.Second {
+		t.Fatalf("the waiter returned after %v, deadline %v", took, timeout)
+	}
+	if ok, err := g.reg.Resolve(d.ID, Approval(AllowOnce, "")); ok || err != nil {
+		t.Fatalf("a late answer went through: %v %v", ok, err)
+	}
+	if row, _ := g.st.Decision(d.ID); row.Status != store.DecisionTimedOut {
+		t.Fatalf("row %+v", row)
+	}
+}
+
 func TestContextDoneResolvesAsCancelled(t *testing.T) {
 	g := newRig(t, Options{})
 	sid := g.session(t, "a")
