@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -24,7 +25,6 @@ func newServices(t *testing.T) *Services {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
 	msgs, err := i18n.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -32,9 +32,28 @@ func newServices(t *testing.T) *Services {
 	svc, err := NewServices(st, msgs, Options{Info: Info{DefaultWorkspace: t.TempDir(), DataDir: t.TempDir()}, EnvLang: "en",
 		Getenv: func(string) string { return "" }})
 	if err != nil {
+		st.Close()
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if err := svc.Close(ctx); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	})
 	return svc
+}
+
+// synced runs read after every subscriber has caught up with what was published so far.
+func synced(t *testing.T, svc *Services, read func()) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := svc.Bus.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	read()
 }
 
 func TestBridgeExposesEveryBoundMethod(t *testing.T) {
@@ -57,8 +76,13 @@ func TestBridgeExposesEveryBoundMethod(t *testing.T) {
 
 func TestCallsThroughTheBridgeBroadcastAndFailTyped(t *testing.T) {
 	svc := newServices(t)
+	var mu sync.Mutex
 	var events []bus.Event
-	svc.Bus.Subscribe(func(e bus.Event) { events = append(events, e) })
+	svc.Bus.Subscribe(func(e bus.Event) {
+		mu.Lock()
+		events = append(events, e)
+		mu.Unlock()
+	})
 	m := svc.Methods()
 	out, err := m["Sessions.Create"](context.Background(), json.RawMessage(`{}`))
 	if err != nil {
@@ -68,9 +92,13 @@ func TestCallsThroughTheBridgeBroadcastAndFailTyped(t *testing.T) {
 	if created.Title != "New session" || created.Workspace != svc.Info.DefaultWorkspace {
 		t.Fatalf("defaults: %+v", created)
 	}
-	if len(events) != 1 || events[0].Name != "sessions.changed" || len(events[0].Data.([]Session)) != 1 {
-		t.Fatalf("events: %+v", events)
-	}
+	synced(t, svc, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(events) != 1 || events[0].Name != "sessions.changed" || len(events[0].Data.([]Session)) != 1 {
+			t.Fatalf("events: %+v", events)
+		}
+	})
 	_, err = m["Sessions.Create"](context.Background(), json.RawMessage(`{"workspace":"/no/such/folder"}`))
 	var body = svc.Describe(err)
 	if body.Kind != "WORKSPACE_NOT_FOUND" || !strings.Contains(body.Message, "/no/such/folder") {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"agentdesk/backend/bus"
@@ -14,12 +15,16 @@ import (
 func TestSettingsValidateAndPublish(t *testing.T) {
 	svc := newServices(t)
 	settings := &Settings{svc}
-	var changed int
+	var changes atomic.Int32
 	svc.Bus.Subscribe(func(e bus.Event) {
 		if e.Name == "settings.changed" {
-			changed++
+			changes.Add(1)
 		}
 	})
+	changed := func() (n int) {
+		synced(t, svc, func() { n = int(changes.Load()) })
+		return n
+	}
 	for name, call := range map[string]func() error{
 		"timeout":  func() error { _, err := settings.SetDecisionTimeout(ValueRequest{Value: "2s"}); return err },
 		"theme":    func() error { _, err := settings.SetTheme(ThemeRequest{Theme: "neon"}); return err },
@@ -34,8 +39,8 @@ func TestSettingsValidateAndPublish(t *testing.T) {
 			t.Errorf("%s: want INVALID_VALUE, got %v", name, err)
 		}
 	}
-	if changed != 0 {
-		t.Fatalf("a refused write published %d changes", changed)
+	if n := changed(); n != 0 {
+		t.Fatalf("a refused write published %d changes", n)
 	}
 	if view, _ := settings.Get(); view.DecisionTimeout != "never" {
 		t.Fatalf("by default a decision waits for the person: %q", view.DecisionTimeout)
@@ -48,8 +53,8 @@ func TestSettingsValidateAndPublish(t *testing.T) {
 		t.Fatalf("never: %+v %v", view, err)
 	}
 	view, _ = settings.SetProvider(SetProviderRequest{Kind: "openai", BaseURL: "http://127.0.0.1:11434/v1", Model: "llama3"})
-	if !view.ProviderReady || changed != 3 {
-		t.Fatalf("a local OpenAI-compatible server needs no key: %+v (%d changes)", view, changed)
+	if n := changed(); !view.ProviderReady || n != 3 {
+		t.Fatalf("a local OpenAI-compatible server needs no key: %+v (%d changes)", view, n)
 	}
 }
 

@@ -4,17 +4,17 @@
 package app
 
 import (
+	"context"
 	"os"
 	"sync"
 
-	"agentdesk/backend/acp/client"
 	"agentdesk/backend/agent"
 	"agentdesk/backend/bus"
 	"agentdesk/backend/decision"
+	"agentdesk/backend/host"
 	"agentdesk/backend/i18n"
 	"agentdesk/backend/provider"
 	"agentdesk/backend/store"
-	"agentdesk/backend/tool"
 )
 
 // Settings keys owned by the app layer.
@@ -40,8 +40,10 @@ type Options struct {
 }
 
 // Services is what every facade shares: the store, the event bus, messages, the language, the
-// decision registry and the agent runtime.
+// decision registry and the agent runtime. The parts come from the one composition root
+// (backend/host), which Close ends.
 type Services struct {
+	host      *host.Host
 	Store     *store.Store
 	Bus       *bus.Bus
 	I18n      *i18n.Bundle
@@ -59,9 +61,10 @@ type Services struct {
 	lang        string
 }
 
-// NewServices wires the facades over an open store. The language is the saved setting, or
-// the one detected from the environment until the person picks one. Turns and decisions left
-// unfinished by an earlier run are marked interrupted before anything new is asked.
+// NewServices wires the facades over an open store, which Close then closes. The language is
+// the saved setting, or the one detected from the environment until the person picks one.
+// Turns and decisions left unfinished by an earlier run are marked interrupted before anything
+// new is asked. When it fails, the store is still the caller's to close.
 func NewServices(st *store.Store, msgs *i18n.Bundle, opts Options) (*Services, error) {
 	if opts.Info.DefaultWorkspace == "" {
 		home, err := os.UserHomeDir()
@@ -90,15 +93,18 @@ func NewServices(st *store.Store, msgs *i18n.Bundle, opts Options) (*Services, e
 		s.override = p
 		s.commandLine = &CommandLineProvider{Kind: p.Name(), Model: opts.Provider.Model}
 	}
-	s.Decisions = decision.New(st, s.publish, decision.Options{Timeout: decision.TimeoutSetting(st)})
-	if _, _, err := s.Decisions.Recover(); err != nil {
+	h, err := host.New(st, host.Options{Provider: s.providerForTurn, Messages: msgs, DataDir: opts.Info.DataDir,
+		Log: os.Stderr, Recover: true, Bus: s.Bus, Publish: s.publish})
+	if err != nil {
 		return nil, err
 	}
-	s.Runtime = agent.New(agent.Options{Store: st, Publish: s.publish, Decisions: s.Decisions,
-		Tools: tool.NewRegistry(), Provider: s.providerForTurn, Messages: msgs, DataDir: opts.Info.DataDir,
-		External: client.NewPool(os.Stderr)})
+	s.host, s.Decisions, s.Runtime = h, h.Decisions, h.Runtime
 	return s, nil
 }
+
+// Close ends the app's runtime: running turns are cancelled and awaited, external agents
+// stopped, then the store closed (host.Host.Close).
+func (s *Services) Close(ctx context.Context) error { return s.host.Close(ctx) }
 
 func (s *Services) loadLanguage() error {
 	saved, ok, err := s.Store.GetSetting(settingLanguage)

@@ -50,15 +50,18 @@ func runACP(c *Context, args []string) int {
 	if err != nil {
 		return c.exitFor(err)
 	}
-	h := c.newHeadless(st, prov, logw)
-	defer h.Close()
+	h, err := c.newHeadless(st, prov, logw)
+	if err != nil {
+		return c.exitFor(err)
+	}
+	defer closeHost(h)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	in := c.Stdin
 	if in == nil {
 		in = eofReader{}
 	}
-	opts := server.Options{Store: st, Runtime: h.rt, Decisions: h.reg, Bus: h.bus, Messages: c.msgs, Lang: c.lang,
+	opts := server.Options{Store: st, Runtime: h.Runtime, Decisions: h.Decisions, Bus: h.Bus, Messages: c.msgs, Lang: c.lang,
 		Version: Version, Log: logw, Permission: flagValue(fs, "permission")}
 	if err := server.Serve(ctx, opts, in, c.Stdout); err != nil {
 		return c.exitFor(err)

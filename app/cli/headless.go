@@ -1,32 +1,28 @@
 package cli
 
 import (
+	"context"
 	"io"
+	"time"
 
-	"agentdesk/backend/acp/client"
 	"agentdesk/backend/agent"
-	"agentdesk/backend/bus"
-	"agentdesk/backend/decision"
+	"agentdesk/backend/host"
 	"agentdesk/backend/store"
-	"agentdesk/backend/tool"
 )
 
-// headless is the runtime of a command without a window (run, acp): the bus, the decision
-// registry, external agents and the agent runtime over an open store. It does not mark other
-// processes' turns interrupted: only the app that owns the data folder does that at start.
-type headless struct {
-	bus  *bus.Bus
-	reg  *decision.Registry
-	pool *client.Pool
-	rt   *agent.Runtime
+// closeGrace bounds how long a command waits at its end for cancelled turns to stop.
+const closeGrace = 10 * time.Second
+
+// newHeadless is the runtime of a command without a window (run, acp), from the one
+// composition root. It does not mark other processes' turns interrupted: only the app that
+// owns the data folder does that at start. The host owns st from here on.
+func (c *Context) newHeadless(st *store.Store, prov agent.ProviderSource, logw io.Writer) (*host.Host, error) {
+	return host.New(st, host.Options{Provider: prov, Messages: c.msgs, DataDir: c.DataDir, Log: logw})
 }
 
-func (c *Context) newHeadless(st *store.Store, prov agent.ProviderSource, logw io.Writer) *headless {
-	h := &headless{bus: bus.New(), pool: client.NewPool(logw)}
-	h.reg = decision.New(st, h.bus.Publish, decision.Options{Timeout: decision.TimeoutSetting(st)})
-	h.rt = agent.New(agent.Options{Store: st, Publish: h.bus.Publish, Decisions: h.reg, Tools: tool.NewRegistry(),
-		Provider: prov, Messages: c.msgs, DataDir: c.DataDir, External: h.pool})
-	return h
+// closeHost ends a command's runtime in order: turns, external agents, subscribers, store.
+func closeHost(h *host.Host) error {
+	ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
+	defer cancel()
+	return h.Close(ctx)
 }
-
-func (h *headless) Close() { h.pool.Close() }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
 
 	"agentdesk/app"
@@ -8,7 +10,8 @@ import (
 	"agentdesk/backend/store"
 )
 
-// openServices opens the store in the data folder and wires the facades over it.
+// openServices opens the store in the data folder and wires the facades over it. The returned
+// close ends them in order (turns, external agents, subscribers, store: host.Host.Close).
 func (c *Context) openServices(override *provider.Config) (*app.Services, func(), error) {
 	st, err := store.Open(c.DataDir)
 	if err != nil {
@@ -20,16 +23,23 @@ func (c *Context) openServices(override *provider.Config) (*app.Services, func()
 		st.Close()
 		return nil, nil, err
 	}
-	return svc, func() { st.Close() }, nil
+	return svc, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
+		defer cancel()
+		if err := svc.Close(ctx); err != nil {
+			fmt.Fprintln(c.Stderr, err)
+		}
+	}, nil
 }
 
-// OpenDesktop opens the store and the window; main passes it as Env.Desktop.
+// OpenDesktop opens the store and the window; main passes it as Env.Desktop. Closing the window
+// closes the services after it: running turns are cancelled and awaited before the store closes.
 func OpenDesktop(c *Context) error {
-	svc, closeStore, err := c.openServices(nil)
+	svc, closeServices, err := c.openServices(nil)
 	if err != nil {
 		return err
 	}
-	defer closeStore()
+	defer closeServices()
 	return app.RunWindow(svc, c.Assets)
 }
 

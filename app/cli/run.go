@@ -11,6 +11,7 @@ import (
 
 	"agentdesk/app"
 	"agentdesk/backend/agent"
+	"agentdesk/backend/bus"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/provider"
@@ -120,13 +121,19 @@ func titleOf(prompt string) string {
 	return line
 }
 
+// runTurn runs the turn and any queued after it, then closes the runtime, which prints the
+// last events (the printer's subscription drains at the close).
 func (c *Context) runTurn(st *store.Store, prov agent.ProviderSource, fs *flag.FlagSet, in agent.Input) int {
-	h := c.newHeadless(st, prov, c.Stderr)
-	defer h.Close()
-	rt := h.rt
+	h, err := c.newHeadless(st, prov, c.Stderr)
+	if err != nil {
+		return c.exitFor(err)
+	}
+	defer closeHost(h)
 	out := newRunPrinter(c, wantsJSON(fs))
-	h.bus.Subscribe(out.print)
-	h.bus.Subscribe(c.decider(h.reg))
+	h.Bus.Subscribe(out.print, bus.Queue(printerQueue))
+	stopDecider := c.startDecider(h.Bus, h.Decisions)
+	defer stopDecider()
+	rt := h.Runtime
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// An external agent starts first, so what it offers (a plan mode) is known to the
@@ -144,11 +151,15 @@ func (c *Context) runTurn(st *store.Store, prov agent.ProviderSource, fs *flag.F
 	}
 	go func() {
 		<-ctx.Done()
-		rt.Cancel(in.SessionID)
+		h.Runtime.Cancel(in.SessionID)
 	}()
-	rt.Wait(context.Background(), in.SessionID)
+	h.Runtime.Wait(context.Background(), in.SessionID)
 	return exitForTurn(st, in.SessionID, ack.TurnID)
 }
+
+// printerQueue is the terminal printer's bus queue: a terminal or pipe that falls this far
+// behind loses deltas before it loses its subscription.
+const printerQueue = 4096
 
 // exitForTurn is 0 when the turn completed and 1 when the provider or runtime failed.
 func exitForTurn(st *store.Store, sessionID, turnID string) int {

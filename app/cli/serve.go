@@ -27,11 +27,11 @@ func runServe(c *Context, args []string) int {
 	if err != nil {
 		return c.exitFor(err)
 	}
-	svc, closeStore, err := c.openServices(override)
+	svc, closeServices, err := c.openServices(override)
 	if err != nil {
 		return c.exitFor(err)
 	}
-	defer closeStore()
+	defer closeServices()
 	srv, err := app.Listen(svc, *addr, c.Assets)
 	if err != nil {
 		return c.exitFor(err)

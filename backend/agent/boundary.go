@@ -14,6 +14,9 @@ import (
 // as one operation, then runs it in the background. The caller holds r.mu. A temporary
 // preference is never saved (R-MODE-6), whatever the turn's fate.
 func (r *Runtime) startLocked(sessionID, text string, fu mode.FollowUp, temporary bool) (Ack, error) {
+	if r.closed {
+		return Ack{}, errs.New(ShuttingDown)
+	}
 	started, err := r.opts.Store.StartTurn(store.TurnStart{SessionID: sessionID, Prompt: text,
 		Preference: fu.Preference, Save: fu.Save, Temporary: temporary})
 	if err != nil {
@@ -27,11 +30,11 @@ func (r *Runtime) startLocked(sessionID, text string, fu mode.FollowUp, temporar
 
 // launchLocked runs a turn the store has just started. The caller holds r.mu.
 func (r *Runtime) launchLocked(st store.StartedTurn) Ack {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(r.base)
 	a := &active{turnID: st.Turn.ID, pref: st.Preference, cancel: cancel, steer: make(chan string, 16), done: make(chan struct{})}
 	r.running[st.Turn.SessionID] = a
 	t := &turn{rt: r, ctx: ctx, active: a, sessionID: st.Turn.SessionID, workspace: st.Workspace, text: st.Turn.Prompt,
-		pref: st.Preference, exec: st.Decision.Mode}
+		pref: st.Preference, exec: st.Decision.Mode, deltas: newCoalescer(r.opts.Publish)}
 	// Announced before Send returns, so whatever the caller publishes next (the session list)
 	// already sees the turn running.
 	d := st.Decision
@@ -45,7 +48,7 @@ func (r *Runtime) launchLocked(st store.StartedTurn) Ack {
 // execute runs a turn to its end, records how it ended, then crosses the boundary.
 func (r *Runtime) execute(t *turn) {
 	status, failure := r.runTurn(t)
-	r.deltas.flush()
+	t.deltas.close()
 	if err := r.opts.Store.EndTurn(t.active.turnID, status, failure); err != nil && errs.KindOf(err) != errs.NotFound {
 		r.publishFailure(t.sessionID, err) // NOT_FOUND: a restart beside us marked it interrupted
 	}
@@ -55,7 +58,9 @@ func (r *Runtime) execute(t *turn) {
 	r.mu.Lock()
 	delete(r.running, t.sessionID)
 	var err error
-	if late := drainSteering(t.active); late != "" {
+	if r.closed {
+		// Shutting down: nothing new starts; what is queued waits for the next start.
+	} else if late := drainSteering(t.active); late != "" {
 		// Steering that arrived as the turn ended came before anything queued after it.
 		_, err = r.startLocked(t.sessionID, late, mode.FollowUp{Preference: t.active.pref}, false)
 	} else {

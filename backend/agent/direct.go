@@ -39,6 +39,11 @@ type DirectResult struct {
 // permission: where the gate allows, it runs; where it asks, nothing runs and the result says
 // so, until the person confirms inline (approved); a deny holds either way.
 func (r *Runtime) RunDirect(ctx context.Context, sessionID, name string, input json.RawMessage, approved bool) (DirectResult, error) {
+	ctx, done, err := r.beginDirect(ctx)
+	if err != nil {
+		return DirectResult{}, err
+	}
+	defer done()
 	state, err := r.opts.Store.ModeInForce(sessionID)
 	if err != nil {
 		return DirectResult{}, err
@@ -48,7 +53,8 @@ func (r *Runtime) RunDirect(ctx context.Context, sessionID, name string, input j
 		return DirectResult{}, err
 	}
 	t := &turn{rt: r, ctx: ctx, active: &active{turnID: ""}, sessionID: sessionID, workspace: sess.Workspace,
-		pref: state.Preference, exec: directMode(state.Preference)}
+		pref: state.Preference, exec: directMode(state.Preference), deltas: newCoalescer(r.opts.Publish)}
+	defer t.deltas.close()
 	g := &gated{call: provider.ToolCall{ID: "direct_" + uuid.NewString(), Name: name, Input: input}}
 	out := DirectResult{SessionID: sessionID, CallID: g.call.ID, Name: name, Input: input}
 	err = t.decideDirect(g)
@@ -71,6 +77,23 @@ func (r *Runtime) RunDirect(ctx context.Context, sessionID, name string, input j
 	}
 	r.opts.Publish(EventDirectDone, out)
 	return out, nil
+}
+
+// beginDirect counts a direct run for Shutdown and ties its context to the runtime's.
+func (r *Runtime) beginDirect(ctx context.Context) (context.Context, func(), error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, nil, errs.New(ShuttingDown)
+	}
+	r.direct.Add(1)
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(r.base, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+		r.direct.Done()
+	}, nil
 }
 
 // directMode is the profile a direct run obeys: the mode in force, or execute for plain Smart

@@ -25,6 +25,7 @@ import (
 type harness struct {
 	t         testing.TB
 	st        *store.Store
+	bus       *bus.Bus
 	rt        *Runtime
 	reg       *decision.Registry
 	session   string
@@ -51,6 +52,7 @@ func newHarness(t testing.TB, script string, o harnessOpts) *harness {
 	t.Cleanup(func() { st.Close() })
 	h := &harness{t: t, st: st, workspace: t.TempDir(), record: filepath.Join(t.TempDir(), "record.json")}
 	b := bus.New()
+	h.bus = b
 	b.Subscribe(h.observe)
 	timeout := o.timeout
 	if timeout == 0 {
@@ -71,6 +73,7 @@ func newHarness(t testing.TB, script string, o harnessOpts) *harness {
 	}
 	h.rt = New(Options{Store: st, Publish: b.Publish, Decisions: h.reg, Tools: tool.NewRegistry(), Provider: Fixed(rec), Messages: msgs, DataDir: dataDir})
 	h.session = h.newSession(o)
+	t.Cleanup(h.close) // before the store closes: cleanups run last in, first out
 	return h
 }
 
@@ -136,7 +139,21 @@ func (h *harness) wait() {
 	}
 }
 
+// close shuts the runtime down the way the app does, then the bus.
+func (h *harness) close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := h.rt.Shutdown(ctx); err != nil {
+		h.t.Errorf("shutdown: %v", err)
+	}
+	if err := h.bus.Close(ctx); err != nil {
+		h.t.Errorf("bus close: %v", err)
+	}
+}
+
+// named lists the events of that name the subscriber has handled, after it has caught up.
 func (h *harness) named(name string) []bus.Event {
+	h.bus.Sync(context.Background())
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var out []bus.Event

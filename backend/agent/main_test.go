@@ -1,14 +1,16 @@
 package agent
 
 import (
-	"os"
 	"testing"
+
+	"go.uber.org/goleak"
 
 	"agentdesk/backend/sandbox"
 )
 
-// TestMain lets bash calls re-execute this test binary as the sandbox helper.
+// TestMain lets bash calls re-execute this test binary as the sandbox helper, and fails the
+// package when a test leaves a goroutine behind: a turn, a timer flush, a bus subscriber.
 func TestMain(m *testing.M) {
 	sandbox.RunHelperIfRequested()
-	os.Exit(m.Run())
+	goleak.VerifyTestMain(m)
 }

@@ -64,12 +64,20 @@ func Fixed(p provider.Provider) ProviderSource {
 	return func(string) (provider.Provider, error) { return p, nil }
 }
 
+// ShuttingDown refuses new work once Shutdown has begun.
+const ShuttingDown errs.Kind = "SHUTTING_DOWN"
+
 // Runtime runs at most one turn per session at a time.
 type Runtime struct {
-	opts    Options
-	deltas  *coalescer
+	opts Options
+	// base is the parent of every turn's and direct run's context; Shutdown cancels it.
+	base   context.Context
+	stop   context.CancelFunc
+	direct sync.WaitGroup // direct tool runs in flight
+
 	mu      sync.Mutex
 	running map[string]*active
+	closed  bool // Shutdown has begun: nothing new starts
 }
 
 // active is a running turn as other callers see it.
@@ -86,7 +94,41 @@ func New(opts Options) *Runtime {
 	if opts.MaxSteps == 0 {
 		opts.MaxSteps = 50
 	}
-	return &Runtime{opts: opts, deltas: newCoalescer(opts.Publish), running: map[string]*active{}}
+	base, stop := context.WithCancel(context.Background())
+	return &Runtime{opts: opts, base: base, stop: stop, running: map[string]*active{}}
+}
+
+// Shutdown stops the runtime for good: nothing new starts, every running turn and direct run
+// is cancelled (their pending decisions end as cancelled, what they committed stays), and it
+// waits until they have all ended, or ctx ends first.
+func (r *Runtime) Shutdown(ctx context.Context) error {
+	r.mu.Lock()
+	r.closed = true
+	sessions := make([]string, 0, len(r.running))
+	for id := range r.running {
+		sessions = append(sessions, id)
+	}
+	r.mu.Unlock()
+	r.stop()
+	for _, id := range sessions {
+		r.opts.Decisions.CancelSession(id)
+	}
+	for _, id := range sessions {
+		if err := r.Wait(ctx, id); err != nil {
+			return err
+		}
+	}
+	idle := make(chan struct{})
+	go func() {
+		r.direct.Wait()
+		close(idle)
+	}()
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // Input is one message from any caller: the desktop, the browser, the CLI or ACP.
@@ -127,6 +169,9 @@ func (r *Runtime) Send(in Input) (Ack, error) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.closed {
+		return Ack{}, errs.New(ShuttingDown)
+	}
 	if a, ok := r.running[in.SessionID]; ok {
 		return r.whileRunning(a, in, fu)
 	}

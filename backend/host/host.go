@@ -1,0 +1,95 @@
+// Package host is the one composition root of a running AgentDesk: the window, `serve`, `run`
+// and `acp` all build their runtime here, over an open store, and end it with Close. Owning the
+// parts in one place is what lets Close stop them in the only safe order: turns first (they
+// write to the store), then the external agents they talked to, then the subscribers, and the
+// store last.
+package host
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"agentdesk/backend/acp/client"
+	"agentdesk/backend/agent"
+	"agentdesk/backend/bus"
+	"agentdesk/backend/decision"
+	"agentdesk/backend/i18n"
+	"agentdesk/backend/store"
+	"agentdesk/backend/tool"
+)
+
+// Options wire a Host.
+type Options struct {
+	Provider agent.ProviderSource
+	Messages *i18n.Bundle
+	DataDir  string
+	// Log receives the external agents' stderr and diagnostics; nil discards.
+	Log io.Writer
+	// Timeout is the decision timeout; nil reads the decision-timeout setting at every ask.
+	Timeout func() time.Duration
+	// Bus is the bus to publish on; nil makes a new one. Close closes it either way.
+	Bus *bus.Bus
+	// Publish, when set, is what the runtime and the registry publish through instead of
+	// Bus.Publish: a caller that derives state from the events (the app's live session states)
+	// sees each before it goes out, and publishes it on Bus itself.
+	Publish func(name string, data any)
+	// Recover marks the turns and decisions of processes that are gone as interrupted before
+	// anything is asked. Only the app that shows them (the window, serve) does this.
+	Recover bool
+}
+
+// Host owns a running AgentDesk's parts.
+type Host struct {
+	Store     *store.Store
+	Bus       *bus.Bus
+	Decisions *decision.Registry
+	Runtime   *agent.Runtime
+	External  *client.Pool
+}
+
+// New builds the parts over st. From then on the host owns st: Close closes it. When New
+// fails, st is still the caller's.
+func New(st *store.Store, opts Options) (*Host, error) {
+	timeout := opts.Timeout
+	if timeout == nil {
+		timeout = decision.TimeoutSetting(st)
+	}
+	h := &Host{Store: st, Bus: opts.Bus, External: client.NewPool(opts.Log)}
+	if h.Bus == nil {
+		h.Bus = bus.New()
+	}
+	publish := opts.Publish
+	if publish == nil {
+		publish = h.Bus.Publish
+	}
+	h.Decisions = decision.New(st, publish, decision.Options{Timeout: timeout})
+	if opts.Recover {
+		if _, _, err := h.Decisions.Recover(); err != nil {
+			h.Bus.Close(context.Background())
+			return nil, err
+		}
+	}
+	h.Runtime = agent.New(agent.Options{Store: st, Publish: publish, Decisions: h.Decisions,
+		Tools: tool.NewRegistry(), Provider: opts.Provider, Messages: opts.Messages, DataDir: opts.DataDir,
+		External: h.External})
+	return h, nil
+}
+
+// ErrBusy is Close's answer when turns were still running at its deadline: the store was left
+// open under them rather than closed under their writes (the process exit closes it).
+var ErrBusy = errors.New("host: turns still running at the close deadline; the store was left open")
+
+// Close cancels every running turn and waits for it to end, stops the external agents (their
+// whole process groups), lets the subscribers handle what is queued, then closes the store.
+// Everything committed is kept; pending decisions end as cancelled.
+func (h *Host) Close(ctx context.Context) error {
+	if err := h.Runtime.Shutdown(ctx); err != nil {
+		h.External.Close()
+		return errors.Join(ErrBusy, err)
+	}
+	h.External.Close()
+	busErr := h.Bus.Close(ctx)
+	return errors.Join(busErr, h.Store.Close())
+}
