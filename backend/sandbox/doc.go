@@ -6,9 +6,16 @@
 // Landlock restricts the process that applies it and everything it starts, for good. So it is
 // never applied in the app process: [Command] builds a command that re-executes the app's own
 // binary (os.Executable) as a small helper, the openai/codex linux-sandbox pattern. The helper
-// applies Landlock to itself and then replaces itself with the shell (syscall.Exec), so the
-// shell's process id is the helper's, and a kill of the process group still reaches the shell
-// and everything it starts.
+// applies Landlock to the one thread it locked and starts the shell from that thread, so the
+// shell and everything it starts carry the ruleset; the helper itself stays above the shell as
+// the leader of the process group until the shell exits, then exits the same way.
+//
+// Staying is what ties the command to the app's life: the helper is started with a
+// parent-death signal (backend/proc), and when the app dies — a `kill -9` included — it kills
+// its whole group, which the kernel's parent-death signal alone, reaching only the direct
+// child, could not. A kill of the group by the app (cancel, timeout) still reaches everything.
+// Unconfined commands (an approved escalation, external ACP agents: [Supervised]) run under
+// the same helper without the ruleset, for the same reason.
 //
 // The binary must call [RunHelperIfRequested] first thing in main (and test binaries in
 // TestMain). The helper is recognised by a hidden first argument and an environment marker, both
@@ -55,5 +62,7 @@
 // themselves, which needs [RunHelperIfRequested] in main.
 //
 // Where Landlock is unavailable (another system, an old or unconfigured kernel), [Command] runs
-// the shell directly and [Status] reports kind "none": the gate is then the only line of defence.
+// the shell without a ruleset and [Status] reports kind "none": the gate is then the only line
+// of defence. Outside Linux there is no helper at all and no parent-death signal: the process
+// group is the only tie.
 package sandbox

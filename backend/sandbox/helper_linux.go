@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"runtime"
-	"syscall"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
@@ -22,7 +21,8 @@ const (
 // since it started (an upgrade): the kernel keeps the open executable.
 const selfPath = "/proc/self/exe"
 
-// runHelper confines this process and execs the shell; it returns only on failure.
+// runHelper confines this thread and runs the shell under it (supervise); it returns only on
+// failure, else it exits as the shell did.
 func runHelper(req request) error {
 	// Landlock, no_new_privs and capabilities are per thread until the exec, which keeps only
 	// the calling thread: everything below must happen on one thread, never released.
@@ -43,11 +43,12 @@ func runHelper(req request) error {
 			return err
 		}
 	}
-	if err := confine(req.Policy); err != nil {
-		return err
+	if !req.Unconfined {
+		if err := confine(req.Policy); err != nil {
+			return err
+		}
 	}
-	env := without(os.Environ(), helperEnvName+"=")
-	return syscall.Exec(req.Shell, append([]string{req.Shell}, req.Args...), env)
+	return supervise(req.Shell, req.Args, without(os.Environ(), helperEnvName+"="))
 }
 
 // confine applies the Landlock ruleset to this thread; the exec carries it to the shell.

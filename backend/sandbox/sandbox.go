@@ -67,6 +67,8 @@ type request struct {
 	Namespaces bool `json:"namespaces,omitempty"`
 	// Probe names a folder the helper binds read-only and checks, instead of running a shell.
 	Probe string `json:"probe,omitempty"`
+	// Unconfined: the helper applies no Landlock rule and only supervises (Supervised).
+	Unconfined bool `json:"unconfined,omitempty"`
 }
 
 // hooked records that this binary called RunHelperIfRequested, so a copy of it can be the helper.
@@ -159,9 +161,25 @@ func without(env []string, prefix string) []string {
 }
 
 // Unconfined builds the command that runs shell without the sandbox (where the person approved
-// that, or the kernel offers none), with the same private temp folder.
+// that, or the kernel offers none), with the same private temp folder, still under the helper's
+// supervision (Supervised).
 func Unconfined(p Policy, shell string, args, env []string) *exec.Cmd {
-	cmd := exec.Command(shell, args...)
-	cmd.Env = withTempDir(env, p.TempDir)
+	return Supervised(shell, args, withTempDir(env, p.TempDir))
+}
+
+// Supervised builds a command that runs name with args and env under the helper, unconfined:
+// the helper leads the command's process group and kills all of it when AgentDesk dies (see
+// supervise), so nothing the command started outlives a crash. The caller sets Dir, the
+// standard streams and the process group (proc.Own), as for Command. Where the helper cannot
+// run (another system, a binary without the hook, a name not on PATH) it is the plain command.
+func Supervised(name string, args, env []string) *exec.Cmd {
+	path, err := exec.LookPath(name)
+	if err == nil && selfPath != "" && hooked.Load() {
+		if cmd, err := helperCommand(request{Shell: path, Args: args, Unconfined: true}, env); err == nil {
+			return cmd
+		}
+	}
+	cmd := exec.Command(name, args...)
+	cmd.Env = env
 	return cmd
 }

@@ -4,29 +4,18 @@ package tool
 
 import (
 	"os/exec"
-	"syscall"
+
+	"agentdesk/backend/proc"
 )
 
-// newProcessGroup makes the shell the leader of a new process group, so one signal to the group
-// reaches every process the command starts (unless one deliberately leaves it with setsid).
-// Setsid is Setpgid plus a new session without a controlling terminal: a command that would
-// prompt on /dev/tty (ssh, sudo, git credentials) fails at once instead of stopping on SIGTTIN
-// until the timeout, or stealing the terminal from "agentdesk run" asking a decision.
-// It adds to SysProcAttr: the sandbox may have set namespaces there.
-func newProcessGroup(cmd *exec.Cmd) {
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	cmd.SysProcAttr.Setsid = true
-}
+// newProcessGroup makes the shell (or the sandbox helper above it) the leader of a new session
+// and process group, so one signal to the group reaches every process the command starts
+// (unless one deliberately leaves it with setsid), and ties it to AgentDesk's life (proc.Own).
+// Without a controlling terminal, a command that would prompt on /dev/tty fails at once.
+func newProcessGroup(cmd *exec.Cmd) { proc.Own(cmd, true) }
 
-// killProcessGroup sends SIGKILL to the whole group: children cannot trap it, so cancel is
-// prompt. ESRCH (the group is already empty) is the normal case after a clean exit.
-func killProcessGroup(cmd *exec.Cmd) {
-	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
-}
+// killProcessGroup sends SIGKILL to the whole group.
+func killProcessGroup(cmd *exec.Cmd) { proc.Kill(cmd) }
 
 func fallbackShell(command string) (string, []string) {
 	return "/bin/sh", []string{"-c", command}

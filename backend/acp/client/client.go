@@ -167,16 +167,27 @@ func (p *Pool) failed(sessionID string, c *conn, err error) error {
 	return out
 }
 
-// Close stops every agent; later prompts are refused.
+// Close stops every agent (its whole process group) and waits briefly for each to be gone;
+// later prompts are refused.
 func (p *Pool) Close() {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.closed = true
+	stopped := make([]*conn, 0, len(p.slots))
 	for id, sl := range p.slots {
 		if sl.c != nil {
 			sl.c.stop()
+			stopped = append(stopped, sl.c)
 		}
 		delete(p.slots, id)
+	}
+	p.mu.Unlock()
+	deadline := time.After(CancelGrace)
+	for _, c := range stopped {
+		select {
+		case <-c.exited:
+		case <-deadline:
+			return
+		}
 	}
 }
 

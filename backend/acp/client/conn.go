@@ -20,6 +20,8 @@ import (
 
 	"agentdesk/backend/agent"
 	"agentdesk/backend/errs"
+	"agentdesk/backend/proc"
+	"agentdesk/backend/sandbox"
 )
 
 // conn is one running agent process and its ACP session.
@@ -50,7 +52,10 @@ func start(ctx context.Context, s agent.ExternalSession, logw io.Writer) (*conn,
 		return nil, errs.New(agent.ExternalAgentFailed, "Agent", command, "Detail", "cannot parse the command line")
 	}
 	c := &conn{command: command, stderr: &tail{w: logw}, exited: make(chan struct{})}
-	c.cmd = exec.Command(args[0], args[1:]...)
+	// Its own process group under the supervising helper: stopping the agent, or AgentDesk
+	// dying, takes everything the agent started with it.
+	c.cmd = sandbox.Supervised(args[0], args[1:], os.Environ())
+	proc.Own(c.cmd, true)
 	c.cmd.Dir = s.Workspace
 	c.cmd.Stderr = c.stderr
 	stdin, err := c.cmd.StdinPipe()
@@ -250,11 +255,8 @@ func (c *conn) alive() bool {
 	}
 }
 
-func (c *conn) kill() {
-	if c.cmd.Process != nil {
-		c.cmd.Process.Kill()
-	}
-}
+// kill ends the agent's whole process group.
+func (c *conn) kill() { proc.Kill(c.cmd) }
 
 // stop ends the agent: the process is killed and its connection shut, and stop waits (a
 // little) for the connection's goroutines, so nothing of the agent outlives its pool.
