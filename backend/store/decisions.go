@@ -137,7 +137,7 @@ func (s *Store) InterruptUnfinished() (turns, decisions int, err error) {
 		// The empty string stands in for "no live turn": SQL's NOT IN () would match nothing.
 		live := []string{""}
 		for _, t := range running {
-			if ownerAlive(t.Owner) {
+			if ownerAlive(t.Owner, t.CreatedAt) {
 				live = append(live, t.ID)
 			}
 		}

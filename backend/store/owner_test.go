@@ -53,7 +53,7 @@ func TestTurnsRecordThisProcessAsOwner(t *testing.T) {
 	s, _ := openTemp(t)
 	sess, _ := s.CreateSession(NewSession{Title: "t", Workspace: "/w"})
 	turn := runningTurn(t, s, sess.ID, "hi")
-	if turn.Owner != s.owner || !ownerAlive(turn.Owner) || ownerAlive("") {
+	if turn.Owner != s.owner || !ownerAlive(turn.Owner, turn.CreatedAt) || ownerAlive("", turn.CreatedAt) {
 		t.Fatalf("owner %q", turn.Owner)
 	}
 }
