@@ -278,6 +278,8 @@ export interface Transcript {
   pending: Decision[];
   turns: Turn[];
   items: Item[];
+  /** Client side only: the last delta seq applied per stream, so a stale or repeated one is dropped. */
+  deltaSeq?: Record<string, number>;
 }
 
 export interface JsonSchemaProperty {
@@ -357,6 +359,8 @@ export interface TurnDeltaEvent {
   sessionId: string;
   turnId: string;
   text: string;
+  /** Numbers the deltas of one stream (a turn's text, one call's output) from 1. */
+  seq?: number;
 }
 export interface ToolCallEvent {
   sessionId: string;
@@ -375,6 +379,8 @@ export interface ToolOutputEvent {
   turnId: string;
   callId: string;
   text: string;
+  /** Numbers the deltas of one stream (a turn's text, one call's output) from 1. */
+  seq?: number;
 }
 export interface ToolResultEvent {
   sessionId: string;

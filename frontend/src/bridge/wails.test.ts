@@ -70,4 +70,19 @@ describe('Wails transport', () => {
     unsubscribe();
     expect(off).toHaveBeenCalled();
   });
+
+  it('reports a resubscription after the window fell behind as a reconnect', () => {
+    const handlers = new Map<string, (...data: unknown[]) => void>();
+    const EventsOn = vi.fn((name: string, cb: (...data: unknown[]) => void) => {
+      handlers.set(name, cb);
+      return () => handlers.delete(name);
+    });
+    const t = createWailsTransport({ go: { app: {} }, runtime: { EventsOn } });
+    const reconnected = vi.fn();
+    const off = t.onReconnect(reconnected);
+    handlers.get('bus.overflow')?.({ discarded: 12 });
+    expect(reconnected).toHaveBeenCalledTimes(1);
+    off();
+    expect(handlers.has('bus.overflow')).toBe(false);
+  });
 });

@@ -16,7 +16,16 @@ export function hasWailsBindings(win: WailsGlobals): boolean {
   return typeof win.go?.app === 'object' && win.go.app !== null;
 }
 
+/** The window fell behind its events and was resubscribed: what it shows must be reloaded. */
+export const OVERFLOW_EVENT = 'bus.overflow';
+
 export function createWailsTransport(win: WailsGlobals): Transport {
+  const onEvent = (name: string, cb: EventCallback): Unsubscribe => {
+    const runtime = win.runtime;
+    if (!runtime) return () => {};
+    const off = runtime.EventsOn(name, (data: unknown) => cb(data));
+    return typeof off === 'function' ? off : () => runtime.EventsOff?.(name);
+  };
   return {
     name: 'wails',
     async call(method, req) {
@@ -31,15 +40,11 @@ export function createWailsTransport(win: WailsGlobals): Transport {
         throw errorFromWailsRejection(reason);
       }
     },
-    onEvent(name: string, cb: EventCallback) {
-      const runtime = win.runtime;
-      if (!runtime) return () => {};
-      const off = runtime.EventsOn(name, (data: unknown) => cb(data));
-      return typeof off === 'function' ? off : () => runtime.EventsOff?.(name);
-    },
-    onReconnect() {
-      // The Wails event bus lives in-process: it never drops.
-      return () => {};
+    onEvent,
+    onReconnect(cb) {
+      // The backend's bus disconnects a window too slow for its events, subscribes it afresh
+      // and says so: like a WebSocket reconnect, what the page shows is reloaded.
+      return onEvent(OVERFLOW_EVENT, () => cb());
     },
   };
 }

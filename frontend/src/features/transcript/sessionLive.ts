@@ -55,7 +55,8 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
         ...s,
         status: 'ready',
         error: null,
-        transcript: keepFailures(s.transcript, t),
+        // The deltas seen so far stay seen: one published before the snapshot may still arrive.
+        transcript: { ...keepFailures(s.transcript, t), deltaSeq: s.transcript.deltaSeq },
         decisions: queueReducer(s.decisions, { type: 'restore', pending: t.pending }),
       }));
     } catch (error) {

@@ -118,3 +118,58 @@ describe('what the running turn runs as', () => {
     expect(runningMode(t)).toBeNull();
   });
 });
+
+describe('stale deltas', () => {
+  const delta = (text: string, seq: number, turnId = 't1'): TranscriptAction => ({ type: 'turn.delta', e: { sessionId: 's1', turnId, text, seq } });
+  const output = (text: string, seq: number): TranscriptAction => ({
+    type: 'tool.output',
+    e: { sessionId: 's1', turnId: 't1', callId: 'c1', text, seq },
+  });
+  const call: TranscriptAction = {
+    type: 'tool.call',
+    e: { sessionId: 's1', turnId: 't1', callId: 'c1', name: 'bash', input: {}, verdict: 'allow' },
+  };
+
+  it('drops a repeated or overtaken delta of a stream, per stream', () => {
+    const t = play([started('t1', 'Go'), delta('A', 1), delta('A', 1), delta('B', 3), delta('late', 2), call, output('x', 1), output('x', 1), output('y', 2)]);
+    expect(t.items).toMatchObject([
+      { type: 'user' },
+      { type: 'assistant', text: 'AB' },
+      { type: 'tool', output: 'xy' },
+    ]);
+  });
+
+  it('keeps what it has seen across a reload of the transcript', () => {
+    const before = play([started('t1', 'Go'), delta('A', 1), delta('B', 2)]);
+    const reloaded = transcriptReducer(before, {
+      type: 'load',
+      transcript: { ...emptyTranscript('s1'), running: 't1', items: [{ type: 'assistant', turnId: 't1', text: 'AB' }] },
+    });
+    const t = play([delta('B', 2), delta('C', 3)], reloaded);
+    expect(t.items).toMatchObject([{ type: 'assistant', text: 'ABC' }]);
+  });
+
+  it('drops text after its turn ended and output after its call finished', () => {
+    const t = play([
+      started('t1', 'Go'),
+      delta('A', 1),
+      call,
+      output('x', 1),
+      { type: 'tool.result', e: { sessionId: 's1', turnId: 't1', callId: 'c1', name: 'bash', output: 'x', isError: false } },
+      output('stray', 2),
+      { type: 'turn.ended', e: { sessionId: 's1', turnId: 't1', status: 'done', error: '' } },
+      delta('stray', 2),
+    ]);
+    expect(t.items).toMatchObject([
+      { type: 'user' },
+      { type: 'assistant', text: 'A' },
+      { type: 'tool', output: 'x', done: true },
+    ]);
+    expect(t.items).toHaveLength(3);
+  });
+
+  it('takes deltas without a seq as they come', () => {
+    const t = play([started('t1', 'Go'), { type: 'turn.delta', e: { sessionId: 's1', turnId: 't1', text: 'A' } }, { type: 'turn.delta', e: { sessionId: 's1', turnId: 't1', text: 'A' } }]);
+    expect(t.items[1]).toMatchObject({ text: 'AA' });
+  });
+});

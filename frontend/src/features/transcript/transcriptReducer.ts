@@ -107,11 +107,26 @@ function upsertTurn(turns: Turn[], turn: Turn): Turn[] {
   return turns.some((t) => t.id === turn.id) ? turns.map((t) => (t.id === turn.id ? { ...t, ...turn } : t)) : [...turns, turn];
 }
 
+/**
+ * The stream's seq map with this delta applied, or null for a delta that is stale: one the
+ * transcript has already seen (a repeat, or one overtaken by a later one of its stream). A delta
+ * without seq is always taken.
+ */
+function freshDelta(t: Transcript, e: { turnId: string; callId?: string; seq?: number }): Record<string, number> | null {
+  const seen = t.deltaSeq ?? {};
+  if (typeof e.seq !== 'number') return seen;
+  const key = `${e.turnId}/${e.callId ?? ''}`;
+  if (e.seq <= (seen[key] ?? 0)) return null;
+  return { ...seen, [key]: e.seq };
+}
+
+const turnOver = (t: Transcript, turnId: string) => t.turns.some((x) => x.id === turnId && x.status !== 'running');
+
 /** Applies one server broadcast (or our own send) to a session's transcript. Pure. */
 export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcript {
   switch (a.type) {
     case 'load':
-      return normalizeTranscript(a.transcript);
+      return { ...normalizeTranscript(a.transcript), deltaSeq: t.deltaSeq };
     case 'turn.started': {
       const { e } = a;
       const turn: Turn = {
@@ -129,11 +144,13 @@ export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcrip
       return { ...t, running: e.turnId, turns: upsertTurn(t.turns, turn), items };
     }
     case 'turn.delta': {
+      const deltaSeq = freshDelta(t, a.e);
+      if (!deltaSeq || turnOver(t, a.e.turnId)) return t;
       const last = t.items[t.items.length - 1];
       if (last?.type === 'assistant' && last.turnId === a.e.turnId) {
-        return { ...t, items: [...t.items.slice(0, -1), { ...last, text: last.text + a.e.text }] };
+        return { ...t, deltaSeq, items: [...t.items.slice(0, -1), { ...last, text: last.text + a.e.text }] };
       }
-      return { ...t, items: [...t.items, { type: 'assistant', turnId: a.e.turnId, text: a.e.text }] };
+      return { ...t, deltaSeq, items: [...t.items, { type: 'assistant', turnId: a.e.turnId, text: a.e.text }] };
     }
     case 'turn.ended': {
       const { e } = a;
@@ -158,8 +175,12 @@ export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcrip
       const item: ToolItem = { type: 'tool', turnId: e.turnId, callId: e.callId, output: '', isError: false, approved: '', done: false, ...fields };
       return { ...t, items: [...t.items, item] };
     }
-    case 'tool.output':
-      return { ...t, items: updateTool(t.items, a.e.callId, (x) => ({ ...x, output: x.output + a.e.text })) };
+    case 'tool.output': {
+      const deltaSeq = freshDelta(t, a.e);
+      if (!deltaSeq) return t;
+      // Output after the call's result is stale: the result holds the whole output.
+      return { ...t, deltaSeq, items: updateTool(t.items, a.e.callId, (x) => (x.done ? x : { ...x, output: x.output + a.e.text })) };
+    }
     case 'tool.result': {
       const { e } = a;
       return {
