@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -23,11 +24,12 @@ import (
 // answered elsewhere) while its prompt waits for a line ends the prompt: the registry's timer,
 // not the terminal, decides when a decision is over, and a late line answers nothing.
 type decider struct {
-	c     *Context
-	reg   *decision.Registry
-	in    io.Reader // nil: no one to answer
-	lines chan typed
-	read  sync.Once
+	c       *Context
+	reg     *decision.Registry
+	printer *bus.Subscription
+	in      io.Reader // nil: no one to answer
+	lines   chan typed
+	read    sync.Once
 
 	mu      sync.Mutex
 	queue   []decision.Decision
@@ -37,9 +39,11 @@ type decider struct {
 	done    chan struct{}
 }
 
-// startDecider subscribes the decider to b; stop ends its subscription and its prompter.
-func (c *Context) startDecider(b *bus.Bus, reg *decision.Registry) (stop func()) {
-	d := &decider{c: c, reg: reg, lines: make(chan typed), ended: map[string]chan decision.Outcome{},
+// startDecider subscribes the decider to b; stop ends its subscription and its prompter. Before
+// each prompt it lets printer catch up (if given), so the tool call being approved is on the
+// screen above its question.
+func (c *Context) startDecider(b *bus.Bus, reg *decision.Registry, printer *bus.Subscription) (stop func()) {
+	d := &decider{c: c, reg: reg, printer: printer, lines: make(chan typed), ended: map[string]chan decision.Outcome{},
 		wake: make(chan struct{}, 1), stopped: make(chan struct{}), done: make(chan struct{})}
 	if c.IsTerminal != nil && c.IsTerminal() && c.Stdin != nil {
 		d.in = c.Stdin
@@ -97,6 +101,7 @@ func (d *decider) prompter() {
 		if !ok {
 			return
 		}
+		d.catchUp()
 		p := &prompt{d: d, ended: ended, shown: time.Now()}
 		res, answered := d.c.askOnTerminal(dec, p)
 		switch {
@@ -106,6 +111,16 @@ func (d *decider) prompter() {
 			fmt.Fprintf(d.c.Stderr, "\n%s\n", d.c.T(p.outcome.ReasonKey()))
 		}
 	}
+}
+
+// catchUp waits, briefly, for the printer to show what came before the decision.
+func (d *decider) catchUp() {
+	if d.printer == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	d.printer.Sync(ctx)
 }
 
 // next waits for the next decision still pending, or the stop.

@@ -113,7 +113,7 @@ func TestALateLineNeverAnswersTheNextPrompt(t *testing.T) {
 	defer typist.Close()
 	var errOut syncBuffer
 	c := &Context{Env: Env{Stdin: stdin, Stderr: &errOut, IsTerminal: func() bool { return true }}, msgs: msgs, lang: "en"}
-	stop := c.startDecider(b, reg)
+	stop := c.startDecider(b, reg, nil)
 	defer stop()
 	ask := func() decision.Resolution {
 		_, res, err := reg.Ask(context.Background(), decision.Request{SessionID: sess.ID, Kind: decision.KindApproval,

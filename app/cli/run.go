@@ -130,8 +130,8 @@ func (c *Context) runTurn(st *store.Store, prov agent.ProviderSource, fs *flag.F
 	}
 	defer closeHost(h)
 	out := newRunPrinter(c, wantsJSON(fs))
-	h.Bus.Subscribe(out.print, bus.Queue(printerQueue))
-	stopDecider := c.startDecider(h.Bus, h.Decisions)
+	printer := h.Bus.Subscribe(out.print, bus.Queue(printerQueue))
+	stopDecider := c.startDecider(h.Bus, h.Decisions, printer)
 	defer stopDecider()
 	rt := h.Runtime
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -74,6 +74,7 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	}, bus.Queue(s.queueLen()))
 	select {
 	case <-ctx.Done():
+	case <-sub.Done(): // the bus closed: the app is shutting down
 	case <-sub.Overflowed():
 		// The close frame follows what the client has not read yet, if it ever reads again.
 		conn.Close(websocket.StatusTryAgainLater, overflowReason)
