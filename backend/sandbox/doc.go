@@ -57,8 +57,9 @@
 // embeds the helper alone, built static without cgo (backend/sandbox/helper, main_helper.go),
 // and [UseHelperImage] runs it from a sealed memory file: no file on disk that a command could
 // replace decides how the next command is confined. Its start is a pure-Go program's start;
-// BenchmarkShellStart in backend/tool measures it against an unsandboxed shell, and `make bench`
-// prints the difference against 5 ms. Builds without the image (tests, `wails dev`) re-execute
+// BenchmarkShellStart in backend/tool measures it against a shell started bare, and `make bench`
+// prints the difference against 5 ms (the helper's start, its confinement and the fork of the
+// shell it supervises). Builds without the image (tests, `wails dev`) re-execute
 // themselves, which needs [RunHelperIfRequested] in main.
 //
 // Where Landlock is unavailable (another system, an old or unconfigured kernel), [Command] runs

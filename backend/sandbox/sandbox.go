@@ -173,8 +173,7 @@ func Unconfined(p Policy, shell string, args, env []string) *exec.Cmd {
 // standard streams and the process group (proc.Own), as for Command. Where the helper cannot
 // run (another system, a binary without the hook, a name not on PATH) it is the plain command.
 func Supervised(name string, args, env []string) *exec.Cmd {
-	path, err := exec.LookPath(name)
-	if err == nil && selfPath != "" && hooked.Load() {
+	if path, err := exec.LookPath(name); err == nil {
 		if cmd, err := helperCommand(request{Shell: path, Args: args, Unconfined: true}, env); err == nil {
 			return cmd
 		}

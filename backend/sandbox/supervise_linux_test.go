@@ -35,7 +35,7 @@ func TestHelperEndsAsTheShellDid(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if cmd.Args[0] != selfPath {
+			if helper, _ := helperPath(); cmd.Args[0] != helper {
 				t.Fatalf("%q (unconfined %v) does not run under the helper: %v", c.script, unconfined, cmd.Args)
 			}
 			cmd.Dir = p.Workspace

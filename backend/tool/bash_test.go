@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -227,6 +228,16 @@ func TestBashIgnoresEscalateWhenRunning(t *testing.T) {
 // and sandboxed by the static helper the desktop build embeds, side by side. The last case runs
 // last: once the image is in use it serves every later command of the process.
 func BenchmarkShellStart(b *testing.B) {
+	// bare is the floor: a shell started directly, with no helper above it. Every command the
+	// tool runs, unsandboxed ones too, starts under the supervising helper.
+	b.Run("bare", func(b *testing.B) {
+		name, args := shell("true")
+		for b.Loop() {
+			if err := exec.Command(name, args...).Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	input := json.RawMessage(`{"command":"true"}`)
 	for _, c := range []struct {
 		name  string
