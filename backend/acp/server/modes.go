@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"time"
 
 	acp "github.com/coder/acp-go-sdk"
 
@@ -108,6 +109,7 @@ func (s *Server) setMode(method, sessionID, modeID string) error {
 	s.setting[sessionID] = target
 	s.mu.Unlock()
 	queued, err := s.opts.Runtime.Configure(sessionID, in)
+	s.caughtUp() // the session.mode that Configure published is seen while it is held back
 	s.mu.Lock()
 	delete(s.setting, sessionID)
 	s.mu.Unlock()
@@ -123,6 +125,13 @@ func (s *Server) setMode(method, sessionID, modeID string) error {
 		announce()
 	}
 	return nil
+}
+
+// caughtUp waits, briefly, until onEvent has handled what the runtime published so far.
+func (s *Server) caughtUp() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s.events.Sync(ctx)
 }
 
 // announceMode sends the mode in force as current_mode_update and config_option_update.

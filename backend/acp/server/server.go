@@ -44,6 +44,7 @@ type Options struct {
 type Server struct {
 	opts    Options
 	conn    *acp.AgentSideConnection
+	events  *bus.Subscription // the runtime's broadcasts, handled by onEvent
 	out     *outbox
 	replies *replies
 
@@ -67,10 +68,10 @@ func Serve(ctx context.Context, opts Options, in io.Reader, out io.Writer) error
 	s := &Server{opts: opts, out: newOutbox(), replies: newReplies(), attached: map[string]bool{},
 		lastCall: map[string]string{}, calls: map[string]agent.ToolCallView{}, outputs: map[string]string{}, open: map[string]map[string]bool{}, asks: map[string]context.CancelFunc{},
 		waiters: map[string][]chan agent.TurnEnded{}, setting: map[string]mode.Preference{}}
+	s.events = opts.Bus.Subscribe(s.onEvent, bus.Queue(eventQueue))
+	defer s.events.Close()
 	s.conn = acp.NewAgentSideConnection(s, s.replies.writer(out), s.replies.reader(in))
 	s.conn.SetLogger(slog.New(slog.NewTextHandler(opts.Log, nil)))
-	sub := opts.Bus.Subscribe(s.onEvent, bus.Queue(eventQueue))
-	defer sub.Close()
 	go s.out.run()
 	defer s.out.close()
 	select {
