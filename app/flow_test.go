@@ -61,7 +61,7 @@ func TestSettingsValidateAndPublish(t *testing.T) {
 func TestConfigureIsQueuedWhileATurnRuns(t *testing.T) {
 	svc := newServices(t)
 	script := filepath.Join(t.TempDir(), "s.json")
-	os.WriteFile(script, []byte(`{"responses":[{"text":"slow","delay_ms":300},{"text":"next"}]}`), 0o600)
+	os.WriteFile(script, []byte(`{"responses":[{"text":"slow","delay_ms":1000},{"text":"next"}]}`), 0o600)
 	svc.override, _ = newScripted(script)
 	sess, _ := (&Sessions{svc}).Create(CreateSessionRequest{})
 	(&Composer{svc}).Send(SendRequest{SessionID: sess.ID, Text: "work"})
