@@ -19,7 +19,7 @@ func BenchmarkToolCallOverhead(b *testing.B) {
 	h := newHarness(b, script(), harnessOpts{override: "execute", permission: "auto"})
 	os.WriteFile(filepath.Join(h.workspace, "main.go"), []byte("package main\n"), 0o644)
 	tr := &turn{rt: h.rt, ctx: context.Background(), active: &active{turnID: "bench"}, sessionID: h.session,
-		workspace: h.workspace, pref: mode.Default, exec: mode.ModeExecute}
+		workspace: h.workspace, pref: mode.Default, exec: mode.ModeExecute, deltas: newCoalescer(h.rt.opts.Publish)}
 	call := provider.ToolCall{ID: "c", Name: "read", Input: json.RawMessage(`{"path":"main.go"}`)}
 	b.ReportAllocs()
 	b.ResetTimer()
