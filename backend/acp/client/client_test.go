@@ -54,6 +54,7 @@ type rig struct {
 	svc  *session.Service
 	cmd  string
 
+	bus    *bus.Bus
 	mu     sync.Mutex
 	events []bus.Event
 	answer func(decision.Decision) *decision.Resolution
@@ -69,7 +70,9 @@ func newRig(t *testing.T) *rig {
 	}
 	t.Cleanup(func() { r.st.Close() })
 	b := bus.New()
+	r.bus = b
 	b.Subscribe(r.observe)
+	t.Cleanup(func() { b.Close(context.Background()) })
 	r.reg = decision.New(r.st, b.Publish, decision.Options{Timeout: func() time.Duration { return time.Minute }})
 	msgs, err := i18n.Load()
 	if err != nil {
@@ -102,6 +105,21 @@ func (r *rig) msgs(t *testing.T) *i18n.Bundle {
 		t.Fatal(err)
 	}
 	return msgs
+}
+
+// onDecision answers the decisions asked from now on with fn, from the rig's bus subscriber.
+func (r *rig) onDecision(fn func(decision.Decision) *decision.Resolution) {
+	r.mu.Lock()
+	r.answer = fn
+	r.mu.Unlock()
+}
+
+// seen is every event the rig's subscriber has handled, once it has caught up.
+func (r *rig) seen() []bus.Event {
+	r.bus.Sync(context.Background())
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]bus.Event(nil), r.events...)
 }
 
 func (r *rig) observe(e bus.Event) {
@@ -187,13 +205,13 @@ func TestPermissionRequestBecomesAnApprovalDecision(t *testing.T) {
 	var asked []decision.Decision
 	var mu sync.Mutex
 	choice := decision.AllowOnce
-	r.answer = func(d decision.Decision) *decision.Resolution {
+	r.onDecision(func(d decision.Decision) *decision.Resolution {
 		mu.Lock()
 		asked = append(asked, d)
 		mu.Unlock()
 		res := decision.Approval(choice, "")
 		return &res
-	}
+	})
 	turn := r.send(id, "permission please")
 	if turn.Status != store.TurnDone {
 		t.Fatalf("turn %s: %s", turn.Status, turn.Error)
@@ -313,10 +331,8 @@ func TestModesMapWhereIDsMatch(t *testing.T) {
 	if state, _ := r.st.ModeInForce(id); state.Preference != (mode.Preference{Interaction: mode.Smart, Override: mode.Plan}) {
 		t.Fatalf("the agent's switch to plan shows in our selector: %+v", state.Preference)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	last := agent.ModeView{}
-	for _, e := range r.events {
+	for _, e := range r.seen() {
 		if e.Name == agent.EventModeChanged {
 			last = e.Data.(agent.ModeView)
 		}
@@ -350,10 +366,8 @@ func TestCancelStopsTheAgentsPrompt(t *testing.T) {
 }
 
 func (r *rig) deltas() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	var b strings.Builder
-	for _, e := range r.events {
+	for _, e := range r.seen() {
 		if e.Name == agent.EventTurnDelta {
 			b.WriteString(e.Data.(agent.Delta).Text)
 		}

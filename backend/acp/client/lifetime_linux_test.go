@@ -25,7 +25,7 @@ func TestAnExternalAgentIsStoppedWithEverythingItStarted(t *testing.T) {
 		t.Fatalf("turn %+v", turn)
 	}
 	r.pool.mu.Lock()
-	agentPid := r.pool.agents[id].cmd.Process.Pid
+	agentPid := r.pool.slots[id].c.cmd.Process.Pid
 	r.pool.mu.Unlock()
 	tree := proctest.WaitForDescendant(t, agentPid, "sleep")
 	for _, pid := range tree {

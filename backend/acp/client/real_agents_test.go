@@ -48,14 +48,14 @@ func (r *rig) sessionOn(flags, permission, override string) (string, string) {
 func (r *rig) approvals(res decision.Resolution) *[]agent.ApprovalPayload {
 	var mu sync.Mutex
 	out := &[]agent.ApprovalPayload{}
-	r.answer = func(d decision.Decision) *decision.Resolution {
+	r.onDecision(func(d decision.Decision) *decision.Resolution {
 		var p agent.ApprovalPayload
 		json.Unmarshal(d.Payload, &p)
 		mu.Lock()
 		*out = append(*out, p)
 		mu.Unlock()
 		return &res
-	}
+	})
 	return out
 }
 
