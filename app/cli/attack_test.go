@@ -322,3 +322,25 @@ func TestAttackShellEnvironmentIsScrubbed(t *testing.T) {
 		t.Fatalf("the shell lost an ordinary or a passed-through variable, so the test proves nothing: %q", results[0])
 	}
 }
+
+// With "." on the person's PATH, a workspace that holds an executable named git (a cloned
+// repository can) must not have it run by `git status`, which Auto runs unasked.
+func TestAttackRelativePathEntryDoesNotRunTheWorkspacesFile(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is needed for this test: install git")
+	}
+	d, ws := t.TempDir(), t.TempDir()
+	marker := filepath.Join(t.TempDir(), "PWNED")
+	mustWrite(t, filepath.Join(ws, "git"), "#!/bin/sh\ntouch "+marker+"\n")
+	if err := os.Chmod(filepath.Join(ws, "git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", ".:"+os.Getenv("PATH"))
+	results := runAttack(t, d, ws, attack{permission: "auto", calls: []map[string]any{bash("git status")}})
+	if exists(marker) {
+		t.Fatalf("`git status` ran the workspace's ./git: %q", results)
+	}
+	if len(results) != 1 || !strings.Contains(results[0], "not a git repository") {
+		t.Fatalf("the real git did not run, the test proves nothing: %q", results)
+	}
+}

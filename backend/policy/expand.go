@@ -38,18 +38,47 @@ type field struct {
 // each time), and the gate must answer in microseconds whatever the model writes.
 const maxFields = 256
 
-// expandWord expands w as the shell would, statically. ok is false when the word depends on
-// something only known at run time: a variable, a substitution, arithmetic, or ~user.
-func expandWord(w *syntax.Word, v View) (fields []field, ok bool) {
-	if dynamicWord(w) {
-		return nil, false
-	}
+// expander expands the words of one command line; its configuration is built once per analysis,
+// since every word of a command sees the same environment and file system.
+type expander struct {
+	view View
+	cfg  *expand.Config
+}
+
+func newExpander(v View) *expander {
 	cfg := &expand.Config{Env: expandEnv(v)}
 	if v != nil {
 		cfg.ReadDir2 = v.ReadDir
 	}
+	return &expander{view: v, cfg: cfg}
+}
+
+// plainLiteral reports a word the shell leaves exactly as written: one literal part with no
+// character that quoting removal, braces, a tilde or a glob would rewrite. Most words of a
+// command are like this, and they need no expansion at all.
+func plainLiteral(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || strings.ContainsAny(lit.Value, "\\*?[{~") {
+		return "", false
+	}
+	return lit.Value, true
+}
+
+// word expands w as the shell would, statically. ok is false when the word depends on
+// something only known at run time: a variable, a substitution, arithmetic, or ~user.
+func (e *expander) word(w *syntax.Word) (fields []field, ok bool) {
+	if text, ok := plainLiteral(w); ok {
+		return []field{{text: text}}, true
+	}
+	if dynamicWord(w) {
+		return nil, false
+	}
+	v := e.view
 	var texts []string
-	for t, err := range expand.FieldsSeq(cfg, w) {
+	for t, err := range expand.FieldsSeq(e.cfg, w) {
 		if err != nil || len(texts) == maxFields {
 			return nil, false // a word that expands to thousands of fields is not judged statically
 		}

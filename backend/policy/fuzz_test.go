@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"agentdesk/backend/mode"
@@ -377,4 +378,37 @@ var shellSeeds = []string{
 	"cat {/etc/passwd,}", "cat .{.,}/x", "head -c 300 {/proc/self/environ,}", "cat .gi?/config", "cat .[g]it/config",
 	"cat {.git,x}/config", "cat passwd-link", "grep -R x .", "rg -L x", "find -L .", "cat {~,x}/.ssh/id_rsa",
 	"ls src/*.go", "cat {README.md,go.mod}", "cat out/passwd", "ls docs/up", "cat /e?c/passwd", "ls {a..c}",
+}
+
+// FuzzPlainLiteral holds the expander's shortcut to the library's own expansion: a word it takes
+// as written must expand, through mvdan's expander, to exactly itself.
+func FuzzPlainLiteral(f *testing.F) {
+	for _, s := range []string{"git", "-la", "src/a.go", "a=b", "x:y", "@", "$", "a}b", "--file=x", "%", "!"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, word string) {
+		file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader("x "+word), "")
+		if err != nil || len(file.Stmts) != 1 {
+			return
+		}
+		call, ok := file.Stmts[0].Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) != 2 {
+			return
+		}
+		text, plain := plainLiteral(call.Args[1])
+		if !plain {
+			return
+		}
+		slow := newExpander(nil)
+		var got []string
+		for s, err := range expand.FieldsSeq(slow.cfg, call.Args[1]) {
+			if err != nil {
+				t.Fatalf("%q: taken as written but the expander fails: %v", word, err)
+			}
+			got = append(got, s)
+		}
+		if len(got) != 1 || got[0] != text {
+			t.Fatalf("%q: taken as %q, the expander gives %q", word, text, got)
+		}
+	})
 }

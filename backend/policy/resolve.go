@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Workspace is what path resolution needs to know about where the agent works.
@@ -90,9 +91,13 @@ func (v osView) ReadDir(dir string) ([]fs.DirEntry, error) {
 	if entries, ok := v.dirs[dir]; ok {
 		return entries, nil
 	}
+	if _, err := v.r.realPath(dir); err != nil {
+		return nil, err
+	}
 	entries, err := os.ReadDir(dir)
 	if err == nil {
 		v.dirs[dir] = entries
+		v.r.seedListing(filepath.Clean(dir), entries)
 	}
 	return entries, err
 }
@@ -120,13 +125,62 @@ func newResolver(ws Workspace) *resolver {
 		r.err = errors.New("policy: workspace root and path are required")
 		return r
 	}
-	if r.root, r.err = r.realPath(ws.Root); r.err != nil {
+	if r.root, r.err = r.anchor(ws.Root); r.err != nil {
 		return r
 	}
 	if ws.DataDir != "" {
-		r.data, r.err = r.realPath(ws.DataDir)
+		r.data, r.err = r.anchor(ws.DataDir)
 	}
 	return r
+}
+
+// anchors remembers the real path of each workspace root and data folder across decisions,
+// with the identity of the folder it names: walking every component of a deep root costs a
+// system call each, on every gate decision.
+var anchors sync.Map // string → anchor
+
+type anchor struct {
+	real string
+	id   fileID
+}
+
+type fileID struct{ dev, ino uint64 }
+
+// anchor is the real path of a root or data folder. A remembered one is used only while the
+// path and the remembered real path still reach the same folder (two stat calls); otherwise,
+// or where a file's identity is unknown, the path is resolved again.
+func (r *resolver) anchor(p string) (string, error) {
+	if a, ok := anchors.Load(p); ok {
+		a := a.(anchor)
+		if id, ok := statID(p); ok && id == a.id {
+			if now, ok := statID(a.real); ok && now == a.id {
+				r.real[p] = a.real
+				return a.real, nil
+			}
+		}
+	}
+	real, err := r.realPath(p)
+	if err != nil {
+		return "", err
+	}
+	if id, ok := statID(real); ok {
+		anchors.Store(p, anchor{real: real, id: id})
+	}
+	return real, nil
+}
+
+// seedListing records the entries of a listed folder that are not links: their real path is
+// the folder's, so resolving them later needs no system call.
+func (r *resolver) seedListing(dir string, entries []fs.DirEntry) {
+	real, ok := r.real[dir]
+	if !ok || hasDotSegment(dir) {
+		return
+	}
+	for _, e := range entries {
+		if e.Type()&fs.ModeSymlink == 0 {
+			r.real[dir+string(filepath.Separator)+e.Name()] = real + string(filepath.Separator) + e.Name()
+		}
+	}
 }
 
 // target resolves p, relative to the workspace root unless absolute (R-GATE-4).
@@ -140,7 +194,7 @@ func (r *resolver) target(p string) (Target, error) {
 	if !filepath.IsAbs(p) {
 		p = r.ws.Root + string(filepath.Separator) + p
 	}
-	abs, err := r.realPath(p)
+	abs, err := r.realPath(dropDotSegments(p))
 	if err != nil {
 		return Target{}, err
 	}
@@ -171,7 +225,7 @@ func within(base, p string) (string, bool) {
 // hasGitComponent reports a ".git" path component in any letter case, since case-insensitive
 // file systems would open .GIT/config as .git/config.
 func hasGitComponent(rel string) bool {
-	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+	for part := range strings.SplitSeq(rel, string(filepath.Separator)) {
 		if strings.EqualFold(part, ".git") {
 			return true
 		}
@@ -228,60 +282,90 @@ func (r *resolver) evalUncached(p string, info fs.FileInfo) (string, error) {
 	return filepath.Join(real, base), nil
 }
 
-// hasDotSegment reports a "." or ".." path element.
-func hasDotSegment(p string) bool {
-	for _, part := range strings.Split(p, string(filepath.Separator)) {
-		if part == "." || part == ".." {
-			return true
+// dropDotSegments removes "." elements and doubled separators: unlike "..", they name the same
+// folder whatever links come before them, so removing them changes no answer and spares the
+// full symlink walk a path with a dot segment needs.
+func dropDotSegments(p string) string {
+	sep := string(filepath.Separator)
+	if !strings.Contains(p, sep+"."+sep) && !strings.HasSuffix(p, sep+".") && !strings.Contains(p, sep+sep) {
+		return p
+	}
+	parts := strings.Split(p, sep)
+	kept := parts[:1]
+	last := len(parts) - 1
+	for i, part := range parts[1:] {
+		if part != "." && (part != "" || i+1 == last) {
+			kept = append(kept, part) // a trailing separator stays: "dir/" must be a folder
 		}
 	}
-	return false
+	if len(kept) == 1 && kept[0] == "" {
+		return sep
+	}
+	return strings.Join(kept, sep)
 }
+
+// hasDotSegment reports a "." or ".." path element.
+func hasDotSegment(p string) bool { return hasSegment(p, ".") || hasSegment(p, "..") }
 
 func (r *resolver) follow(p string, depth int) (string, error) {
 	if depth > maxLinks {
 		return "", errors.New("policy: too many levels of symbolic links")
 	}
+	sep := string(filepath.Separator)
 	vol := filepath.VolumeName(p)
-	parts := strings.Split(p[len(vol):], string(filepath.Separator))
-	for n := len(parts); n > 0; n-- {
-		prefix := vol + strings.Join(parts[:n], string(filepath.Separator))
-		if prefix == vol {
-			prefix += string(filepath.Separator)
+	// The longest existing prefix first: prefix and rest are p cut at ever earlier separators.
+	prefix, rest := p, ""
+	for {
+		key := prefix
+		if key == vol {
+			key += sep
 		}
-		rest := parts[n:]
-		if real, ok := r.real[prefix]; ok {
+		if real, ok := r.real[key]; ok {
 			return r.under(real, rest, depth)
 		}
-		info, err := os.Lstat(prefix)
-		if err != nil {
-			continue
+		if info, err := os.Lstat(key); err == nil {
+			real, err := r.evalSymlinks(key, info)
+			if err != nil && info.Mode()&os.ModeSymlink != 0 {
+				return r.followDangling(key, rest, depth)
+			}
+			if err != nil {
+				return "", err
+			}
+			return r.under(real, rest, depth)
 		}
-		real, err := r.evalSymlinks(prefix, info)
-		if err != nil && info.Mode()&os.ModeSymlink != 0 {
-			return r.followDangling(prefix, rest, depth)
+		i := strings.LastIndex(prefix, sep)
+		if i < len(vol) {
+			return filepath.Clean(p), nil
 		}
-		if err != nil {
-			return "", err
-		}
-		return r.under(real, rest, depth)
+		rest = joinRest(prefix[i+1:], rest)
+		prefix = prefix[:i]
 	}
-	return filepath.Clean(p), nil
+}
+
+func joinRest(part, rest string) string {
+	if rest == "" {
+		return part
+	}
+	return part + string(filepath.Separator) + rest
 }
 
 // under is the not-yet-existing rest below a resolved folder.
-func (r *resolver) under(real string, rest []string, depth int) (string, error) {
-	joined := filepath.Join(append([]string{real}, rest...)...)
-	if hasDotDot(rest) {
+func (r *resolver) under(real, rest string, depth int) (string, error) {
+	if rest == "" {
+		return real, nil
+	}
+	joined := filepath.Join(real, rest)
+	if hasSegment(rest, "..") {
 		// "missing/../link" cleans to a path that may exist and hold a symlink: go again.
 		return r.follow(joined, depth+1)
 	}
 	return joined, nil
 }
 
-func hasDotDot(parts []string) bool {
-	for _, part := range parts {
-		if part == ".." {
+// hasSegment reports a path element equal to seg.
+func hasSegment(p, seg string) bool {
+	for part := range strings.SplitSeq(p, string(filepath.Separator)) {
+		if part == seg {
 			return true
 		}
 	}
@@ -290,7 +374,7 @@ func hasDotDot(parts []string) bool {
 
 // followDangling resolves a symlink whose target does not exist (yet): writing through it would
 // create the target, so the target is where the call really goes.
-func (r *resolver) followDangling(link string, rest []string, depth int) (string, error) {
+func (r *resolver) followDangling(link, rest string, depth int) (string, error) {
 	target, err := os.Readlink(link)
 	if err != nil {
 		return "", err
@@ -302,5 +386,5 @@ func (r *resolver) followDangling(link string, rest []string, depth int) (string
 		}
 		target = parent + string(filepath.Separator) + target
 	}
-	return r.follow(strings.Join(append([]string{target}, rest...), string(filepath.Separator)), depth+1)
+	return r.follow(joinRest(target, rest), depth+1)
 }

@@ -139,3 +139,66 @@ func BenchmarkResolve(b *testing.B) {
 		}
 	}
 }
+
+func TestDropDotSegments(t *testing.T) {
+	for in, want := range map[string]string{
+		"/ws/.": "/ws", "/ws/./a/./b": "/ws/a/b", "/ws//a": "/ws/a", "/ws/a/": "/ws/a/", "/ws/./a/": "/ws/a/",
+		"/ws/../a/./b": "/ws/../a/b", "/ws/a": "/ws/a", "/.": "/", "/ws/.hidden/./x": "/ws/.hidden/x",
+	} {
+		if got := dropDotSegments(in); got != want {
+			t.Errorf("dropDotSegments(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// pathOf finds the resolved word that ends in suffix.
+func pathOf(t *testing.T, sh *Shell, suffix string) Target {
+	t.Helper()
+	for _, p := range sh.paths {
+		if filepath.Base(p.Path) == suffix || p.Rel == suffix {
+			return p
+		}
+	}
+	t.Fatalf("no resolved word ends in %q: %+v", suffix, sh.paths)
+	return Target{}
+}
+
+// A glob's folder listing spares the resolution of its plain entries, never of its links.
+func TestGlobListingStillFollowsLinks(t *testing.T) {
+	f := newFixture(t)
+	must(t, os.Symlink(filepath.Join(f.outside, "secret.txt"), filepath.Join(f.ws, "src", "leak")))
+	must(t, os.WriteFile(filepath.Join(f.ws, "src", "a.go"), []byte("x"), 0o644))
+	r, err := Resolve(Workspace{Root: f.ws, DataDir: f.data}, Call{Kind: KindBash, Command: "cat src/*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if leak := pathOf(t, r.Shell, "secret.txt"); leak.Inside {
+		t.Fatalf("a link listed by the glob was judged inside: %+v", leak)
+	}
+	if a := pathOf(t, r.Shell, "src/a.go"); !a.Inside || a.Path != filepath.Join(f.ws, "src", "a.go") {
+		t.Fatalf("a plain entry: %+v", a)
+	}
+	if v := Evaluate(Input{Mode: "execute", Permission: Auto, Sandboxed: true, Call: r}); v.Decision == DecideAllow {
+		t.Fatalf("reading through a link out of the workspace ran unasked: %+v", v)
+	}
+}
+
+// The remembered real path of a root is dropped once the root names another folder.
+func TestRememberedRootFollowsASwappedRoot(t *testing.T) {
+	f := newFixture(t)
+	ws := Workspace{Root: f.wsLink, DataDir: f.data}
+	first, err := Resolve(ws, Call{Kind: KindRead, Path: "main.go"})
+	if err != nil || !first.Target.Inside {
+		t.Fatalf("first: %+v, %v", first, err)
+	}
+	must(t, os.Remove(f.wsLink))
+	must(t, os.Symlink(f.outside, f.wsLink))
+	second, err := Resolve(ws, Call{Kind: KindRead, Path: "secret.txt"})
+	if err != nil || second.Target.Path != filepath.Join(f.outside, "secret.txt") || !second.Target.Inside {
+		t.Fatalf("after the swap the root is the new folder: %+v, %v", second, err)
+	}
+	inOld, err := Resolve(ws, Call{Kind: KindRead, Path: filepath.Join(f.ws, "main.go")})
+	if err != nil || inOld.Target.Inside {
+		t.Fatalf("the old root is outside now: %+v, %v", inOld, err)
+	}
+}

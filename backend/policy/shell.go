@@ -73,7 +73,7 @@ func AnalyzeShell(cmd string, v View) Shell {
 	if err != nil {
 		return Shell{}
 	}
-	a := analyzer{view: v, sh: Shell{Parsed: true}, fed: map[*syntax.CallExpr]bool{}, resolved: map[string]Target{}}
+	a := analyzer{view: v, expander: newExpander(v), sh: Shell{Parsed: true}, fed: map[*syntax.CallExpr]bool{}, resolved: map[string]Target{}}
 	a.markFed(file)
 	a.walk(file)
 	a.classify(file)
@@ -82,6 +82,7 @@ func AnalyzeShell(cmd string, v View) Shell {
 
 type analyzer struct {
 	view     View
+	expander *expander
 	sh       Shell
 	fed      map[*syntax.CallExpr]bool
 	expanded map[*syntax.CallExpr]command
@@ -124,15 +125,15 @@ func (a *analyzer) walk(file *syntax.File) {
 		switch n := n.(type) {
 		case *syntax.CallExpr:
 			c := command{fedCode: a.fed[n]}
-			for _, w := range n.Args {
-				fields, ok := a.expand(w)
+			for i, w := range n.Args {
+				fields, ok := a.expand(w, i == 0)
 				c.fields, c.dynamic = append(c.fields, fields...), c.dynamic || !ok
 			}
 			a.expanded[n] = c
 			a.sh.calls = append(a.sh.calls, c)
 		case *syntax.Redirect:
 			if n.Word != nil && n.Op != syntax.Hdoc && n.Op != syntax.DashHdoc {
-				a.expand(n.Word)
+				a.expand(n.Word, false)
 			}
 		}
 		return true
@@ -143,17 +144,22 @@ func (a *analyzer) walk(file *syntax.File) {
 }
 
 // expand expands one word and resolves what it names; a dynamic word makes the command opaque.
-func (a *analyzer) expand(w *syntax.Word) ([]field, bool) {
-	fields, ok := expandWord(w, a.view)
+// A command's name without a slash names no file: the shell looks it up on PATH, which holds
+// only absolute folders (sandbox.ScrubEnv), so it is not resolved against the workspace.
+func (a *analyzer) expand(w *syntax.Word, commandName bool) ([]field, bool) {
+	fields, ok := a.expander.word(w)
 	if !ok {
 		a.sh.opaque, a.sh.pathsUnknown = true, true
 		return nil, false
 	}
-	for _, f := range fields {
+	for i, f := range fields {
+		a.sh.pathsUnknown = a.sh.pathsUnknown || f.pattern
+		if commandName && i == 0 && !strings.Contains(f.text, "/") {
+			continue
+		}
 		for _, p := range pathCandidates(f.text) {
 			a.resolve(p)
 		}
-		a.sh.pathsUnknown = a.sh.pathsUnknown || f.pattern
 	}
 	return fields, true
 }

@@ -41,3 +41,11 @@ func TestScrubEnvLeavesTheInputAlone(t *testing.T) {
 		t.Fatalf("input changed: %q", in)
 	}
 }
+
+// A relative PATH entry would run the workspace's own ./git for `git status`.
+func TestScrubEnvKeepsOnlyAbsolutePathEntries(t *testing.T) {
+	got := ScrubEnv([]string{"PATH=.:/usr/local/bin::bin:/usr/bin:node_modules/.bin:"}, nil)
+	if len(got) != 1 || got[0] != "PATH=/usr/local/bin:/usr/bin" {
+		t.Fatalf("PATH: %q", got)
+	}
+}
