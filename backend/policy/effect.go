@@ -70,7 +70,14 @@ func gitDefinesAlias(args []string) bool {
 // tokens are the command's expanded words, each also split the way a nested shell (bash -c,
 // eval, xargs sh -c) would, so a rule sees "rm" inside `bash -c 'rm -rf x'`.
 func (c command) tokens() []string {
-	var out []string
+	if c.toks != nil {
+		return c.toks
+	}
+	return c.splitWords()
+}
+
+func (c command) splitWords() []string {
+	out := make([]string, 0, len(c.fields))
 	for _, f := range c.fields {
 		if strings.ContainsAny(f.text, " \t\n;&|()<>`'\"") {
 			out = append(out, splitTokens(f.text)...)

@@ -47,6 +47,8 @@ type command struct {
 	// fedCode is set when its standard input comes from a pipe or a redirection, which an
 	// interpreter (sh, python …) would read as code.
 	fedCode bool
+	// toks are the words as a nested shell would split them, found once per command (tokens).
+	toks []string
 }
 
 func (c command) words() []string {
@@ -129,6 +131,7 @@ func (a *analyzer) walk(file *syntax.File) {
 				fields, ok := a.expand(w, i == 0)
 				c.fields, c.dynamic = append(c.fields, fields...), c.dynamic || !ok
 			}
+			c.toks = c.splitWords()
 			a.expanded[n] = c
 			a.sh.calls = append(a.sh.calls, c)
 		case *syntax.Redirect:
