@@ -14,9 +14,14 @@ type runPrinter struct {
 	c      *Context
 	asJSON bool
 	mu     sync.Mutex
+	// held are an external agent's calls not yet judged: the agent reports a call before it
+	// asks about it, so its line waits for the verdict, or for its end if it never asks.
+	held map[string]agent.ToolCallView
 }
 
-func newRunPrinter(c *Context, asJSON bool) *runPrinter { return &runPrinter{c: c, asJSON: asJSON} }
+func newRunPrinter(c *Context, asJSON bool) *runPrinter {
+	return &runPrinter{c: c, asJSON: asJSON, held: map[string]agent.ToolCallView{}}
+}
 
 func (p *runPrinter) print(e bus.Event) {
 	p.mu.Lock()
@@ -45,8 +50,17 @@ func (p *runPrinter) text(e bus.Event) {
 			fmt.Fprintln(c.Stderr, c.T("cli.run.starting", "Name", d.Name))
 		}
 	case agent.ToolCallView:
-		fmt.Fprintf(w, "\n→ %s %s [%s]\n", d.Name, d.Summary, c.T("cli.run.verdict."+d.Verdict))
+		if d.Verdict == agent.VerdictExternal {
+			p.held[d.CallID] = d
+			return
+		}
+		delete(p.held, d.CallID)
+		p.callLine(d)
 	case agent.ToolDoneView:
+		if held, ok := p.held[d.CallID]; ok {
+			delete(p.held, d.CallID)
+			p.callLine(held)
+		}
 		mark := "✓"
 		if d.IsError {
 			mark = "✗"
@@ -59,6 +73,10 @@ func (p *runPrinter) text(e bus.Event) {
 		}
 		fmt.Fprintln(c.Stderr, c.T("cli.run.ended", "Status", c.T("cli.run.status."+d.Status)))
 	}
+}
+
+func (p *runPrinter) callLine(d agent.ToolCallView) {
+	fmt.Fprintf(p.c.Stdout, "\n→ %s %s [%s]\n", d.Name, d.Summary, p.c.T("cli.run.verdict."+d.Verdict))
 }
 
 func mapOf(m map[string]any) []any {
