@@ -225,8 +225,10 @@ func TestBashIgnoresEscalateWhenRunning(t *testing.T) {
 
 // BenchmarkShellStart measures what the sandbox adds to starting a command: the same bash call
 // through the same code path, unsandboxed, sandboxed by re-executing this (pure-Go) test binary,
-// and sandboxed by the static helper the desktop build embeds, side by side. The last case runs
-// last: once the image is in use it serves every later command of the process.
+// and by the static helper the desktop build embeds, sandboxed and not, side by side. The
+// embedded cases run last: once the image is in use it serves every later command of the
+// process. What the sandbox itself adds is embedded-helper over embedded-helper-unsandboxed;
+// over bare, the supervising helper's own start is included too.
 func BenchmarkShellStart(b *testing.B) {
 	// bare is the floor: a shell started directly, with no helper above it. Every command the
 	// tool runs, unsandboxed ones too, starts under the supervising helper.
@@ -244,7 +246,7 @@ func BenchmarkShellStart(b *testing.B) {
 		opts  ShellOptions
 		image bool
 	}{{"unsandboxed", ShellOptions{Unsandboxed: true}, false}, {"sandboxed", ShellOptions{}, false},
-		{"embedded-helper", ShellOptions{}, true}} {
+		{"embedded-helper", ShellOptions{}, true}, {"embedded-helper-unsandboxed", ShellOptions{Unsandboxed: true}, true}} {
 		b.Run(c.name, func(b *testing.B) {
 			if c.image {
 				sandbox.UseHelperImage(sandboxtest.BuildHelper(b))
