@@ -31,6 +31,10 @@ func (m ExecutionMode) MayMutate() bool { return row(m).MayMutate }
 // Offers reports whether m offers tool t to the model; the gate uses the same answer as its hard layer.
 func (m ExecutionMode) Offers(t Tool) bool { return row(m).Offers(t) }
 
+// OffersMCP reports whether m offers an MCP tool with the given read-only annotation; the gate
+// uses the same answer as its hard layer. An unknown mode offers only read-only ones.
+func (m ExecutionMode) OffersMCP(readOnlyHint bool) bool { return row(m).OffersMCP(readOnlyHint) }
+
 // LabelKey is the locale key of the mode's display name.
 func (m ExecutionMode) LabelKey() string {
 	if !m.Known() {

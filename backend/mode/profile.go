@@ -25,7 +25,22 @@ type Profile struct {
 	// RequiresVerification means the turn cannot end as done until a verification command it ran
 	// has passed, or it reports honestly that verification fails.
 	RequiresVerification bool
+	// MCP is how much of the MCP servers' tools the mode offers and lets through the hard layer.
+	MCP MCPAccess
 }
+
+// MCPAccess is the MCP column of the R-MODE-4 table.
+type MCPAccess string
+
+const (
+	// MCPNone: no MCP tool at all (chat).
+	MCPNone MCPAccess = ""
+	// MCPReadOnly: only tools whose annotations say read-only. The annotation is the server's
+	// hint: it lets a tool be offered here, never run without asking (backend/policy).
+	MCPReadOnly MCPAccess = "read_only"
+	// MCPAll: every tool, as far as the permission mode allows.
+	MCPAll MCPAccess = "all"
+)
 
 var (
 	readTools = []Tool{ToolRead, ToolGlob, ToolGrep}
@@ -38,12 +53,12 @@ var (
 // profiles is the one table (R-MODE-4). Keep it the only place that says what a mode may do.
 var profiles = map[ExecutionMode]Profile{
 	ModeChat:     {Mode: ModeChat},
-	ModePropose:  {Mode: ModePropose, Tools: readTools},
-	ModeAnalyze:  {Mode: ModeAnalyze, Tools: readTools},
-	ModePlan:     {Mode: ModePlan, Tools: planTools},
-	ModeExecute:  {Mode: ModeExecute, Tools: allTools, MayMutate: true},
-	ModeDebug:    {Mode: ModeDebug, Tools: allTools, MayMutate: true, DebugPrompt: true},
-	ModeVerified: {Mode: ModeVerified, Tools: allTools, MayMutate: true, RequiresVerification: true},
+	ModePropose:  {Mode: ModePropose, Tools: readTools, MCP: MCPReadOnly},
+	ModeAnalyze:  {Mode: ModeAnalyze, Tools: readTools, MCP: MCPReadOnly},
+	ModePlan:     {Mode: ModePlan, Tools: planTools, MCP: MCPReadOnly},
+	ModeExecute:  {Mode: ModeExecute, Tools: allTools, MayMutate: true, MCP: MCPAll},
+	ModeDebug:    {Mode: ModeDebug, Tools: allTools, MayMutate: true, DebugPrompt: true, MCP: MCPAll},
+	ModeVerified: {Mode: ModeVerified, Tools: allTools, MayMutate: true, RequiresVerification: true, MCP: MCPAll},
 }
 
 // ProfileOf returns m's row. An unknown or legacy mode string gets the analyze row — read, glob and
@@ -71,6 +86,18 @@ func (p Profile) Offers(t Tool) bool {
 		if have == t {
 			return true
 		}
+	}
+	return false
+}
+
+// OffersMCP reports whether the profile offers an MCP tool whose annotations say read-only
+// (readOnlyHint) or not. An unknown access offers nothing.
+func (p Profile) OffersMCP(readOnlyHint bool) bool {
+	switch p.MCP {
+	case MCPAll:
+		return true
+	case MCPReadOnly:
+		return readOnlyHint
 	}
 	return false
 }

@@ -33,6 +33,36 @@ func TestProfileTable(t *testing.T) {
 	}
 }
 
+// TestMCPColumn pins the MCP column: none in chat, read-only-annotated tools only in the modes
+// that may not mutate (and in unknown ones), every tool in the mutating modes.
+func TestMCPColumn(t *testing.T) {
+	cases := []struct {
+		mode            ExecutionMode
+		readOnly, other bool
+	}{
+		{ModeChat, false, false},
+		{ModePropose, true, false},
+		{ModeAnalyze, true, false},
+		{ModePlan, true, false},
+		{ModeExecute, true, true},
+		{ModeDebug, true, true},
+		{ModeVerified, true, true},
+		{"agent", true, false},
+		{"", true, false},
+	}
+	for _, c := range cases {
+		if got := c.mode.OffersMCP(true); got != c.readOnly {
+			t.Errorf("%q offers a read-only MCP tool: %v, want %v", c.mode, got, c.readOnly)
+		}
+		if got := c.mode.OffersMCP(false); got != c.other {
+			t.Errorf("%q offers an MCP tool not marked read-only: %v, want %v", c.mode, got, c.other)
+		}
+	}
+	if (Profile{MCP: "everything"}).OffersMCP(true) {
+		t.Error("an unknown MCP access must offer nothing")
+	}
+}
+
 func TestProfileOfReturnsACopy(t *testing.T) {
 	p := ProfileOf(ModeAnalyze)
 	p.Tools[0] = ToolBash

@@ -20,10 +20,11 @@ const (
 	// or unclassifiable ACP kind). It fails closed: it asks in every mode but Chat, and no grant
 	// or allow rule answers it.
 	KindOther Kind = "other"
+	KindMCP   Kind = "mcp" // a tool of an MCP server (mcp.go)
 )
 
 // Kinds lists every call kind.
-var Kinds = []Kind{KindRead, KindWrite, KindEdit, KindBash, KindAsk, KindPlanExit, KindFetch, KindOther}
+var Kinds = []Kind{KindRead, KindWrite, KindEdit, KindBash, KindAsk, KindPlanExit, KindFetch, KindOther, KindMCP}
 
 // AsksAlways reports whether calls of kind k ask whenever no deny decides them: grants and
 // always-allow rules never answer them, and an approval of one is for that call only.
@@ -39,6 +40,8 @@ type Call struct {
 	// Escalation is set on a bash call that asks to step out of the kernel sandbox. It is a
 	// decision no grant or always-allow rule can answer in advance: it always asks.
 	Escalation Escalation
+	// MCP names the server and tool of an MCP call.
+	MCP MCPCall
 }
 
 // Escalation is a bash call's request to step out of the sandbox.
@@ -56,8 +59,9 @@ var Escalations = []Escalation{EscalateNetwork, EscalateUnsandboxed}
 // HasPath reports whether calls of kind k name a path the gate must resolve.
 func (k Kind) HasPath() bool { return k == KindRead || k == KindWrite || k == KindEdit }
 
-// Mutates reports whether calls of kind k can change something.
-func (k Kind) Mutates() bool { return k == KindWrite || k == KindEdit || k == KindBash }
+// Mutates reports whether calls of kind k can change something. An MCP tool can do anything its
+// server can: its annotations are hints, so it counts as mutating.
+func (k Kind) Mutates() bool { return k == KindWrite || k == KindEdit || k == KindBash || k == KindMCP }
 
 // KindOfTool maps a tool name to its call kind; ok is false for a tool the gate does not know.
 func KindOfTool(t mode.Tool) (k Kind, ok bool) {

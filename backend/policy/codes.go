@@ -23,10 +23,14 @@ const (
 	SandboxEscalation errs.Kind = "SANDBOX_ESCALATION"
 	// NetworkFetch names the concern of a fetch (an external agent reaching the network).
 	NetworkFetch errs.Kind = "NETWORK_FETCH"
+	// MCPDisabledInReadOnly is the profile's hard deny of an MCP tool whose annotations do not
+	// say read-only, in a mode that may not mutate (propose, analyze, plan, unknown).
+	MCPDisabledInReadOnly errs.Kind = "MCP_DISABLED_IN_READ_ONLY"
 )
 
 // Codes lists every gate code, for tests that check each has a message in every locale.
 var Codes = []errs.Kind{
 	ToolDisabledInChat, WriteDisabledInReadOnly, BashDisabledInReadOnly, PathOutsideWorkspace,
 	ProtectedPath, RejectedByUser, DecisionTimedOut, ToolDisabledInMode, DeniedByRule, SandboxEscalation, NetworkFetch,
+	MCPDisabledInReadOnly,
 }

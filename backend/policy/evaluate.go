@@ -18,7 +18,8 @@ type Input struct {
 // Evaluate decides one tool call (R-GATE-1). It is pure: all file-system facts come resolved in
 // in.Call. The layers run in a fixed order and the first that decides wins:
 //
-//  1. the execution mode's hard deny — outranks every permission mode, full included;
+//  1. the execution mode's hard deny — outranks every permission mode, full included (for an
+//     MCP tool it reads the tool's read-only annotation, mcp.go);
 //  2. deny rules and protected paths — a deny rule denies, a protected or unresolved path asks;
 //  3. session grants, then always-allow rules;
 //  4. the permission mode (R-GATE-3).
@@ -32,9 +33,12 @@ type Input struct {
 // unrecognized mode never yields allow for write, edit or bash.
 func Evaluate(in Input) Verdict {
 	c := in.Call
-	if code, denied := hardDeny(in.Mode, c.Call.Kind); denied {
+	if code, denied := hardDeny(in.Mode, c.Call); denied {
 		v := deny(LayerProfile, code)
 		v.ReasonArgs = map[string]any{"Mode": string(in.Mode), "Tool": string(c.Call.Kind)}
+		if c.Call.Kind == KindMCP {
+			v.ReasonArgs["Tool"] = c.Call.MCP.Name()
+		}
 		return v
 	}
 	sh := c.Shell
@@ -51,11 +55,17 @@ func Evaluate(in Input) Verdict {
 	if c.Call.Kind.AsksAlways() {
 		return alwaysAsks(c.Call.Kind)
 	}
+	if c.Call.Kind == KindMCP && !c.Call.MCP.named() {
+		return ask(LayerMode, "", "gate.reason.mcp_unnamed")
+	}
 	if !in.Permission.Valid() {
 		return unknownPermission(c)
 	}
 	if v, done := allowLayer(in.Grants, in.Rules, c, sh); done {
 		return v
+	}
+	if c.Call.Kind == KindMCP {
+		return mcpVerdict(in.Mode, in.Permission)
 	}
 	return permissionLayer(in.Permission, c, sh, in.Sandboxed)
 }

@@ -127,7 +127,7 @@ func TestGateTable(t *testing.T) {
 	}
 	for _, m := range mode.ExecutionModes {
 		for _, p := range PermissionModes {
-			for _, k := range Kinds {
+			for _, k := range gateKinds { // MCP has its own table (mcp_test.go)
 				if !seen[string(m)+"/"+string(p)+"/"+string(k)] {
 					t.Errorf("cell %s × %s × %s is not pinned", m, p, k)
 				}

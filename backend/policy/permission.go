@@ -29,6 +29,9 @@ func (p PermissionMode) ReadOnlyShellRuns() bool { return p == Auto || p == Full
 // AnyShellRuns reports whether every shell command runs without asking.
 func (p PermissionMode) AnyShellRuns() bool { return p == Full }
 
+// MCPRuns reports whether MCP tools run without asking, where the mode offers them all.
+func (p PermissionMode) MCPRuns() bool { return p == Full }
+
 // OutsideRuns reports whether calls on paths outside the workspace run without asking.
 func (p PermissionMode) OutsideRuns() bool { return p == Full }
 

@@ -33,7 +33,8 @@ const (
 var Scopes = []Scope{ScopeExact, ScopePrefix, ScopePattern}
 
 // Rule is an "always allow" or deny rule from Settings (R-DEC-4). A rule with Path applies to
-// read, write and edit calls; a rule with Command applies to bash calls; a rule with neither
+// read, write and edit calls; a rule with Command applies to bash calls; a rule with MCP
+// ("server/tool", written mcp:server/tool) applies to MCP calls (mcp.go); a rule with none
 // applies to every call of its Kind. Kind "" means any kind the pattern applies to.
 //
 // An allow rule matches by its Scope: exact (the default) compares the command text, or the
@@ -56,6 +57,7 @@ type Rule struct {
 	Kind    Kind
 	Path    string
 	Command string
+	MCP     string
 	Scope   Scope
 }
 
@@ -65,11 +67,12 @@ type Grant struct {
 	Kind    Kind
 	Path    string
 	Command string
+	MCP     string
 	Scope   Scope
 }
 
 func (g Grant) rule() Rule {
-	return Rule{Effect: Allow, Kind: g.Kind, Path: g.Path, Command: g.Command, Scope: g.Scope}
+	return Rule{Effect: Allow, Kind: g.Kind, Path: g.Path, Command: g.Command, MCP: g.MCP, Scope: g.Scope}
 }
 
 // ruleMatch is the outcome of testing one rule against a call.
@@ -83,6 +86,9 @@ const (
 
 // appliesTo reports whether r's kind and pattern type fit the call's kind.
 func (r Rule) appliesTo(k Kind) bool {
+	if r.MCP != "" || k == KindMCP {
+		return r.appliesToMCP(k)
+	}
 	if r.Kind != "" && r.Kind != k && !(k == KindBash && r.Effect != Allow && r.Path != "" && r.Kind.HasPath()) {
 		return false
 	}
@@ -108,6 +114,8 @@ func (r Rule) match(c Resolved, sh *Shell) ruleMatch {
 		return denyShellPath(r, sh)
 	case c.Call.Kind == KindBash:
 		return r.matchCommand(c.Call.Command, sh)
+	case c.Call.Kind == KindMCP:
+		return r.matchMCP(c.Call.MCP)
 	}
 	return matched
 }
