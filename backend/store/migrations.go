@@ -18,6 +18,7 @@ var migrations = []migration{
 	{name: "the scope of allow rules and grants", up: addRuleScope},
 	{name: "queue items as rows, sequence counters, application id", up: addQueueRows},
 	{name: "external agents' own session ids", up: addAgentSessions},
+	{name: "MCP servers, their pinned tools, MCP rules and grants", up: addMCP},
 }
 
 func createFoundation(tx *gorm.DB) error {
@@ -244,4 +245,38 @@ func logUnmoved(tx *gorm.DB, sessionID, raw string, at time.Time) error {
 	return tx.Exec(`INSERT INTO maintenance_log (repair, table_name, row_id, column_name, old_value, new_value, applied_at)
 		VALUES ('queue to rows: unreadable item kept in mode_queue', 'sessions', ?, 'mode_queue', ?, '', ?)`,
 		sessionID, raw, at).Error
+}
+
+// addMCP keeps the MCP servers the person configured (globally, or for one workspace), each
+// tool's definition as the person approved it (pinned) beside the one last listed (seen), and
+// the "server/tool" pattern of MCP rules and grants. Rows that predate it name no MCP tool.
+func addMCP(tx *gorm.DB) error {
+	return execAll(tx,
+		`CREATE TABLE mcp_servers (
+			id TEXT PRIMARY KEY,
+			name TEXT NOT NULL,
+			workspace TEXT NOT NULL DEFAULT '',
+			transport TEXT NOT NULL,
+			command TEXT NOT NULL DEFAULT '',
+			args TEXT NOT NULL DEFAULT '[]',
+			env TEXT NOT NULL DEFAULT '{}',
+			url TEXT NOT NULL DEFAULT '',
+			headers TEXT NOT NULL DEFAULT '{}',
+			network INTEGER NOT NULL DEFAULT 0,
+			enabled INTEGER NOT NULL DEFAULT 0,
+			source TEXT NOT NULL DEFAULT '',
+			created_at DATETIME NOT NULL,
+			UNIQUE(workspace, name))`,
+		`CREATE TABLE mcp_tools (
+			server_id TEXT NOT NULL REFERENCES mcp_servers(id) ON DELETE CASCADE,
+			name TEXT NOT NULL,
+			pinned TEXT NOT NULL DEFAULT '',
+			seen TEXT NOT NULL DEFAULT '',
+			disabled INTEGER NOT NULL DEFAULT 0,
+			approved_at DATETIME,
+			seen_at DATETIME NOT NULL,
+			PRIMARY KEY(server_id, name))`,
+		`ALTER TABLE rules ADD COLUMN mcp TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE grants ADD COLUMN mcp TEXT NOT NULL DEFAULT ''`,
+	)
 }

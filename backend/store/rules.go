@@ -21,6 +21,7 @@ type RuleRow struct {
 	Kind      string
 	Path      string
 	Command   string
+	MCP       string
 	Scope     string
 	Source    string
 	CreatedAt time.Time
@@ -37,7 +38,7 @@ func (r RuleRow) Rule() policy.Rule {
 		effect = policy.Allow
 	}
 	return policy.Rule{ID: r.ID, Effect: effect, Kind: policy.Kind(r.Kind), Path: r.Path, Command: r.Command,
-		Scope: policy.Scope(r.Scope)}
+		MCP: r.MCP, Scope: policy.Scope(r.Scope)}
 }
 
 // grantRow is one "allow for this session" grant; it goes with its session by cascade.
@@ -47,6 +48,7 @@ type grantRow struct {
 	Kind      string
 	Path      string
 	Command   string
+	MCP       string
 	Scope     string
 	CreatedAt time.Time
 }
@@ -59,10 +61,10 @@ func (s *Store) AddRule(r policy.Rule, source string) (RuleRow, error) {
 	if r.Effect != policy.Allow && r.Effect != policy.Deny {
 		return RuleRow{}, errs.Invalid("effect", string(r.Effect), []string{string(policy.Allow), string(policy.Deny)})
 	}
-	if err := checkPattern(r.Kind, r.Path, r.Command); err != nil {
+	if err := checkPattern(r.Kind, r.Path, r.Command, r.MCP); err != nil {
 		return RuleRow{}, err
 	}
-	if err := checkScope(r.Scope, r.Path, r.Command); err != nil {
+	if err := checkScope(r.Scope, r.Path, r.Command, r.MCP); err != nil {
 		return RuleRow{}, err
 	}
 	if r.Effect == policy.Allow && r.Kind.AsksAlways() {
@@ -73,7 +75,7 @@ func (s *Store) AddRule(r policy.Rule, source string) (RuleRow, error) {
 		return RuleRow{}, errs.Wrap(errs.Internal, err)
 	}
 	row := RuleRow{ID: id.String(), Effect: string(r.Effect), Kind: string(r.Kind), Path: r.Path,
-		Command: r.Command, Scope: string(r.Scope), Source: source, CreatedAt: time.Now().UTC()}
+		Command: r.Command, MCP: r.MCP, Scope: string(r.Scope), Source: source, CreatedAt: time.Now().UTC()}
 	if err := s.write(func(tx *gorm.DB) error { return tx.Create(&row).Error }); err != nil {
 		return RuleRow{}, err
 	}
@@ -113,22 +115,23 @@ func (s *Store) DeleteRule(id string) error {
 
 // AddGrant records "allow for this session". Granting the same thing twice keeps one row.
 func (s *Store) AddGrant(sessionID string, g policy.Grant) error {
-	g = policy.Grant{Kind: g.Kind, Path: strings.TrimSpace(g.Path), Command: strings.TrimSpace(g.Command), Scope: g.Scope}
-	if err := checkPattern(g.Kind, g.Path, g.Command); err != nil {
+	g = policy.Grant{Kind: g.Kind, Path: strings.TrimSpace(g.Path), Command: strings.TrimSpace(g.Command),
+		MCP: strings.TrimSpace(g.MCP), Scope: g.Scope}
+	if err := checkPattern(g.Kind, g.Path, g.Command, g.MCP); err != nil {
 		return err
 	}
-	if err := checkScope(g.Scope, g.Path, g.Command); err != nil {
+	if err := checkScope(g.Scope, g.Path, g.Command, g.MCP); err != nil {
 		return err
 	}
 	if g.Kind.AsksAlways() {
 		return askedEveryTime(g.Kind)
 	}
-	row := grantRow{SessionID: sessionID, Kind: string(g.Kind), Path: g.Path, Command: g.Command, Scope: string(g.Scope),
-		CreatedAt: time.Now().UTC()}
+	row := grantRow{SessionID: sessionID, Kind: string(g.Kind), Path: g.Path, Command: g.Command, MCP: g.MCP,
+		Scope: string(g.Scope), CreatedAt: time.Now().UTC()}
 	return s.write(func(tx *gorm.DB) error {
 		var n int64
-		err := tx.Model(&grantRow{}).Where("session_id = ? AND kind = ? AND path = ? AND command = ? AND scope = ?",
-			sessionID, row.Kind, row.Path, row.Command, row.Scope).Count(&n).Error
+		err := tx.Model(&grantRow{}).Where("session_id = ? AND kind = ? AND path = ? AND command = ? AND mcp = ? AND scope = ?",
+			sessionID, row.Kind, row.Path, row.Command, row.MCP, row.Scope).Count(&n).Error
 		if err != nil || n > 0 {
 			return err
 		}
@@ -149,7 +152,7 @@ func (s *Store) Grants(sessionID string) ([]policy.Grant, error) {
 	}
 	out := make([]policy.Grant, len(rows))
 	for i, r := range rows {
-		out[i] = policy.Grant{Kind: policy.Kind(r.Kind), Path: r.Path, Command: r.Command, Scope: policy.Scope(r.Scope)}
+		out[i] = policy.Grant{Kind: policy.Kind(r.Kind), Path: r.Path, Command: r.Command, MCP: r.MCP, Scope: policy.Scope(r.Scope)}
 	}
 	return out, nil
 }
@@ -167,18 +170,21 @@ func askedEveryTime(k policy.Kind) error {
 }
 
 func trimRule(r policy.Rule) policy.Rule {
-	r.Path, r.Command = strings.TrimSpace(r.Path), strings.TrimSpace(r.Command)
+	r.Path, r.Command, r.MCP = strings.TrimSpace(r.Path), strings.TrimSpace(r.Command), strings.TrimSpace(r.MCP)
 	return r
 }
 
 // checkPattern refuses a rule or grant that would match everything (nothing named at all) or
 // nothing (a pattern its kind never carries), so what Settings lists is what the gate applies.
-func checkPattern(k policy.Kind, path, command string) error {
-	if k == "" && path == "" && command == "" {
+func checkPattern(k policy.Kind, path, command, mcp string) error {
+	if k == "" && path == "" && command == "" && mcp == "" {
 		return errs.New(errs.InvalidInput, "Field", "rule")
 	}
 	if k != "" && !slices.Contains(policy.Kinds, k) {
 		return errs.Invalid("kind", string(k), kindNames(policy.Kinds))
+	}
+	if mcp != "" || k == policy.KindMCP {
+		return checkMCPPattern(k, path, command, mcp)
 	}
 	switch {
 	case path != "" && command != "":
@@ -191,14 +197,31 @@ func checkPattern(k policy.Kind, path, command string) error {
 	return nil
 }
 
+// checkMCPPattern refuses an MCP pattern on another kind, beside a path or command, or one that
+// names no server.
+func checkMCPPattern(k policy.Kind, path, command, mcp string) error {
+	switch {
+	case k != "" && k != policy.KindMCP:
+		return errs.Invalid("kind", string(k), []string{string(policy.KindMCP)})
+	case path != "" || command != "":
+		return errs.Invalid("rule", strings.Join([]string{path, command, mcp}, " | "), []string{"path", "command", "mcp"})
+	case mcp == "":
+		return nil
+	}
+	if p, ok := policy.ParseMCPRule(mcp); !ok || p != mcp {
+		return errs.Invalid("mcp", mcp, []string{"server/tool", "server/*", "server"})
+	}
+	return nil
+}
+
 // checkScope refuses a scope this build does not know, and one that does not fit the pattern:
-// a prefix is for commands, a pattern for paths.
-func checkScope(scope policy.Scope, path, command string) error {
+// a prefix is for commands, a pattern for paths and MCP tools.
+func checkScope(scope policy.Scope, path, command, mcp string) error {
 	allowed := []string{string(policy.ScopeExact), string(policy.ScopePrefix), string(policy.ScopePattern)}
 	switch {
 	case scope == "" || scope == policy.ScopeExact:
 		return nil
-	case scope == policy.ScopePrefix && command != "", scope == policy.ScopePattern && path != "":
+	case scope == policy.ScopePrefix && command != "", scope == policy.ScopePattern && (path != "" || mcp != ""):
 		return nil
 	}
 	return errs.Invalid("scope", string(scope), allowed)
