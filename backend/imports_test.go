@@ -22,8 +22,9 @@ type rule struct {
 var rules = []rule{
 	{"the domain never imports Wails", always, prefix(wailsModule)},
 	{"the domain never imports app/", always, prefix("agentdesk/app")},
-	{"only serve, provider and acp speak HTTP", func(pkg string, isTest bool) bool {
-		return !isTest && !inAny(pkg, "serve", "provider", "acp")
+	// mcp speaks MCP's Streamable HTTP transport to the servers the person configured.
+	{"only serve, provider, acp and mcp speak HTTP", func(pkg string, isTest bool) bool {
+		return !isTest && !inAny(pkg, "serve", "provider", "acp", "mcp")
 	}, func(imp string) bool { return imp == "net/http" }},
 	{"errs uses the standard library only", only("errs"), notStdlib()},
 	// The gate must parse shell to judge commands (mvdan.cc/sh is a pure parser) and expand

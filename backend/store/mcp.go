@@ -247,10 +247,12 @@ func (s *Store) SeeMCPTools(serverID string, defs map[string]string) ([]MCPTool,
 	return s.MCPTools(serverID)
 }
 
-// ApproveMCPTool pins what the server listed last as the approved definition of one tool.
-func (s *Store) ApproveMCPTool(serverID, name string) error {
+// ApproveMCPTool pins seen, the definition the person reviewed, as the approved one of a tool.
+// It does so only while the server's last listing is still that definition: one that changed
+// again meanwhile is NOT_FOUND, so no one approves what they did not see.
+func (s *Store) ApproveMCPTool(serverID, name, seen string) error {
 	now := time.Now().UTC()
-	res := s.db.Model(&MCPTool{}).Where("server_id = ? AND name = ? AND seen <> ''", serverID, name).
+	res := s.db.Model(&MCPTool{}).Where("server_id = ? AND name = ? AND seen <> '' AND seen = ?", serverID, name, seen).
 		Updates(map[string]any{"pinned": gorm.Expr("seen"), "approved_at": now, "disabled": false})
 	if res.Error != nil {
 		return storeErr(res.Error)

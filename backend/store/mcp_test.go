@@ -44,7 +44,10 @@ func TestMCPServersAndPins(t *testing.T) {
 	if tools[1].Name != "fresh" || tools[1].Pinned != "" {
 		t.Fatalf("a new tool is not approved: %+v", tools[1])
 	}
-	if err := s.ApproveMCPTool(srv.ID, "echo"); err != nil {
+	if err := s.ApproveMCPTool(srv.ID, "echo", `{"d":8}`); errs.KindOf(err) != errs.NotFound {
+		t.Fatalf("approving a definition the server no longer lists: %v", err)
+	}
+	if err := s.ApproveMCPTool(srv.ID, "echo", `{"d":9}`); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.SetMCPToolDisabled(srv.ID, "fresh", true); err != nil {
@@ -54,7 +57,7 @@ func TestMCPServersAndPins(t *testing.T) {
 	if tools[0].Pinned != `{"d":9}` || !tools[1].Disabled {
 		t.Fatalf("after approve and disable: %+v", tools)
 	}
-	if err := s.ApproveMCPTool(srv.ID, "nope"); errs.KindOf(err) != errs.NotFound {
+	if err := s.ApproveMCPTool(srv.ID, "nope", `{}`); errs.KindOf(err) != errs.NotFound {
 		t.Fatalf("approving an unknown tool: %v", err)
 	}
 	if err := s.DisableMCPServer(srv.ID); err != nil {

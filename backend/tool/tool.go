@@ -54,6 +54,8 @@ type Env struct {
 	// ReviewPlan asks the person to review a plan (exit_plan_mode). Implemented by the agent.
 	// Nil means there is no reviewer: the plan is declined and the mode stays plan.
 	ReviewPlan func(ctx context.Context, plan string) (PlanReview, error)
+	// Elicit puts an MCP server's form to the person. Nil means no one can answer: declined.
+	Elicit Elicitor
 	// Output, when set, receives bash output as it arrives, from one goroutine at a time, in
 	// order, split only at UTF-8 boundaries. The UI shows it live.
 	Output func(chunk string)

@@ -1,0 +1,273 @@
+package mcp
+
+import (
+	"context"
+	"io"
+	"os"
+	"sort"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"agentdesk/backend/errs"
+	"agentdesk/backend/store"
+)
+
+// EventChanged is published when a server's state or tools changed (a tool the person has not
+// approved appeared, a definition changed, a server started or failed): Settings reloads.
+const EventChanged = "mcp.changed"
+
+// ChangedView is the payload of mcp.changed.
+type ChangedView struct {
+	ServerID string `json:"serverId"`
+	Name     string `json:"name"`
+}
+
+// Options wire a Host.
+type Options struct {
+	// DataDir is AgentDesk's data folder, hidden from stdio servers by their sandbox.
+	DataDir string
+	// Getenv expands ${VAR} in configurations; nil reads the process environment.
+	Getenv func(string) string
+	// Log receives the servers' standard error, line by line; nil discards it.
+	Log io.Writer
+	// Publish announces mcp.changed; nil publishes nothing.
+	Publish func(name string, data any)
+	// Version is AgentDesk's, sent to servers as the client's.
+	Version string
+}
+
+// Host runs the MCP servers of every session: one connection per server and workspace, started
+// at first use, started again at the next call after it crashed, and stopped by Close.
+type Host struct {
+	st   *store.Store
+	opts Options
+
+	mu       sync.Mutex
+	slots    map[slotKey]*slot
+	sessions map[string][]server // the servers an editor passed over ACP, per session
+	closed   bool
+}
+
+type slotKey struct{ server, workspace string }
+
+// slot is one server in one workspace: its connection, and how the last start went.
+type slot struct {
+	mu     sync.Mutex // held while dialing, so a server is started once however many ask
+	conn   *conn
+	status Status
+}
+
+// Status is how a server's last start went, for Settings and `mcp list`.
+type Status struct {
+	State   string `json:"state"` // "stopped", "running" or "failed"
+	Problem string `json:"problem,omitempty"`
+}
+
+// server is a server the host may start: one the person configured, or one an editor passed.
+type server struct {
+	id      string
+	cfg     Config
+	enabled bool
+	pins    pinBook
+}
+
+// NewHost returns a host over st; nothing starts until a server is used.
+func NewHost(st *store.Store, opts Options) *Host {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.Publish == nil {
+		opts.Publish = func(string, any) {}
+	}
+	return &Host{st: st, opts: opts, slots: map[slotKey]*slot{}, sessions: map[string][]server{}}
+}
+
+// Close stops every server (each stdio server's whole process group).
+func (h *Host) Close() {
+	h.mu.Lock()
+	h.closed = true
+	slots := h.slots
+	h.slots = map[slotKey]*slot{}
+	h.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range slots {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.conn != nil {
+				s.conn.close()
+				s.conn = nil
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// inScope lists the enabled servers a session in workspace may use: the global ones, those of
+// the workspace (which replace a global one of the same name), and those its editor passed.
+func (h *Host) inScope(sessionID, workspace string) ([]server, error) {
+	rows, err := h.st.MCPServers()
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]server{}
+	for _, r := range rows {
+		if !r.Enabled || r.Workspace != "" && r.Workspace != workspace {
+			continue
+		}
+		if _, taken := byName[r.Name]; taken && r.Workspace == "" {
+			continue
+		}
+		byName[r.Name] = h.stored(r)
+	}
+	h.mu.Lock()
+	for _, s := range h.sessions[sessionID] {
+		byName[s.cfg.Name] = s
+	}
+	h.mu.Unlock()
+	out := make([]server, 0, len(byName))
+	for _, s := range byName {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].cfg.Name < out[j].cfg.Name })
+	return out, nil
+}
+
+func (h *Host) stored(r store.MCPServer) server {
+	return server{id: r.ID, cfg: configOf(r), enabled: r.Enabled, pins: storedPins{st: h.st, id: r.ID}}
+}
+
+// workspaceOf is where a server runs: its own workspace when it has one.
+func workspaceOf(s server, workspace string) string {
+	if s.cfg.Workspace != "" {
+		return s.cfg.Workspace
+	}
+	return workspace
+}
+
+// connect returns the server's live connection in workspace, starting it when there is none or
+// the last one ended (a crash): this is the restart at the next call.
+func (h *Host) connect(ctx context.Context, s server, workspace string) (*conn, error) {
+	sl, err := h.slot(slotKey{s.id, workspace})
+	if err != nil {
+		return nil, err
+	}
+	sl.mu.Lock()
+	defer sl.mu.Unlock()
+	if sl.conn != nil && sl.conn.alive() {
+		return sl.conn, nil
+	}
+	if sl.conn != nil {
+		go sl.conn.close()
+		sl.conn = nil
+	}
+	c, err := dial(ctx, dialSpec{cfg: s.cfg, workspace: workspace, dataDir: h.opts.DataDir, version: h.opts.Version,
+		getenv: h.opts.Getenv, log: h.opts.Log, onList: func(tools []*mcp.Tool) { h.reconcile(s, tools) }})
+	if err != nil {
+		sl.status = Status{State: "failed", Problem: problemOf(err)}
+		h.opts.Publish(EventChanged, ChangedView{ServerID: s.id, Name: s.cfg.Name})
+		return nil, err
+	}
+	sl.conn, sl.status = c, Status{State: "running"}
+	return c, nil
+}
+
+func (h *Host) slot(k slotKey) (*slot, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, errs.New(ServerUnavailable, "Server", k.server, "Problem", "AgentDesk is shutting down")
+	}
+	sl, ok := h.slots[k]
+	if !ok {
+		sl = &slot{status: Status{State: "stopped"}}
+		h.slots[k] = sl
+	}
+	return sl, nil
+}
+
+// forget drops a server's connections (it was removed or switched off), stopping them.
+func (h *Host) forget(id string) {
+	h.mu.Lock()
+	var gone []*slot
+	for k, sl := range h.slots {
+		if k.server == id {
+			gone = append(gone, sl)
+			delete(h.slots, k)
+		}
+	}
+	h.mu.Unlock()
+	for _, sl := range gone {
+		sl.mu.Lock()
+		if sl.conn != nil {
+			sl.conn.close()
+			sl.conn = nil
+		}
+		sl.mu.Unlock()
+	}
+}
+
+// status is the state of a server's connections: running if one runs, else the last failure.
+func (h *Host) status(id string) Status {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := Status{State: "stopped"}
+	for k, sl := range h.slots {
+		if k.server != id {
+			continue
+		}
+		switch {
+		case sl.conn != nil && sl.conn.alive():
+			return Status{State: "running"}
+		case sl.status.State == "failed":
+			out = sl.status
+		}
+	}
+	return out
+}
+
+func problemOf(err error) string {
+	e := errs.As(err)
+	if p, ok := e.Args["Problem"].(string); ok {
+		return p
+	}
+	return err.Error()
+}
+
+// reconcile records a server's new listing beside the pins and announces a tool that needs the
+// person: one never approved, or one whose definition changed.
+func (h *Host) reconcile(s server, tools []*mcp.Tool) {
+	defs := map[string]string{}
+	for _, t := range tools {
+		if d, err := defOf(t); err == nil {
+			defs[t.Name] = d.canonical()
+		}
+	}
+	rows, err := s.pins.see(defs)
+	if err != nil {
+		return
+	}
+	for _, r := range rows {
+		if def, listed := defs[r.Name]; listed && r.Pinned != def {
+			h.opts.Publish(EventChanged, ChangedView{ServerID: s.id, Name: s.cfg.Name})
+			return
+		}
+	}
+}
+
+// pinBook is where a server's approvals live.
+type pinBook interface {
+	see(defs map[string]string) ([]store.MCPTool, error)
+	rows() ([]store.MCPTool, error)
+}
+
+type storedPins struct {
+	st *store.Store
+	id string
+}
+
+func (p storedPins) see(defs map[string]string) ([]store.MCPTool, error) { return p.st.SeeMCPTools(p.id, defs) }
+func (p storedPins) rows() ([]store.MCPTool, error)                      { return p.st.MCPTools(p.id) }

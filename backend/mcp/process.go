@@ -1,0 +1,232 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"agentdesk/backend/errs"
+	"agentdesk/backend/sandbox"
+)
+
+// A stdio server runs under the same kernel sandbox as shell commands (backend/sandbox), in its
+// own process group and session, with a private TMPDIR. What it may do, and why:
+//
+//   - read and run what the shell may (the whole file system except AgentDesk's data folder):
+//     its own program, libraries and configuration live anywhere, often under ~ or /usr;
+//   - write only inside the session's workspace and its private temp folder: a server acts on
+//     the workspace the person works in (each call through the gate), and on nothing else;
+//   - no network unless the person allowed it for this server (Config.Network): a server that
+//     needs an API says so when it is added, and the person sees it in the list;
+//   - an environment scrubbed like the shell's (no KEY/SECRET/TOKEN/PASSWORD names, no provider
+//     variables), plus only the variables its configuration names.
+//
+// Where the kernel has no Landlock, sandbox.Command starts it directly and the gate is the only
+// line of defence, as for shell commands.
+
+// graceful is how long a server gets to exit after its input closes, and again after SIGTERM.
+const graceful = 2 * time.Second
+
+// stderrTail is how much of a server's standard error is kept to explain a crash.
+const stderrTail = 2 << 10
+
+// processTransport starts a stdio server and connects to it over its standard input and output.
+type processTransport struct {
+	cmd     *exec.Cmd
+	tmp     string
+	stderr  *tail
+	waited  chan struct{}
+	waitErr error
+}
+
+// newProcess builds the sandboxed command of a stdio server for workspace.
+func newProcess(cfg Config, workspace, dataDir string, getenv func(string) string, log io.Writer) (*processTransport, error) {
+	program, args, env, err := processArgs(cfg, getenv)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "agentdesk-mcp-*")
+	if err != nil {
+		return nil, err
+	}
+	p := sandbox.Policy{Workspace: workspace, DataDir: dataDir, Network: cfg.Network, TempDir: tmp}
+	cmd, err := sandbox.Command(p, program, args, env)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	cmd.Dir = workspace
+	newProcessGroup(cmd)
+	t := &processTransport{cmd: cmd, tmp: tmp, stderr: newTail(stderrTail, log, cfg.Name), waited: make(chan struct{})}
+	cmd.Stderr = t.stderr
+	return t, nil
+}
+
+// processArgs resolves the program on PATH and expands ${VAR} references in the arguments and
+// the configured environment.
+func processArgs(cfg Config, getenv func(string) string) (program string, args, env []string, err error) {
+	command, err := expandVars(cfg.Command, getenv)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if program, err = exec.LookPath(command); err != nil {
+		return "", nil, nil, err
+	}
+	if program, err = filepath.Abs(program); err != nil {
+		return "", nil, nil, err
+	}
+	for _, a := range cfg.Args {
+		v, err := expandVars(a, getenv)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		args = append(args, v)
+	}
+	env = sandbox.ScrubEnv(os.Environ(), nil)
+	for _, k := range sortedKeys(cfg.Env) {
+		v, err := expandVars(cfg.Env[k], getenv)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		env = append(withoutVar(env, k), k+"="+v)
+	}
+	return program, args, env, nil
+}
+
+func withoutVar(env []string, name string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// Connect starts the process. The pipes are the transport's own (not exec's), so the reader sees
+// the end of the stream when the process exits rather than a pipe closed under it by Wait.
+func (t *processTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	t.cmd.Stdin, t.cmd.Stdout = inR, outW
+	err = t.cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		os.RemoveAll(t.tmp)
+		return nil, err
+	}
+	go func() {
+		t.waitErr = t.cmd.Wait()
+		close(t.waited)
+	}()
+	return (&mcp.IOTransport{Reader: outR, Writer: &stdin{File: inW, t: t}}).Connect(ctx)
+}
+
+// exited reports whether the process has ended, and how.
+func (t *processTransport) exited() (bool, string) {
+	select {
+	case <-t.waited:
+	default:
+		return false, ""
+	}
+	status := "exited"
+	if t.waitErr != nil {
+		status = t.waitErr.Error()
+	}
+	if s := strings.TrimSpace(t.stderr.String()); s != "" {
+		status += "; stderr: " + s
+	}
+	return true, status
+}
+
+// stop ends the process the way the MCP specification asks: its input closed first, then
+// SIGTERM, then SIGKILL, each to the whole group so nothing it started stays behind.
+func (t *processTransport) stop() {
+	for _, step := range []func(){func() {}, func() { signalGroup(t.cmd, false) }} {
+		step()
+		select {
+		case <-t.waited:
+			signalGroup(t.cmd, true)
+			os.RemoveAll(t.tmp)
+			return
+		case <-time.After(graceful):
+		}
+	}
+	signalGroup(t.cmd, true)
+	<-t.waited
+	os.RemoveAll(t.tmp)
+}
+
+// stdin is the server's input; closing it stops the server.
+type stdin struct {
+	*os.File
+	t    *processTransport
+	once sync.Once
+}
+
+func (s *stdin) Close() error {
+	err := s.File.Close()
+	s.once.Do(func() { go s.t.stop() })
+	return err
+}
+
+// tail keeps the last bytes a server wrote to standard error, and copies every line to log.
+type tail struct {
+	mu    sync.Mutex
+	buf   []byte
+	limit int
+	log   io.Writer
+	name  string
+}
+
+func newTail(limit int, log io.Writer, name string) *tail {
+	return &tail{limit: limit, log: log, name: name}
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.limit {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.limit:]...)
+	}
+	if t.log != nil {
+		for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+			fmt.Fprintf(t.log, "mcp %s: %s\n", t.name, line)
+		}
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.ToValidUTF8(string(t.buf), "\uFFFD")
+}
+
+// startError is the error of a server that could not start.
+func startError(name string, err error) error {
+	if e := errs.As(err); e.Kind == errs.MissingArgument {
+		return errs.Wrap(ServerUnavailable, err, "Server", name, "Problem", "the variable "+fmt.Sprint(e.Args["Name"])+" is not set")
+	}
+	return errs.Wrap(ServerUnavailable, err, "Server", name, "Problem", err.Error())
+}

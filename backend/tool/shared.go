@@ -1,0 +1,59 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// This file is what tools from outside this package (the MCP servers' tools, backend/mcp) share
+// with the built-in ones: the output cap, and the way to the person for a server's form.
+
+// OutputCap is what a tool's result keeps for the model, as bash does: half head, half tail.
+const OutputCap = bashOutputCap
+
+// CapOutput keeps the head and the tail of s within limit bytes, with the omitted middle marked,
+// never splitting a character; truncated reports a cut.
+func CapOutput(s string, limit int) (out string, truncated bool) {
+	c := newCapture(limit, 0, nil)
+	_, _ = c.Write([]byte(s))
+	return c.String(), c.omitted() > 0
+}
+
+// Elicitation is a form an MCP server asks the person to fill in while one of its tools runs.
+type Elicitation struct {
+	Server  string
+	Tool    string
+	Message string
+	// Schema is the requested schema: a flat object of string, number, integer, boolean and
+	// enum properties.
+	Schema json.RawMessage
+}
+
+// ElicitAnswer is the person's reply: "accept" with the form's Content, "decline" or "cancel".
+type ElicitAnswer struct {
+	Action  string
+	Content map[string]any
+}
+
+// Elicitor puts an Elicitation to the person (Env.Elicit).
+type Elicitor func(ctx context.Context, e Elicitation) (ElicitAnswer, error)
+
+// Served is a tool an MCP server serves (backend/mcp): it runs like a built-in tool, and says
+// whose it is and what its annotations claim, for the transcript and the mode's profile.
+type Served interface {
+	Tool
+	// Server is the name of the server.
+	Server() string
+	// ReadOnlyHint is the tool's read-only annotation, as the person approved it: a hint that
+	// decides only whether a read-only mode may offer and call it.
+	ReadOnlyHint() bool
+}
+
+// ServedTools are the MCP servers' tools of a session (backend/mcp.Host).
+type ServedTools interface {
+	// Offered lists the tools a session in workspace may be offered: enabled and approved.
+	Offered(ctx context.Context, sessionID, workspace string) []Served
+	// Lookup finds a tool by the name the model called, in any state: one that may not run
+	// fails its call with the reason.
+	Lookup(ctx context.Context, sessionID, workspace, name string) (Served, bool)
+}
