@@ -269,5 +269,7 @@ type storedPins struct {
 	id string
 }
 
-func (p storedPins) see(defs map[string]string) ([]store.MCPTool, error) { return p.st.SeeMCPTools(p.id, defs) }
-func (p storedPins) rows() ([]store.MCPTool, error)                      { return p.st.MCPTools(p.id) }
+func (p storedPins) see(defs map[string]string) ([]store.MCPTool, error) {
+	return p.st.SeeMCPTools(p.id, defs)
+}
+func (p storedPins) rows() ([]store.MCPTool, error) { return p.st.MCPTools(p.id) }
