@@ -34,6 +34,8 @@ type ApprovalPayload struct {
 	Diff string `json:"diff,omitempty"`
 	// Change is what a write or an edit would do to the file, for the card's diff.
 	Change *tool.Change `json:"change,omitempty"`
+	// Server names the MCP server of an MCP tool.
+	Server string `json:"server,omitempty"`
 }
 
 // ScopeOption is one scope the approval card offers for saving.
@@ -41,6 +43,8 @@ type ScopeOption struct {
 	ID      string `json:"id"` // decision.ScopeExact or decision.ScopePrefix
 	Command string `json:"command,omitempty"`
 	Path    string `json:"path,omitempty"`
+	// MCP is the MCP tool saved, as rules spell it: mcp:server/tool.
+	MCP string `json:"mcp,omitempty"`
 }
 
 // QuestionPayload is an ask_user question.
@@ -105,12 +109,13 @@ func (t *turn) approve(g *gated) error {
 func approvalPayload(g *gated) ApprovalPayload {
 	p := ApprovalPayload{Tool: g.call.Name, Kind: string(g.desc.Gate.Kind), Summary: g.desc.Summary,
 		Path: g.resolved.Target.Path, Command: g.desc.Gate.Command, Code: string(g.verdict.Code),
-		ReasonKey: g.verdict.ReasonKey, ReasonArgs: g.verdict.ReasonArgs, Escalation: string(g.desc.Gate.Escalation)}
+		ReasonKey: g.verdict.ReasonKey, ReasonArgs: g.verdict.ReasonArgs, Escalation: string(g.desc.Gate.Escalation),
+		Server: serverOf(g.tool)}
 	if p.Escalation != "" {
 		return p
 	}
 	exact := ruleFor(g, decision.ScopeExact)
-	p.Scopes = []ScopeOption{{ID: decision.ScopeExact, Command: exact.Command, Path: exact.Path}}
+	p.Scopes = []ScopeOption{{ID: decision.ScopeExact, Command: exact.Command, Path: exact.Path, MCP: mcpScope(exact)}}
 	if prefix := policy.SuggestPrefix(g.resolved.Shell); prefix != "" && g.desc.Gate.Kind == policy.KindBash {
 		p.Scopes = append(p.Scopes, ScopeOption{ID: decision.ScopePrefix, Command: prefix})
 	}
@@ -135,7 +140,7 @@ func (t *turn) preview(g *gated) *tool.Change {
 // grantFor allows this call again, in the scope the person chose from those the card showed.
 func grantFor(g *gated, scope string) policy.Grant {
 	r := ruleFor(g, scope)
-	return policy.Grant{Kind: r.Kind, Path: r.Path, Command: r.Command, Scope: r.Scope}
+	return policy.Grant{Kind: r.Kind, Path: r.Path, Command: r.Command, MCP: r.MCP, Scope: r.Scope}
 }
 
 // ruleFor is exactly this call — the same command text, or the same file — unless the person
@@ -143,6 +148,8 @@ func grantFor(g *gated, scope string) policy.Grant {
 func ruleFor(g *gated, scope string) policy.Rule {
 	r := policy.Rule{Effect: policy.Allow, Kind: g.desc.Gate.Kind, Scope: policy.ScopeExact}
 	switch {
+	case g.desc.Gate.Kind == policy.KindMCP:
+		r.MCP = g.desc.Gate.MCP.Name() // the one tool of the one server, whatever the arguments
 	case g.desc.Gate.Kind == policy.KindBash:
 		r.Command = strings.TrimSpace(g.desc.Gate.Command)
 		if prefix := policy.SuggestPrefix(g.resolved.Shell); scope == decision.ScopePrefix && prefix != "" {

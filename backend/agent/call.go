@@ -27,6 +27,8 @@ type ToolCallView struct {
 	Layer     string          `json:"layer,omitempty"`
 	Code      string          `json:"code,omitempty"`
 	ReasonKey string          `json:"reasonKey,omitempty"`
+	// Server names the MCP server of an MCP tool; empty for the built-in tools.
+	Server string `json:"server,omitempty"`
 }
 
 // ToolDoneView is the payload of tool.done.
@@ -79,11 +81,10 @@ func (t *turn) handle(c provider.ToolCall) error {
 
 // decide runs everything before the tool: it returns a result only when the call must not run.
 func (t *turn) decide(g *gated) (*tool.Result, error) {
-	var ok bool
-	if g.tool, ok = t.rt.opts.Tools.Get(mode.Tool(g.call.Name)); !ok {
-		return nil, errs.New(UnknownTool, "Tool", g.call.Name)
-	}
 	var err error
+	if g.tool, err = t.lookup(g.call.Name); err != nil {
+		return nil, err
+	}
 	if g.desc, err = g.tool.Describe(g.call.Input); err != nil {
 		return nil, err
 	}
@@ -145,7 +146,7 @@ func sandboxed() bool { return sandbox.Status().Kind == sandbox.KindLandlock }
 // execute runs an allowed call and keeps the verified turn's bookkeeping.
 func (t *turn) execute(g *gated) (*tool.Result, error) {
 	key := deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID}
-	env := tool.Env{Workspace: t.workspace, Ask: t.askQuestionFor(g), ReviewPlan: t.reviewPlanFor(g),
+	env := tool.Env{Workspace: t.workspace, Ask: t.askQuestionFor(g), ReviewPlan: t.reviewPlanFor(g), Elicit: t.elicit,
 		Output: func(chunk string) { t.deltas.add(EventToolOutput, key, chunk) }}
 	if err := t.confine(g, &env); err != nil {
 		return nil, err
@@ -220,5 +221,5 @@ func (t *turn) finishCall(g *gated, res tool.Result) error {
 func (t *turn) publishCall(g *gated) {
 	t.rt.opts.Publish(EventToolCall, ToolCallView{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID,
 		Name: g.call.Name, Input: g.call.Input, Summary: g.desc.Summary, Verdict: string(g.verdict.Decision),
-		Layer: string(g.verdict.Layer), Code: string(g.verdict.Code), ReasonKey: g.verdict.ReasonKey})
+		Layer: string(g.verdict.Layer), Code: string(g.verdict.Code), ReasonKey: g.verdict.ReasonKey, Server: serverOf(g.tool)})
 }

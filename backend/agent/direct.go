@@ -111,11 +111,10 @@ func directMode(p mode.Preference) mode.ExecutionMode {
 // decideDirect applies the gate as for the agent's own calls, under the session's permission;
 // only a deny is an error here, an ask is confirmed inline by the person.
 func (t *turn) decideDirect(g *gated) error {
-	var ok bool
-	if g.tool, ok = t.rt.opts.Tools.Get(mode.Tool(g.call.Name)); !ok {
-		return errs.New(UnknownTool, "Tool", g.call.Name)
-	}
 	var err error
+	if g.tool, err = t.lookup(g.call.Name); err != nil {
+		return err
+	}
 	if g.desc, err = g.tool.Describe(g.call.Input); err != nil {
 		return err
 	}
@@ -132,7 +131,13 @@ func (r *Runtime) ToolDefs(sessionID string) ([]tool.Def, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.opts.Tools.Defs(mode.ProfileOf(directMode(state.Preference)).Tools), nil
+	sess, err := r.opts.Store.GetSession(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	exec := directMode(state.Preference)
+	t := &turn{rt: r, ctx: context.Background(), active: &active{}, sessionID: sessionID, workspace: sess.Workspace, exec: exec}
+	return append(r.opts.Tools.Defs(mode.ProfileOf(exec).Tools), t.mcpDefs()...), nil
 }
 
 // Unqueue cancels the queued switch at index i before it applies.

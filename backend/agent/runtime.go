@@ -51,6 +51,8 @@ type Options struct {
 	DataDir   string
 	// External runs the turns of sessions on an external ACP agent; nil refuses them.
 	External ExternalAgents
+	// MCP serves the tools of the MCP servers (backend/mcp.Host); nil means none.
+	MCP tool.ServedTools
 	// MaxSteps bounds the model requests of one turn (a runaway loop ends as failed).
 	MaxSteps int
 }

@@ -186,7 +186,7 @@ func (t *turn) request() (provider.Request, error) {
 		return provider.Request{}, err
 	}
 	req := provider.Request{System: systemPrompt(t.workspace, t.exec), Messages: buildHistory(log)}
-	for _, d := range t.rt.opts.Tools.Defs(mode.ProfileOf(t.exec).Tools) {
+	for _, d := range append(t.rt.opts.Tools.Defs(mode.ProfileOf(t.exec).Tools), t.mcpDefs()...) {
 		req.Tools = append(req.Tools, provider.ToolDef{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema})
 	}
 	return req, nil

@@ -168,6 +168,8 @@ func checkAnswer(k Kind, raw json.RawMessage) error {
 		_, err = ParsePlan(raw)
 	case KindQuestion:
 		_, err = ParseQuestion(raw)
+	case KindElicitation:
+		_, err = ParseElicitation(raw)
 	}
 	return err
 }

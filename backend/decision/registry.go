@@ -251,6 +251,9 @@ func (r *Registry) claim(id string, res Resolution) (*entry, Resolution, error) 
 		return nil, res, nil
 	}
 	res, err := normalize(e.d.Kind, res)
+	if err == nil && e.d.Kind == KindElicitation && res.Outcome == Answered {
+		err = checkElicitationContent(e.d.Payload, res.Answer)
+	}
 	if err != nil {
 		return nil, res, err
 	}

@@ -23,10 +23,12 @@ const (
 	KindQuestion   Kind = "question"
 	KindApproval   Kind = "approval"
 	KindPlanReview Kind = "plan_review"
+	// KindElicitation is a form an MCP server asks the person to fill in (elicitation.go).
+	KindElicitation Kind = "elicitation"
 )
 
 // Kinds lists every kind.
-var Kinds = []Kind{KindQuestion, KindApproval, KindPlanReview}
+var Kinds = []Kind{KindQuestion, KindApproval, KindPlanReview, KindElicitation}
 
 // Valid reports whether k is a known kind.
 func (k Kind) Valid() bool { return slices.Contains(Kinds, k) }

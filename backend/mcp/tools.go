@@ -145,6 +145,12 @@ func (t *Tool) Run(ctx context.Context, env tool.Env, input json.RawMessage) (to
 	if err != nil {
 		return tool.Result{}, err
 	}
+	// The listing is read afresh right before the call: a server that changed a tool a moment
+	// ago, without saying so yet, is caught here rather than called with the old meaning.
+	if err := c.list(ctx); err != nil {
+		t.host.drop(t.srv, t.workspace, c)
+		return tool.Result{}, c.crashError(err)
+	}
 	if err := t.host.stillApproved(t, c); err != nil {
 		return tool.Result{}, err
 	}

@@ -1,0 +1,253 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"agentdesk/backend/decision"
+	"agentdesk/backend/mcp"
+	"agentdesk/backend/mcp/mcptest"
+	"agentdesk/backend/mode"
+	"agentdesk/backend/policy"
+)
+
+// The MCP fixture server, built once for this test binary (TestMain removes it).
+var (
+	fixtureOnce sync.Once
+	fixtureDir  string
+	fixturePath string
+	fixtureErr  error
+)
+
+func mcpFixture(t *testing.T) string {
+	t.Helper()
+	fixtureOnce.Do(func() {
+		if fixtureDir, fixtureErr = os.MkdirTemp("", "agentdesk-agent-mcp-*"); fixtureErr == nil {
+			fixturePath, fixtureErr = mcptest.BuildFixture(fixtureDir)
+		}
+	})
+	if fixtureErr != nil {
+		t.Fatal(fixtureErr)
+	}
+	return fixturePath
+}
+
+func removeFixture() {
+	if fixtureDir != "" {
+		os.RemoveAll(fixtureDir)
+	}
+}
+
+// withMCP gives the harness's runtime an MCP host with the fixture enabled as "notes".
+func withMCP(t *testing.T, h *harness) *mcp.Host {
+	t.Helper()
+	host := mcp.NewHost(h.st, mcp.Options{DataDir: filepath.Dir(h.st.Path()), Version: "test"})
+	t.Cleanup(host.Close)
+	v, err := host.Add(mcp.Config{Name: "notes", Transport: mcp.Stdio, Command: mcpFixture(t)}, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := host.Enable(context.Background(), v.ID, h.workspace); err != nil {
+		t.Fatal(err)
+	}
+	h.rt.opts.MCP = host
+	return host
+}
+
+func toolNames(r recorded, i int) []string {
+	var out []string
+	for _, tl := range r.Requests[i].Tools {
+		out = append(out, tl.Name)
+	}
+	return out
+}
+
+func TestMCPToolsAreOfferedByTheModesProfile(t *testing.T) {
+	for _, c := range []struct {
+		interaction, override string
+		want, not             []string
+	}{
+		{"smart", "execute", []string{"mcp__notes__echo", "mcp__notes__write_note", "mcp__notes__crash"}, nil},
+		{"smart", "plan", []string{"mcp__notes__echo", "mcp__notes__greet"}, []string{"mcp__notes__write_note", "mcp__notes__probe"}},
+		{"chat", "", nil, []string{"mcp__notes__echo"}},
+	} {
+		h := newHarness(t, script(`{"text":"ok"}`), harnessOpts{interaction: c.interaction, override: c.override})
+		withMCP(t, h)
+		h.send("hello", mode.FollowUpInput{})
+		names := toolNames(h.recorded(), 0)
+		for _, w := range c.want {
+			if !slices.Contains(names, w) {
+				t.Errorf("%s %s: %s not offered (%v)", c.interaction, c.override, w, names)
+			}
+		}
+		for _, n := range c.not {
+			if slices.Contains(names, n) {
+				t.Errorf("%s %s: %s offered (%v)", c.interaction, c.override, n, names)
+			}
+		}
+	}
+}
+
+func TestMCPCallAllowedByARule(t *testing.T) {
+	h := newHarness(t, script(
+		`{"tool_calls":[{"name":"mcp__notes__write_note","input":{"name":"a.txt","text":"by rule"}}]}`,
+		`{"text":"done"}`), harnessOpts{override: "execute", permission: "ask"})
+	withMCP(t, h)
+	if _, err := h.st.AddRule(policy.Rule{Effect: policy.Allow, Kind: policy.KindMCP, MCP: "notes/write_note"}, "settings"); err != nil {
+		t.Fatal(err)
+	}
+	h.onDecision(func(d decision.Decision) *decision.Resolution {
+		t.Errorf("a call allowed by a rule asked: %s", d.Payload)
+		return nil
+	})
+	h.send("write a note", mode.FollowUpInput{})
+	if b, err := os.ReadFile(filepath.Join(h.workspace, "a.txt")); err != nil || string(b) != "by rule" {
+		t.Fatalf("the note: %q, %v", b, err)
+	}
+	call := h.named(EventToolCall)[0].Data.(ToolCallView)
+	if call.Verdict != "allow" || call.Layer != "rule" || call.Server != "notes" {
+		t.Fatalf("tool card: %+v", call)
+	}
+	lastContains(t, h.recorded().resultsSeen(1), "wrote a.txt")
+}
+
+// In Auto an MCP call asks (its effect is unknown); "allow for this session" saves the one tool.
+func TestMCPCallAsksAndAGrantCoversTheSameTool(t *testing.T) {
+	h := newHarness(t, script(
+		`{"tool_calls":[{"name":"mcp__notes__write_note","input":{"name":"a.txt","text":"1"}}]}`,
+		`{"tool_calls":[{"name":"mcp__notes__write_note","input":{"name":"b.txt","text":"2"}}]}`,
+		`{"tool_calls":[{"name":"mcp__notes__probe","input":{}}]}`,
+		`{"text":"done"}`), harnessOpts{override: "execute", permission: "auto"})
+	withMCP(t, h)
+	var payloads []ApprovalPayload
+	var mu sync.Mutex
+	h.onDecision(func(d decision.Decision) *decision.Resolution {
+		var p ApprovalPayload
+		json.Unmarshal(d.Payload, &p)
+		mu.Lock()
+		payloads = append(payloads, p)
+		mu.Unlock()
+		res := decision.ApprovalScoped(decision.AllowSession, "", decision.ScopeExact)
+		if p.Tool == "mcp__notes__probe" {
+			res = decision.Approval(decision.Reject, "not now")
+		}
+		return &res
+	})
+	h.send("write notes", mode.FollowUpInput{})
+	mu.Lock()
+	defer mu.Unlock()
+	if len(payloads) != 2 {
+		t.Fatalf("asked %d times, want twice (write_note once, then probe): %+v", len(payloads), payloads)
+	}
+	p := payloads[0]
+	if p.Kind != "mcp" || p.Server != "notes" || p.ReasonKey != "gate.reason.mcp_ask" || len(p.Scopes) != 1 ||
+		p.Scopes[0].MCP != "mcp:notes/write_note" || !strings.Contains(p.Summary, `"name": "a.txt"`) {
+		t.Fatalf("approval: %+v", p)
+	}
+	grants, _ := h.st.Grants(h.session)
+	if len(grants) != 1 || grants[0].MCP != "notes/write_note" || grants[0].Kind != policy.KindMCP {
+		t.Fatalf("grants: %+v", grants)
+	}
+	for _, f := range []string{"a.txt", "b.txt"} {
+		if _, err := os.Stat(filepath.Join(h.workspace, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	lastContains(t, h.recorded().resultsSeen(3), "not now")
+}
+
+func TestMCPCallDeniedInPlan(t *testing.T) {
+	h := newHarness(t, script(
+		`{"tool_calls":[{"name":"mcp__notes__write_note","input":{"name":"plan.txt","text":"x"}}]}`,
+		`{"tool_calls":[{"name":"mcp__notes__echo","input":{"text":"look"}}]}`,
+		`{"text":"planning only"}`), harnessOpts{override: "plan", permission: "full"})
+	withMCP(t, h)
+	var asked []string
+	h.onDecision(func(d decision.Decision) *decision.Resolution {
+		var p ApprovalPayload
+		json.Unmarshal(d.Payload, &p)
+		asked = append(asked, p.Tool+" "+p.ReasonKey)
+		res := decision.Approval(decision.AllowOnce, "")
+		return &res
+	})
+	h.send("plan the notes", mode.FollowUpInput{})
+	if _, err := os.Stat(filepath.Join(h.workspace, "plan.txt")); err == nil {
+		t.Fatal("plan mode ran a mutating MCP tool")
+	}
+	rec := h.recorded()
+	lastContains(t, rec.resultsSeen(1), "MCP_DISABLED_IN_READ_ONLY")
+	if call := h.named(EventToolCall)[0].Data.(ToolCallView); call.Verdict != "deny" || call.Code != "MCP_DISABLED_IN_READ_ONLY" {
+		t.Fatalf("tool card: %+v", call)
+	}
+	if len(asked) != 1 || asked[0] != "mcp__notes__echo gate.reason.mcp_read_only_hint" {
+		t.Fatalf("a read-only-marked tool asks in plan, even with full access: %v", asked)
+	}
+	lastContains(t, rec.resultsSeen(2), "echo: look")
+}
+
+func TestMCPChangedToolIsWithdrawnAndRefused(t *testing.T) {
+	h := newHarness(t, script(
+		`{"tool_calls":[{"name":"mcp__notes__evolve","input":{}}]}`,
+		`{"tool_calls":[{"name":"mcp__notes__echo","input":{"text":"x"}}]}`,
+		`{"text":"done"}`), harnessOpts{override: "execute", permission: "full"})
+	host := withMCP(t, h)
+	h.send("change", mode.FollowUpInput{})
+	rec := h.recorded()
+	if !slices.Contains(toolNames(rec, 0), "mcp__notes__echo") {
+		t.Fatal("echo was not offered before it changed")
+	}
+	lastContains(t, rec.resultsSeen(2), "MCP_TOOL_CHANGED")
+	if slices.Contains(toolNames(rec, 2), "mcp__notes__echo") {
+		t.Fatal("a changed tool is still offered")
+	}
+	v, _ := host.Find("", "notes")
+	for _, tv := range v.Tools {
+		if tv.Name == "echo" && (tv.State != mcp.Changed || len(tv.Diff) == 0) {
+			t.Fatalf("echo in the list: %+v", tv)
+		}
+	}
+}
+
+func TestMCPCrashFailsTheCallAndTheNextRuns(t *testing.T) {
+	h := newHarness(t, script(
+		`{"tool_calls":[{"name":"mcp__notes__crash","input":{}}]}`,
+		`{"tool_calls":[{"name":"mcp__notes__echo","input":{"text":"again"}}]}`,
+		`{"text":"done"}`), harnessOpts{override: "execute", permission: "full"})
+	withMCP(t, h)
+	h.send("crash it", mode.FollowUpInput{})
+	rec := h.recorded()
+	lastContains(t, rec.resultsSeen(1), "MCP_SERVER_CRASHED")
+	lastContains(t, rec.resultsSeen(1), "starts again at the next call")
+	lastContains(t, rec.resultsSeen(2), "echo: again")
+	if h.turns()[0].Status != "done" {
+		t.Fatalf("a crashed server fails the call, not the turn: %+v", h.turns()[0])
+	}
+}
+
+func TestMCPElicitationIsADecision(t *testing.T) {
+	h := newHarness(t, script(
+		`{"tool_calls":[{"name":"mcp__notes__greet","input":{}}]}`,
+		`{"text":"done"}`), harnessOpts{override: "execute", permission: "full"})
+	withMCP(t, h)
+	var payload decision.ElicitationPayload
+	h.onDecision(func(d decision.Decision) *decision.Resolution {
+		if d.Kind != decision.KindElicitation {
+			t.Errorf("decision kind %s", d.Kind)
+			return nil
+		}
+		json.Unmarshal(d.Payload, &payload)
+		res := decision.Elicitation(decision.Accept, map[string]any{"name": "Ada"})
+		return &res
+	})
+	h.send("greet me", mode.FollowUpInput{})
+	if payload.Server != "notes" || payload.Tool != "greet" || payload.Message != "Who should I greet?" || !strings.Contains(string(payload.Schema), "Your name") {
+		t.Fatalf("payload: %+v", payload)
+	}
+	lastContains(t, h.recorded().resultsSeen(1), "Hello, Ada!")
+}
