@@ -64,6 +64,8 @@ func TestBridgeExposesEveryBoundMethod(t *testing.T) {
 	slices.Sort(names)
 	want := []string{"Composer.Cancel", "Composer.RunTool", "Composer.Send", "Composer.Tools", "Composer.Unqueue",
 		"Decisions.Pending", "Decisions.Resolve",
+		"MCP.Add", "MCP.AddRule", "MCP.Approve", "MCP.Disable", "MCP.Enable", "MCP.Import", "MCP.List", "MCP.Preview",
+		"MCP.Remove", "MCP.SetToolOff",
 		"Sessions.Configure", "Sessions.Continue", "Sessions.Create", "Sessions.Delete", "Sessions.Fork", "Sessions.List",
 		"Sessions.Rename", "Sessions.SetPermission", "Sessions.Transcript",
 		"Settings.DeleteKey", "Settings.Get", "Settings.ProbeLocal", "Settings.RevokeRule", "Settings.Rules", "Settings.SaveKey",

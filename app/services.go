@@ -13,6 +13,7 @@ import (
 	"agentdesk/backend/decision"
 	"agentdesk/backend/host"
 	"agentdesk/backend/i18n"
+	"agentdesk/backend/mcp"
 	"agentdesk/backend/provider"
 	"agentdesk/backend/store"
 )
@@ -50,6 +51,7 @@ type Services struct {
 	Info      Info
 	Decisions *decision.Registry
 	Runtime   *agent.Runtime
+	MCP       *mcp.Host
 
 	getenv   func(string) string
 	override provider.Provider // fixed provider from the command line, shared by every turn
@@ -94,11 +96,11 @@ func NewServices(st *store.Store, msgs *i18n.Bundle, opts Options) (*Services, e
 		s.commandLine = &CommandLineProvider{Kind: p.Name(), Model: opts.Provider.Model}
 	}
 	h, err := host.New(st, host.Options{Provider: s.providerForTurn, Messages: msgs, DataDir: opts.Info.DataDir,
-		Log: os.Stderr, Recover: true, Bus: s.Bus, Publish: s.publish})
+		Log: os.Stderr, Recover: true, Bus: s.Bus, Publish: s.publish, Getenv: opts.Getenv, Version: opts.Info.Version})
 	if err != nil {
 		return nil, err
 	}
-	s.host, s.Decisions, s.Runtime = h, h.Decisions, h.Runtime
+	s.host, s.Decisions, s.Runtime, s.MCP = h, h.Decisions, h.Runtime, h.MCP
 	return s, nil
 }
 
@@ -138,5 +140,5 @@ func (s *Services) T(key string, args map[string]any) string {
 // Facades are the structs bound to the window and served over HTTP, in one list so the two
 // transports cannot drift apart.
 func (s *Services) Facades() []any {
-	return []any{&Sessions{s}, &Composer{s}, &Decisions{s}, &Settings{s}, &System{s}}
+	return []any{&Sessions{s}, &Composer{s}, &Decisions{s}, &Settings{s}, &System{s}, &MCP{s}}
 }

@@ -45,6 +45,7 @@ func (f *System) decisionBody(row store.DecisionRow) string {
 		Summary  string `json:"summary"`
 		Question string `json:"question"`
 		Title    string `json:"title"`
+		Message  string `json:"message"`
 	}
 	json.Unmarshal([]byte(row.Payload), &p)
 	switch decision.Kind(row.Kind) {
@@ -52,6 +53,8 @@ func (f *System) decisionBody(row store.DecisionRow) string {
 		return p.Summary
 	case decision.KindQuestion:
 		return p.Question
+	case decision.KindElicitation:
+		return p.Message
 	}
 	return p.Title
 }

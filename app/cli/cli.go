@@ -64,6 +64,7 @@ func commands() []command {
 		{"route", runRoute},
 		{"run", runRun},
 		{"acp", runACP},
+		{"mcp", runMCP},
 	}
 }
 

@@ -1,8 +1,8 @@
 // Package host is the one composition root of a running AgentDesk: the window, `serve`, `run`
 // and `acp` all build their runtime here, over an open store, and end it with Close. Owning the
 // parts in one place is what lets Close stop them in the only safe order: turns first (they
-// write to the store), then the external agents they talked to, then the subscribers, and the
-// store last.
+// write to the store), then the external agents and MCP servers they talked to, then the
+// subscribers, and the store last.
 package host
 
 import (
@@ -16,6 +16,7 @@ import (
 	"agentdesk/backend/bus"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/i18n"
+	"agentdesk/backend/mcp"
 	"agentdesk/backend/store"
 	"agentdesk/backend/tool"
 )
@@ -38,6 +39,10 @@ type Options struct {
 	// Recover marks the turns and decisions of processes that are gone as interrupted before
 	// anything is asked. Only the app that shows them (the window, serve) does this.
 	Recover bool
+	// Getenv expands ${VAR} in MCP server configurations; nil reads the process environment.
+	Getenv func(string) string
+	// Version is AgentDesk's, sent to MCP servers as the client's.
+	Version string
 }
 
 // Host owns a running AgentDesk's parts.
@@ -47,6 +52,7 @@ type Host struct {
 	Decisions *decision.Registry
 	Runtime   *agent.Runtime
 	External  *client.Pool
+	MCP       *mcp.Host
 }
 
 // New builds the parts over st. From then on the host owns st: Close closes it. When New
@@ -71,9 +77,12 @@ func New(st *store.Store, opts Options) (*Host, error) {
 			return nil, err
 		}
 	}
+	// mcp.changed is for the windows only: it is no session's state.
+	h.MCP = mcp.NewHost(st, mcp.Options{DataDir: opts.DataDir, Getenv: opts.Getenv, Log: opts.Log,
+		Publish: h.Bus.Publish, Version: opts.Version})
 	h.Runtime = agent.New(agent.Options{Store: st, Publish: publish, Decisions: h.Decisions,
 		Tools: tool.NewRegistry(), Provider: opts.Provider, Messages: opts.Messages, DataDir: opts.DataDir,
-		External: h.External})
+		External: h.External, MCP: h.MCP})
 	return h, nil
 }
 
@@ -81,15 +90,17 @@ func New(st *store.Store, opts Options) (*Host, error) {
 // open under them rather than closed under their writes (the process exit closes it).
 var ErrBusy = errors.New("host: turns still running at the close deadline; the store was left open")
 
-// Close cancels every running turn and waits for it to end, stops the external agents (their
-// whole process groups), lets the subscribers handle what is queued, then closes the store.
-// Everything committed is kept; pending decisions end as cancelled.
+// Close cancels every running turn and waits for it to end, stops the external agents and the
+// MCP servers (their whole process groups), lets the subscribers handle what is queued, then
+// closes the store. Everything committed is kept; pending decisions end as cancelled.
 func (h *Host) Close(ctx context.Context) error {
 	if err := h.Runtime.Shutdown(ctx); err != nil {
 		h.External.Close()
+		h.MCP.Close()
 		return errors.Join(ErrBusy, err)
 	}
 	h.External.Close()
+	h.MCP.Close()
 	busErr := h.Bus.Close(ctx)
 	return errors.Join(busErr, h.Store.Close())
 }

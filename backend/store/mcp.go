@@ -114,7 +114,7 @@ func (s *Store) AddMCPServer(srv MCPServer) (MCPServer, error) {
 	}
 	if err := s.db.Create(&row).Error; err != nil {
 		if errors.Is(err, gorm.ErrDuplicatedKey) {
-			return MCPServer{}, errs.Wrap(errs.AlreadyExists, err, "Name", srv.Name)
+			return MCPServer{}, errs.Wrap(errs.AlreadyExists, err, "ID", srv.Name)
 		}
 		return MCPServer{}, storeErr(err)
 	}
