@@ -65,7 +65,9 @@ type listFlag struct{ values []string }
 func (l *listFlag) String() string     { return strings.Join(l.values, ",") }
 func (l *listFlag) Set(v string) error { l.values = append(l.values, v); return nil }
 
-func listValues(fs *flag.FlagSet, name string) []string { return fs.Lookup(name).Value.(*listFlag).values }
+func listValues(fs *flag.FlagSet, name string) []string {
+	return fs.Lookup(name).Value.(*listFlag).values
+}
 
 // scope is the workspace the flags name, absolute; "" for every workspace.
 func scope(fs *flag.FlagSet) string {
