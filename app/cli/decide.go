@@ -205,6 +205,8 @@ func (c *Context) askOnTerminal(d decision.Decision, p *prompt) (decision.Resolu
 	switch d.Kind {
 	case decision.KindApproval:
 		return c.askApproval(d, p)
+	case decision.KindElicitation:
+		return c.elicitOnTerminal(d, p)
 	case decision.KindPlanReview:
 		return c.askPlan(d, p)
 	}
