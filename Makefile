@@ -21,7 +21,7 @@ GO_SRC := $(shell find . -name '*.go' -not -name '*_test.go' -not -path './front
 LDFLAGS_STAMP := build/.ldflags
 $(shell mkdir -p build && (echo '$(LDFLAGS)' | cmp -s - $(LDFLAGS_STAMP) || echo '$(LDFLAGS)' > $(LDFLAGS_STAMP)))
 
-.PHONY: run test setup setup-test frontend build helper go-test vitest e2e acp-test smoke fuzz bench bench-check dev wails-cli clean
+.PHONY: run test setup setup-test frontend build helper mcp-fixture go-test vitest e2e acp-test smoke fuzz bench bench-check dev wails-cli clean
 
 run: setup build
 	@bash build/scripts/run.sh $(BIN)
@@ -62,8 +62,13 @@ go-test:
 vitest: setup
 	@$(STEP) "vitest" bash -c 'cd frontend && npm test'
 
-e2e: build
-	@$(STEP) "e2e: Chromium against agentdesk serve" bash -c 'cd frontend && AGENTDESK_BIN=$(abspath $(BIN)) npm run e2e'
+# The MCP suite drives a real MCP server: the fixture written with the same SDK.
+MCP_FIXTURE := build/bin/mcp-fixture
+mcp-fixture:
+	@$(STEP) "mcp-fixture: compile the fixture MCP server" env CGO_ENABLED=0 $(GO) build -o $(MCP_FIXTURE) ./backend/mcp/mcptest/fixture
+
+e2e: build mcp-fixture
+	@$(STEP) "e2e: Chromium against agentdesk serve" bash -c 'cd frontend && AGENTDESK_BIN=$(abspath $(BIN)) MCP_FIXTURE=$(abspath $(MCP_FIXTURE)) npm run e2e'
 
 # ACP conformance: the official TypeScript SDK drives `agentdesk acp`, and `agentdesk run` (and
 # the chain editor -> `agentdesk acp` -> agent) drives a TypeScript agent that behaves as

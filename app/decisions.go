@@ -19,15 +19,17 @@ func (f *Decisions) Pending(req SessionRef) ([]decision.Decision, error) {
 
 // ResolveRequest answers one decision. Approvals take choice (allow_once, allow_session,
 // allow_always, reject), reason, and scope (exact or prefix: what the last two save); plan reviews choice (approve, keep_planning) and feedback;
-// questions selected and text.
+// questions selected and text; elicitations action (accept, decline) and content, the form.
 type ResolveRequest struct {
-	ID       string   `json:"id"`
-	Choice   string   `json:"choice"`
-	Reason   string   `json:"reason"`
-	Scope    string   `json:"scope,omitempty"`
-	Selected []string `json:"selected"`
-	Text     string   `json:"text"`
-	Feedback string   `json:"feedback"`
+	ID       string         `json:"id"`
+	Choice   string         `json:"choice"`
+	Reason   string         `json:"reason"`
+	Scope    string         `json:"scope,omitempty"`
+	Selected []string       `json:"selected"`
+	Text     string         `json:"text"`
+	Feedback string         `json:"feedback"`
+	Action   string         `json:"action,omitempty"`
+	Content  map[string]any `json:"content,omitempty"`
 }
 
 // ResolveResult is false when someone else answered first.
@@ -47,6 +49,8 @@ func (f *Decisions) Resolve(req ResolveRequest) (ResolveResult, error) {
 		res = decision.ApprovalScoped(decision.Choice(req.Choice), req.Reason, req.Scope)
 	case decision.KindPlanReview:
 		res = decision.Plan(decision.PlanChoice(req.Choice), req.Feedback)
+	case decision.KindElicitation:
+		res = decision.Elicitation(decision.ElicitationAction(req.Action), req.Content)
 	default:
 		res = decision.Answer(req.Selected, req.Text)
 	}

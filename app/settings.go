@@ -175,6 +175,7 @@ type RuleView struct {
 	Kind      string    `json:"kind"`
 	Path      string    `json:"path"`
 	Command   string    `json:"command"`
+	MCP       string    `json:"mcp,omitempty"`
 	Scope     string    `json:"scope"`
 	Source    string    `json:"source"`
 	CreatedAt time.Time `json:"createdAt"`
@@ -203,7 +204,7 @@ func (f *Settings) Rules() ([]RuleView, error) {
 	for i, r := range rows {
 		rule := r.Rule()
 		out[i] = RuleView{ID: rule.ID, Effect: string(rule.Effect), Kind: string(rule.Kind), Path: rule.Path,
-			Command: rule.Command, Scope: scopeOf(rule.Scope), Source: r.Source, CreatedAt: r.CreatedAt}
+			Command: rule.Command, MCP: rule.MCP, Scope: scopeOf(rule.Scope), Source: r.Source, CreatedAt: r.CreatedAt}
 	}
 	return out, nil
 }

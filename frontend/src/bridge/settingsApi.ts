@@ -60,12 +60,71 @@ export interface Rule {
   kind: string;
   path: string;
   command: string;
+  /** An MCP rule's server/tool pattern (shown as mcp:server/tool). */
+  mcp?: string;
   /** exact (the default): the command or path itself; prefix: the command followed by anything; pattern: a path glob. */
   scope?: 'exact' | 'prefix' | 'pattern';
   /** Where the rule came from, e.g. "approval" (an "Always allow" answer) or "settings". */
   source: string;
   /** RFC 3339 */
   createdAt: string;
+}
+
+/** An MCP server as Settings lists it (MCP.List). */
+export interface McpServer {
+  id: string;
+  name: string;
+  /** Empty: every workspace. */
+  workspace?: string;
+  transport: 'stdio' | 'http';
+  command?: string;
+  args?: string[] | null;
+  env?: Record<string, string> | null;
+  url?: string;
+  headers?: Record<string, string> | null;
+  network?: boolean;
+  enabled: boolean;
+  source: string;
+  status: { state: 'stopped' | 'running' | 'failed'; problem?: string };
+  tools: McpTool[] | null;
+}
+
+export type McpToolState = 'approved' | 'changed' | 'new' | 'off' | 'gone';
+
+export interface McpTool {
+  name: string;
+  title?: string;
+  description: string;
+  readOnly: boolean;
+  state: McpToolState;
+  /** mcp:server/tool */
+  rule: string;
+  /** The listed definition; sent back to approve exactly what was reviewed. */
+  seen?: string;
+  diff?: { op: ' ' | '-' | '+'; text: string }[] | null;
+}
+
+/** What Add takes: a stdio command line, or an http URL. */
+export interface McpConfig {
+  name: string;
+  workspace?: string;
+  transport: 'stdio' | 'http';
+  command?: string;
+  args?: string[];
+  url?: string;
+  network?: boolean;
+}
+
+export interface McpImportItem {
+  config: McpConfig;
+  problem?: string;
+  exists?: boolean;
+}
+
+export interface McpImportResult {
+  name: string;
+  server?: McpServer | null;
+  error?: { kind: string; message: string } | null;
 }
 
 export interface LocalServer {
@@ -85,8 +144,9 @@ export interface ProviderChoice {
 export interface AskedDecision {
   id: string;
   sessionId: string;
-  kind: 'question' | 'approval' | 'plan_review';
+  kind: 'question' | 'approval' | 'plan_review' | 'elicitation';
   payload?: {
+    message?: string;
     summary?: string;
     command?: string;
     path?: string;
@@ -130,6 +190,23 @@ export function createSettingsApi(getTransport = transport) {
       setShellEnvPassthrough: (names: string[]) => call<AppSettings>('Settings.SetShellEnvPassthrough', { names }),
       setExternalStartTimeout: (value: string) => call<AppSettings>('Settings.SetExternalStartTimeout', { value }),
       onChanged: on<AppSettings>('settings.changed'),
+      /** A rule was added or revoked elsewhere (an MCP rule from its section, another window). */
+      onRulesChanged: on<Rule[] | null>('rules.changed'),
+    },
+    mcp: {
+      list: (workspace = '') => call<McpServer[] | null>('MCP.List', { workspace }).then((r) => r ?? []),
+      /** Adds and enables (which starts the server once to pin its tools). */
+      add: (config: McpConfig) => call<McpServer>('MCP.Add', config),
+      enable: (id: string) => call<McpServer>('MCP.Enable', { id }),
+      disable: (id: string) => call<McpServer>('MCP.Disable', { id }),
+      remove: (id: string) => call<null>('MCP.Remove', { id }).then(() => undefined),
+      approve: (id: string, tool: string, seen: string) => call<McpServer>('MCP.Approve', { id, tool, seen }),
+      setToolOff: (id: string, tool: string, off: boolean) => call<McpServer>('MCP.SetToolOff', { id, tool, off }),
+      preview: (workspace: string) => call<McpImportItem[] | null>('MCP.Preview', { workspace }).then((r) => r ?? []),
+      import: (workspace: string, names: string[]) =>
+        call<McpImportResult[] | null>('MCP.Import', { workspace, names }).then((r) => r ?? []),
+      addRule: (effect: 'allow' | 'deny', rule: string) => call<Rule[] | null>('MCP.AddRule', { effect, rule }).then((r) => r ?? []),
+      onChanged: on<{ serverId: string; name: string }>('mcp.changed'),
     },
     system: {
       info: () => call<SystemInfo>('System.Info'),

@@ -179,7 +179,16 @@ export interface UnreadableItem {
 }
 export type Item = UserItem | AssistantItem | ToolItem | DirectItem | ModeItem | ClearedItem | UnreadableItem;
 
-export type DecisionKind = 'question' | 'approval' | 'plan_review';
+export type DecisionKind = 'question' | 'approval' | 'plan_review' | 'elicitation';
+
+/** A form an MCP server asks the person to fill in while one of its tools runs. */
+export interface ElicitationPayload {
+  server: string;
+  tool: string;
+  message: string;
+  /** A flat object schema: string, number, integer, boolean and enum properties. */
+  schema: ToolDef['inputSchema'] | null;
+}
 
 export interface ApprovalPayload {
   tool: string;
@@ -210,6 +219,8 @@ export interface ScopeOption {
   id: ScopeId;
   command?: string;
   path?: string;
+  /** The MCP tool saved, as rules spell it: mcp:server/tool. */
+  mcp?: string;
 }
 
 /** agent.status: an external agent starting when its session opens, ready, or failed to start. */
@@ -268,6 +279,9 @@ export interface ResolveRequest {
   selected?: string[];
   text?: string;
   feedback?: string;
+  /** An elicitation's answer: accept (with content, the form) or decline. */
+  action?: 'accept' | 'decline';
+  content?: Record<string, unknown>;
 }
 
 export interface Transcript {
@@ -288,6 +302,9 @@ export interface JsonSchemaProperty {
   description?: string;
   items?: { type?: string };
   enum?: unknown[];
+  /** Labels of enum's values, in the same order (an older form MCP elicitations still use). */
+  enumNames?: unknown[];
+  oneOf?: { const?: unknown; title?: string }[];
   default?: unknown;
 }
 

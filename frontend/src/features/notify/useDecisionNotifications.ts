@@ -16,8 +16,14 @@ function clip(text: string): string {
 export function notificationText(d: AskedDecision, t: TFunction): NotificationText {
   const p = d.payload ?? {};
   const detail =
-    d.kind === 'approval' ? p.summary || p.command || p.path : d.kind === 'question' ? p.question : p.title;
-  const kind = d.kind === 'approval' || d.kind === 'question' || d.kind === 'plan_review' ? d.kind : 'other';
+    d.kind === 'approval'
+      ? p.summary || p.command || p.path
+      : d.kind === 'question'
+        ? p.question
+        : d.kind === 'elicitation'
+          ? p.message
+          : p.title;
+  const kind = ['approval', 'question', 'plan_review', 'elicitation'].includes(d.kind) ? d.kind : 'other';
   return {
     title: t(`notify.title.${kind}`),
     body: detail ? clip(detail) : t('notify.body.default'),

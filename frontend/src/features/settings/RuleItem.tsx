@@ -8,7 +8,7 @@ export function ruleSubject(rule: Rule, t: TFunction): { what: string; pattern: 
   const kindKey = `settings.rules.kind.${rule.kind || 'any'}`;
   const kind = t(kindKey);
   const what = kind === kindKey ? rule.kind : kind;
-  const subject = rule.command || rule.path;
+  const subject = rule.command || rule.path || (rule.mcp ? `mcp:${rule.mcp}` : '');
   // A prefix rule also matches whatever follows it; say so where the rule is shown.
   return { what, pattern: rule.scope === 'prefix' && subject ? `${subject} …` : subject };
 }

@@ -9,6 +9,7 @@ import { DecisionTimeoutField } from './DecisionTimeoutField';
 import { DefaultPermissionPicker } from './DefaultPermissionPicker';
 import { ExternalAgentsSection } from './ExternalAgentsSection';
 import { LanguagePicker } from './LanguagePicker';
+import { McpSection } from './McpSection';
 import { ProvidersSection } from './ProvidersSection';
 import { RulesSection } from './RulesSection';
 import { SettingsSection } from './SettingsSection';
@@ -88,6 +89,7 @@ export function SettingsPage({
           </SettingsSection>
           <ShellSection settings={settings} store={store} />
           <RulesSection />
+          <McpSection />
           <ProvidersSection settings={settings} store={store} />
           <ExternalAgentsSection settings={settings} store={store} />
         </>

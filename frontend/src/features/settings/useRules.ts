@@ -25,7 +25,11 @@ export function useRules(): { state: RulesState; reload: () => void; revoke: (id
 
   useEffect(() => {
     load(false);
-    const offs = [api.decisions.onResolved(() => load(true)), api.onReconnect(() => load(true))];
+    const offs = [
+      api.decisions.onResolved(() => load(true)),
+      api.settings.onRulesChanged(() => load(true)),
+      api.onReconnect(() => load(true)),
+    ];
     return () => offs.forEach((off) => off());
   }, [api, load]);
 

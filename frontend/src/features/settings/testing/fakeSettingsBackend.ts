@@ -1,5 +1,5 @@
 import { BridgeError } from '../../../bridge/errors';
-import type { AppSettings, LocalServer, Rule } from '../../../bridge/settingsApi';
+import type { AppSettings, LocalServer, McpImportItem, McpServer, Rule } from '../../../bridge/settingsApi';
 import { createSettingsApi, type SettingsApi } from '../../../bridge/settingsApi';
 import { FakeTransportBase, type FakeRequest } from '../../../test/fakeTransportBase';
 
@@ -43,6 +43,10 @@ export class FakeSettingsBackend extends FakeTransportBase {
   settings: AppSettings;
   rules: Rule[];
   servers: LocalServer[] = [];
+  /** What MCP.List answers. */
+  mcpServers: McpServer[] = [];
+  /** What MCP.Preview answers: the workspace's .mcp.json. */
+  mcpImport: McpImportItem[] = [];
 
   constructor(init: { settings?: Partial<AppSettings>; rules?: Rule[]; servers?: LocalServer[]; transport?: 'desktop' | 'browser' } = {}) {
     super();
@@ -136,6 +140,23 @@ export class FakeSettingsBackend extends FakeTransportBase {
         return { id: 'demo-1', title: 'Demo', workspace: '/tmp/agentdesk-demo-1', demo: true, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' };
       case 'System.NotifyDecision':
         return null;
+      case 'MCP.List':
+        return structuredClone(this.mcpServers);
+      case 'MCP.Approve': {
+        const tool = this.mcpServers.find((s) => s.id === r.id)?.tools?.find((x) => x.name === r.tool);
+        if (!tool || tool.seen !== r.seen) throw new BridgeError('NOT_FOUND', 'Nothing with that id.', { ID: r.tool });
+        Object.assign(tool, { state: 'approved', diff: null });
+        this.emit('mcp.changed', { serverId: r.id, name: '' });
+        return structuredClone(this.mcpServers.find((s) => s.id === r.id));
+      }
+      case 'MCP.Preview':
+        return structuredClone(this.mcpImport);
+      case 'MCP.Import':
+        return ((req.names as string[] | undefined) ?? []).map((name) => ({ name, server: null }));
+      case 'MCP.AddRule':
+        this.rules.push(rule(`mcp-${this.rules.length}`, { kind: 'mcp', command: '', mcp: String(r.rule).replace(/^mcp:/, ''), effect: r.effect as Rule['effect'], source: 'settings' }));
+        this.emit('rules.changed', structuredClone(this.rules));
+        return structuredClone(this.rules);
       default:
         return super.handle(method, req);
     }

@@ -64,7 +64,7 @@ export function reasonText(t: TFunction, key: string | undefined, args: Approval
 
 /** What a saved scope matches, as the person will see it in Settings: a prefix ends in "…". */
 function scopeText(s: ScopeOption): string {
-  const subject = s.command || s.path || '';
+  const subject = s.command || s.path || s.mcp || '';
   return s.id === 'prefix' ? `${subject} …` : subject;
 }
 

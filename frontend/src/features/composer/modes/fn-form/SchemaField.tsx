@@ -28,6 +28,33 @@ export function SchemaField({
   const id = `fn-${tool}-${field.name}`;
   const label = tOr(t, `tool.${tool}.param.${field.name}`, field.title);
   const help = field.kind === 'list' ? t('composer.fnForm.listHint') : field.description;
+  if (field.kind === 'choice') {
+    return (
+      <div className="fn-field" data-testid={`fn-field-${field.name}`}>
+        <label htmlFor={id} className="fn-field__label">
+          {label}
+          {field.required ? <span className="fn-field__req"> *</span> : <span className="fn-field__opt"> {t('composer.fnForm.optional')}</span>}
+        </label>
+        <select
+          id={id}
+          className={`input${invalid ? ' is-invalid' : ''}`}
+          value={typeof value === 'string' ? value : ''}
+          disabled={disabled}
+          autoFocus={autoFocus}
+          aria-invalid={invalid || undefined}
+          onChange={(e) => onChange(e.target.value)}
+        >
+          <option value="">{t('composer.fnForm.choose')}</option>
+          {field.options?.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+        {field.description && <p className="fn-field__help">{field.description}</p>}
+      </div>
+    );
+  }
   if (field.kind === 'boolean') {
     return (
       <label className="fn-field fn-field--check" data-testid={`fn-field-${field.name}`}>

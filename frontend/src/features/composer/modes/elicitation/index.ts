@@ -1,0 +1,35 @@
+import type { ComposerMode } from '../../ComposerMode';
+import { buildInput } from '../fn-form/schemaForm';
+import { ElicitationBody, elicitationPayload, formOf, type ElicitationState } from './ElicitationBody';
+
+/**
+ * An MCP server asks the person to fill in a form while one of its tools runs: the form is built
+ * from the requested schema with the fn-form's machinery. Submit sends it (the server checks it
+ * against its schema, and so does the backend); Decline tells the server no.
+ */
+export const elicitationMode: ComposerMode<ElicitationState> = {
+  id: 'elicitation',
+  decisionKind: 'elicitation',
+  title: (d, t) => t('composer.elicitation.title', { Server: elicitationPayload(d?.payload).server }),
+  init: () => ({ values: {}, tried: false }),
+  Body: ElicitationBody,
+  actions: (_state, { t }) => [
+    { id: 'decline', label: t('composer.elicitation.decline'), tone: 'ghost', testId: 'elicitation-decline' },
+    { id: 'submit', label: t('composer.elicitation.submit'), tone: 'primary', testId: 'elicitation-submit' },
+  ],
+  perform: async (id, state, ctx, decision, setState) => {
+    if (!decision) return;
+    if (id === 'decline') {
+      await ctx.resolve({ id: decision.id, action: 'decline' });
+      return;
+    }
+    if (id !== 'submit') return;
+    const built = buildInput(formOf(elicitationPayload(decision.payload)), state.values);
+    if (!built.ok) {
+      setState((s) => ({ ...s, tried: true }));
+      return;
+    }
+    await ctx.resolve({ id: decision.id, action: 'accept', content: built.input });
+  },
+  escape: 'stop',
+};
