@@ -51,8 +51,10 @@ var (
 // Validate checks a configuration before it is stored; every problem is INVALID_VALUE naming
 // the field and what it accepts.
 func (c Config) Validate() error {
-	if !serverName.MatchString(c.Name) {
-		return errs.Invalid("name", c.Name, []string{"1–32 letters, digits, _ or -"})
+	// No "__" and no trailing "_": the model's name for a tool, mcp__server__tool, must read
+	// back to its server.
+	if !serverName.MatchString(c.Name) || strings.Contains(c.Name, "__") || strings.HasSuffix(c.Name, "_") {
+		return errs.Invalid("name", c.Name, []string{"1–32 letters, digits, _ or - (no __, not ending in _)"})
 	}
 	if c.Workspace != "" && (!filepath.IsAbs(c.Workspace) || filepath.Clean(c.Workspace) != c.Workspace) {
 		return errs.Invalid("workspace", c.Workspace, []string{"an absolute, clean path", "empty for every workspace"})
