@@ -62,7 +62,7 @@ func runACP(c *Context, args []string) int {
 		in = eofReader{}
 	}
 	opts := server.Options{Store: st, Runtime: h.Runtime, Decisions: h.Decisions, Bus: h.Bus, Messages: c.msgs, Lang: c.lang,
-		Version: Version, Log: logw, Permission: flagValue(fs, "permission")}
+		Version: Version, Log: logw, Permission: flagValue(fs, "permission"), MCP: h.MCP}
 	if err := server.Serve(ctx, opts, in, c.Stdout); err != nil {
 		return c.exitFor(err)
 	}

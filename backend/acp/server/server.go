@@ -38,6 +38,8 @@ type Options struct {
 	// Permission is the permission mode of sessions created over ACP; nil means the default
 	// from Settings (R-AUTH-2).
 	Permission *string
+	// MCP runs the MCP servers an editor passes with session/new and session/load; nil ignores them.
+	MCP MCPSessions
 }
 
 // Server is one ACP connection.
@@ -106,7 +108,7 @@ func (s *Server) Initialize(ctx context.Context, req acp.InitializeRequest) (acp
 	return acp.InitializeResponse{
 		ProtocolVersion: acp.ProtocolVersionNumber,
 		AgentCapabilities: acp.AgentCapabilities{LoadSession: true,
-			PromptCapabilities: acp.PromptCapabilities{EmbeddedContext: true}},
+			PromptCapabilities: acp.PromptCapabilities{EmbeddedContext: true}, McpCapabilities: acp.McpCapabilities{Http: s.opts.MCP != nil}},
 		AgentInfo:   &acp.Implementation{Name: "agentdesk", Title: acp.Ptr("AgentDesk"), Version: s.opts.Version},
 		AuthMethods: []acp.AuthMethod{},
 	}, nil
@@ -126,6 +128,7 @@ func (s *Server) NewSession(ctx context.Context, req acp.NewSessionRequest) (acp
 		return acp.NewSessionResponse{}, s.fail(err)
 	}
 	s.attach(v.ID)
+	s.forwardMCP(v.ID, req.McpServers)
 	modes, options, err := s.modes(v.ID)
 	if err != nil {
 		return acp.NewSessionResponse{}, s.fail(err)
@@ -150,6 +153,7 @@ func (s *Server) LoadSession(ctx context.Context, req acp.LoadSessionRequest) (a
 	}
 	s.out.flush()
 	s.attach(id)
+	s.forwardMCP(id, req.McpServers)
 	return acp.LoadSessionResponse{Modes: modes, ConfigOptions: options}, nil
 }
 
