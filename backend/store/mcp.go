@@ -223,6 +223,9 @@ func (s *Store) SeeMCPTools(serverID string, defs map[string]string) ([]MCPTool,
 	for _, t := range known {
 		byName[t.Name] = t
 	}
+	if !anyNew(byName, defs) {
+		return known, nil
+	}
 	now := time.Now().UTC()
 	err = s.db.Transaction(func(tx *gorm.DB) error {
 		for name, def := range defs {
@@ -273,4 +276,14 @@ func (s *Store) SetMCPToolDisabled(serverID, name string, disabled bool) error {
 		return errs.New(errs.NotFound, "ID", name)
 	}
 	return nil
+}
+
+// anyNew reports whether defs holds a tool not known or listed differently than last time.
+func anyNew(known map[string]MCPTool, defs map[string]string) bool {
+	for name, def := range defs {
+		if t, ok := known[name]; !ok || t.Seen != def {
+			return true
+		}
+	}
+	return false
 }
