@@ -53,9 +53,47 @@ type slotKey struct{ server, workspace string }
 
 // slot is one server in one workspace: its connection, and how the last start went.
 type slot struct {
-	mu     sync.Mutex // held while dialing, so a server is started once however many ask
-	conn   *conn
-	status Status
+	dialing sync.Mutex // held while starting the server, so it starts once however many ask
+	mu      sync.Mutex // guards conn and status; never held for long
+	conn    *conn
+	status  Status
+}
+
+// current is the slot's connection, or nil.
+func (sl *slot) current() *conn {
+	sl.mu.Lock()
+	defer sl.mu.Unlock()
+	return sl.conn
+}
+
+// set replaces the connection and status, returning the connection it replaced.
+func (sl *slot) set(c *conn, st Status) *conn {
+	sl.mu.Lock()
+	defer sl.mu.Unlock()
+	old := sl.conn
+	sl.conn, sl.status = c, st
+	return old
+}
+
+// take removes the connection if it is still c (any connection when c is nil).
+func (sl *slot) take(c *conn) *conn {
+	sl.mu.Lock()
+	defer sl.mu.Unlock()
+	old := sl.conn
+	if old == nil || c != nil && old != c {
+		return nil
+	}
+	sl.conn, sl.status = nil, Status{State: "stopped"}
+	return old
+}
+
+func (sl *slot) state() Status {
+	sl.mu.Lock()
+	defer sl.mu.Unlock()
+	if sl.conn != nil && sl.conn.alive() {
+		return Status{State: "running"}
+	}
+	return sl.status
 }
 
 // Status is how a server's last start went, for Settings and `mcp list`.
@@ -95,11 +133,10 @@ func (h *Host) Close() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			if s.conn != nil {
-				s.conn.close()
-				s.conn = nil
+			s.dialing.Lock() // a start under way finishes first, then is stopped here
+			defer s.dialing.Unlock()
+			if c := s.take(nil); c != nil {
+				c.close()
 			}
 		}()
 	}
@@ -155,23 +192,22 @@ func (h *Host) connect(ctx context.Context, s server, workspace string) (*conn, 
 	if err != nil {
 		return nil, err
 	}
-	sl.mu.Lock()
-	defer sl.mu.Unlock()
-	if sl.conn != nil && sl.conn.alive() {
-		return sl.conn, nil
+	sl.dialing.Lock()
+	defer sl.dialing.Unlock()
+	if c := sl.current(); c != nil && c.alive() {
+		return c, nil
 	}
-	if sl.conn != nil {
-		go sl.conn.close()
-		sl.conn = nil
+	if old := sl.take(nil); old != nil {
+		go old.close()
 	}
 	c, err := dial(ctx, dialSpec{cfg: s.cfg, workspace: workspace, dataDir: h.opts.DataDir, version: h.opts.Version,
 		getenv: h.opts.Getenv, log: h.opts.Log, onList: func(tools []*mcp.Tool) { h.reconcile(s, tools) }})
 	if err != nil {
-		sl.status = Status{State: "failed", Problem: problemOf(err)}
+		sl.set(nil, Status{State: "failed", Problem: problemOf(err)})
 		h.opts.Publish(EventChanged, ChangedView{ServerID: s.id, Name: s.cfg.Name})
 		return nil, err
 	}
-	sl.conn, sl.status = c, Status{State: "running"}
+	sl.set(c, Status{State: "running"})
 	return c, nil
 }
 
@@ -201,12 +237,11 @@ func (h *Host) forget(id string) {
 	}
 	h.mu.Unlock()
 	for _, sl := range gone {
-		sl.mu.Lock()
-		if sl.conn != nil {
-			sl.conn.close()
-			sl.conn = nil
+		sl.dialing.Lock()
+		if c := sl.take(nil); c != nil {
+			c.close()
 		}
-		sl.mu.Unlock()
+		sl.dialing.Unlock()
 	}
 }
 
@@ -219,11 +254,11 @@ func (h *Host) status(id string) Status {
 		if k.server != id {
 			continue
 		}
-		switch {
-		case sl.conn != nil && sl.conn.alive():
-			return Status{State: "running"}
-		case sl.status.State == "failed":
-			out = sl.status
+		switch st := sl.state(); st.State {
+		case "running":
+			return st
+		case "failed":
+			out = st
 		}
 	}
 	return out

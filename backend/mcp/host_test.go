@@ -250,8 +250,8 @@ func (th *testHost) pid(t *testing.T, name string) int {
 	th.mu.Lock()
 	defer th.mu.Unlock()
 	for _, sl := range th.slots {
-		if sl.conn != nil && sl.conn.name == name && sl.conn.proc != nil {
-			return sl.conn.proc.cmd.Process.Pid
+		if c := sl.current(); c != nil && c.name == name && c.proc != nil {
+			return c.proc.cmd.Process.Pid
 		}
 	}
 	t.Fatalf("no running %s", name)

@@ -217,11 +217,7 @@ func (h *Host) drop(s server, workspace string, c *conn) {
 	if err != nil {
 		return
 	}
-	sl.mu.Lock()
-	defer sl.mu.Unlock()
-	if sl.conn == c {
-		sl.conn = nil
-		sl.status = Status{State: "stopped"}
+	if sl.take(c) != nil {
 		go c.close()
 	}
 }
