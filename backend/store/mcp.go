@@ -112,11 +112,11 @@ func (s *Store) AddMCPServer(srv MCPServer) (MCPServer, error) {
 	if err != nil {
 		return MCPServer{}, err
 	}
-	if err := s.db.Create(&row).Error; err != nil {
+	if err := s.write(func(tx *gorm.DB) error { return tx.Create(&row).Error }); err != nil {
 		if errors.Is(err, gorm.ErrDuplicatedKey) {
 			return MCPServer{}, errs.Wrap(errs.AlreadyExists, err, "ID", srv.Name)
 		}
-		return MCPServer{}, storeErr(err)
+		return MCPServer{}, err
 	}
 	return row.server(), nil
 }
@@ -156,14 +156,13 @@ func (s *Store) MCPServerByID(id string) (MCPServer, error) {
 
 // DeleteMCPServer removes a server and its tools' pins.
 func (s *Store) DeleteMCPServer(id string) error {
-	res := s.db.Where("id = ?", id).Delete(&mcpServerRow{})
-	if res.Error != nil {
-		return storeErr(res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return errs.New(errs.NotFound, "ID", id)
-	}
-	return nil
+	return s.write(func(tx *gorm.DB) error {
+		res := tx.Where("id = ?", id).Delete(&mcpServerRow{})
+		if res.Error == nil && res.RowsAffected == 0 {
+			return errs.New(errs.NotFound, "ID", id)
+		}
+		return res.Error
+	})
 }
 
 // EnableMCPServer switches a server on and pins the definitions given (tool name to canonical
@@ -171,7 +170,7 @@ func (s *Store) DeleteMCPServer(id string) error {
 // so what the person approved is exactly what they saw.
 func (s *Store) EnableMCPServer(id string, defs map[string]string) error {
 	now := time.Now().UTC()
-	return storeErr(s.db.Transaction(func(tx *gorm.DB) error {
+	return s.write(func(tx *gorm.DB) error {
 		if err := setEnabled(tx, id, true); err != nil {
 			return err
 		}
@@ -185,12 +184,12 @@ func (s *Store) EnableMCPServer(id string, defs map[string]string) error {
 			}
 		}
 		return nil
-	}))
+	})
 }
 
 // DisableMCPServer switches a server off; its pins stay for the next enable to replace.
 func (s *Store) DisableMCPServer(id string) error {
-	return storeErr(setEnabled(s.db, id, false))
+	return s.write(func(tx *gorm.DB) error { return setEnabled(tx, id, false) })
 }
 
 func setEnabled(db *gorm.DB, id string, on bool) error {
@@ -227,7 +226,7 @@ func (s *Store) SeeMCPTools(serverID string, defs map[string]string) ([]MCPTool,
 		return known, nil
 	}
 	now := time.Now().UTC()
-	err = s.db.Transaction(func(tx *gorm.DB) error {
+	err = s.write(func(tx *gorm.DB) error {
 		for name, def := range defs {
 			t, ok := byName[name]
 			switch {
@@ -245,7 +244,7 @@ func (s *Store) SeeMCPTools(serverID string, defs map[string]string) ([]MCPTool,
 		return nil
 	})
 	if err != nil {
-		return nil, storeErr(err)
+		return nil, err
 	}
 	return s.MCPTools(serverID)
 }
@@ -255,27 +254,25 @@ func (s *Store) SeeMCPTools(serverID string, defs map[string]string) ([]MCPTool,
 // again meanwhile is NOT_FOUND, so no one approves what they did not see.
 func (s *Store) ApproveMCPTool(serverID, name, seen string) error {
 	now := time.Now().UTC()
-	res := s.db.Model(&MCPTool{}).Where("server_id = ? AND name = ? AND seen <> '' AND seen = ?", serverID, name, seen).
-		Updates(map[string]any{"pinned": gorm.Expr("seen"), "approved_at": now, "disabled": false})
-	if res.Error != nil {
-		return storeErr(res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return errs.New(errs.NotFound, "ID", name)
-	}
-	return nil
+	return s.write(func(tx *gorm.DB) error {
+		res := tx.Model(&MCPTool{}).Where("server_id = ? AND name = ? AND seen <> '' AND seen = ?", serverID, name, seen).
+			Updates(map[string]any{"pinned": gorm.Expr("seen"), "approved_at": now, "disabled": false})
+		if res.Error == nil && res.RowsAffected == 0 {
+			return errs.New(errs.NotFound, "ID", name)
+		}
+		return res.Error
+	})
 }
 
 // SetMCPToolDisabled switches one tool off (or back on) without touching its pin.
 func (s *Store) SetMCPToolDisabled(serverID, name string, disabled bool) error {
-	res := s.db.Model(&MCPTool{}).Where("server_id = ? AND name = ?", serverID, name).Update("disabled", disabled)
-	if res.Error != nil {
-		return storeErr(res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return errs.New(errs.NotFound, "ID", name)
-	}
-	return nil
+	return s.write(func(tx *gorm.DB) error {
+		res := tx.Model(&MCPTool{}).Where("server_id = ? AND name = ?", serverID, name).Update("disabled", disabled)
+		if res.Error == nil && res.RowsAffected == 0 {
+			return errs.New(errs.NotFound, "ID", name)
+		}
+		return res.Error
+	})
 }
 
 // anyNew reports whether defs holds a tool not known or listed differently than last time.
