@@ -105,26 +105,37 @@ func probe(path string, supported int) (Integrity, error) {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	var version int
-	var app uint32
-	if err := db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+	// One read transaction: the version, the id and the tables come from one snapshot, never
+	// from either side of another process's migration committing in between (which read as
+	// tables without a version: not AgentDesk's).
+	snap, err := db.Begin()
+	if err != nil {
 		return Integrity{}, unreadable(path, err)
 	}
-	if err := db.QueryRow("PRAGMA application_id").Scan(&app); err != nil {
+	defer snap.Rollback()
+	var version int
+	var app uint32
+	if err := snap.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+		return Integrity{}, unreadable(path, err)
+	}
+	if err := snap.QueryRow("PRAGMA application_id").Scan(&app); err != nil {
 		return Integrity{}, unreadable(path, err)
 	}
 	if err := checkOwner(path, app, version, supported); err != nil {
 		return Integrity{}, err
 	}
-	if err := checkSchemaIsOurs(db, path, app, version); err != nil {
+	if err := checkSchemaIsOurs(snap, path, app, version); err != nil {
 		return Integrity{}, err
 	}
+	snap.Rollback()
 	return quickCheck(db)
 }
 
 // checkSchemaIsOurs refuses another program's SQLite file that carries no application id: one
 // with tables but no version, or a version but no migration record.
-func checkSchemaIsOurs(db *sql.DB, path string, app uint32, version int) error {
+func checkSchemaIsOurs(db interface {
+	QueryRow(string, ...any) *sql.Row
+}, path string, app uint32, version int) error {
 	if app == ApplicationID {
 		return nil
 	}
