@@ -81,7 +81,13 @@ func scope(fs *flag.FlagSet) string {
 func (c *Context) withMCP(fn func(h *mcp.Host, st *store.Store) error) int {
 	return c.withStore(func(st *store.Store) error {
 		h := mcp.NewHost(st, mcp.Options{DataDir: c.DataDir, Getenv: c.Getenv, Log: c.Stderr, Version: Version})
-		defer h.Close()
+		defer func() {
+			ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
+			defer cancel()
+			if err := h.Close(ctx); err != nil {
+				fmt.Fprintln(c.Stderr, err)
+			}
+		}()
 		return fn(h, st)
 	})
 }

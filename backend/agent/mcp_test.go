@@ -48,7 +48,7 @@ func removeFixture() {
 func withMCP(t *testing.T, h *harness) *mcp.Host {
 	t.Helper()
 	host := mcp.NewHost(h.st, mcp.Options{DataDir: filepath.Dir(h.st.Path()), Version: "test"})
-	t.Cleanup(host.Close)
+	t.Cleanup(func() { host.Close(context.Background()) })
 	v, err := host.Add(mcp.Config{Name: "notes", Transport: mcp.Stdio, Command: mcpFixture(t)}, "test")
 	if err != nil {
 		t.Fatal(err)

@@ -96,11 +96,10 @@ var ErrBusy = errors.New("host: turns still running at the close deadline; the s
 func (h *Host) Close(ctx context.Context) error {
 	if err := h.Runtime.Shutdown(ctx); err != nil {
 		h.External.Close()
-		h.MCP.Close()
-		return errors.Join(ErrBusy, err)
+		return errors.Join(ErrBusy, err, h.MCP.Close(ctx))
 	}
 	h.External.Close()
-	h.MCP.Close()
+	mcpErr := h.MCP.Close(ctx)
 	busErr := h.Bus.Close(ctx)
-	return errors.Join(busErr, h.Store.Close())
+	return errors.Join(mcpErr, busErr, h.Store.Close())
 }

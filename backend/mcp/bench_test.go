@@ -17,7 +17,7 @@ func BenchmarkOfferedNoServers(b *testing.B) {
 	}
 	defer st.Close()
 	h := NewHost(st, Options{})
-	defer h.Close()
+	defer h.Close(context.Background())
 	ws := b.TempDir()
 	for b.Loop() {
 		h.Offered(context.Background(), "s1", ws)
@@ -34,7 +34,7 @@ func BenchmarkStdioCall(b *testing.B) {
 	}
 	defer st.Close()
 	h := NewHost(st, Options{DataDir: dir})
-	defer h.Close()
+	defer h.Close(context.Background())
 	ws := b.TempDir()
 	v, err := h.Add(Config{Name: "notes", Transport: Stdio, Command: fixture}, "bench")
 	if err != nil {

@@ -235,6 +235,13 @@ func (c *conn) close() {
 	c.stopProcess()
 }
 
+// kill ends a stdio server's process group at once, which also ends the session.
+func (c *conn) kill() {
+	if c.proc != nil && c.proc.cmd.Process != nil {
+		c.proc.kill()
+	}
+}
+
 func (c *conn) stopProcess() {
 	if c.proc != nil && c.proc.cmd.Process != nil {
 		c.proc.stop()

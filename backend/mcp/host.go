@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"sort"
@@ -47,6 +48,9 @@ type Host struct {
 	slots    map[slotKey]*slot
 	sessions map[string][]server // the servers an editor passed over ACP, per session
 	closed   bool
+
+	life context.Context // ended by Close
+	end  context.CancelFunc
 }
 
 type slotKey struct{ server, workspace string }
@@ -118,29 +122,71 @@ func NewHost(st *store.Store, opts Options) *Host {
 	if opts.Publish == nil {
 		opts.Publish = func(string, any) {}
 	}
-	return &Host{st: st, opts: opts, slots: map[slotKey]*slot{}, sessions: map[string][]server{}}
+	h := &Host{st: st, opts: opts, slots: map[slotKey]*slot{}, sessions: map[string][]server{}}
+	h.life, h.end = context.WithCancel(context.Background())
+	return h
 }
 
-// Close stops every server (each stdio server's whole process group).
-func (h *Host) Close() {
+// Close stops every server (each stdio server's whole process group): a start under way is
+// abandoned, then each connection ends gracefully. Past ctx's deadline the servers still
+// running are killed outright, and Close reports the deadline.
+func (h *Host) Close(ctx context.Context) error {
 	h.mu.Lock()
 	h.closed = true
 	slots := h.slots
 	h.slots = map[slotKey]*slot{}
 	h.mu.Unlock()
-	var wg sync.WaitGroup
+	h.end()
+	var (
+		mu      sync.Mutex
+		closing []*conn
+		wg      sync.WaitGroup
+	)
 	for _, s := range slots {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s.dialing.Lock() // a start under way finishes first, then is stopped here
+			s.dialing.Lock() // the abandoned start returns first
 			defer s.dialing.Unlock()
 			if c := s.take(nil); c != nil {
+				mu.Lock()
+				closing = append(closing, c)
+				mu.Unlock()
 				c.close()
 			}
 		}()
 	}
-	wg.Wait()
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+	}
+	mu.Lock()
+	for _, c := range closing {
+		c.kill()
+	}
+	mu.Unlock()
+	<-done
+	return errors.Join(ErrKilled, ctx.Err())
+}
+
+// ErrKilled is Close's answer when servers were still stopping at its deadline: they were
+// killed (their whole process groups) rather than left behind.
+var ErrKilled = errors.New("mcp: servers still stopping at the close deadline were killed")
+
+// bound is ctx, also ended by Close: a server being started when AgentDesk stops is abandoned.
+func (h *Host) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(h.life, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+	}
 }
 
 // inScope lists the enabled servers a session in workspace may use: the global ones, those of
@@ -200,6 +246,8 @@ func (h *Host) connect(ctx context.Context, s server, workspace string) (*conn, 
 	if old := sl.take(nil); old != nil {
 		go old.close()
 	}
+	ctx, cancel := h.bound(ctx)
+	defer cancel()
 	c, err := dial(ctx, dialSpec{cfg: s.cfg, workspace: workspace, dataDir: h.opts.DataDir, version: h.opts.Version,
 		getenv: h.opts.Getenv, log: h.opts.Log, onList: func(tools []*mcp.Tool) { h.reconcile(s, tools) }})
 	if err != nil {

@@ -44,7 +44,7 @@ func newTestHost(t *testing.T) *testHost {
 			th.events = append(th.events, data.(ChangedView))
 		}})
 	t.Cleanup(func() {
-		th.Close()
+		th.Close(context.Background())
 		st.Close()
 	})
 	return th
@@ -266,7 +266,9 @@ func TestCloseStopsTheServersProcessGroup(t *testing.T) {
 	}
 	pid := th.pid(t, "notes")
 	echo := th.lookup("mcp__notes__echo")
-	th.Close()
+	if err := th.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := os.Stat(filepath.Join("/proc", itoa(pid))); !os.IsNotExist(err) {
 		t.Fatalf("server %d still runs after Close", pid)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"agentdesk/backend/errs"
+	"agentdesk/backend/proc"
 	"agentdesk/backend/sandbox"
 )
 
@@ -64,7 +65,10 @@ func newProcess(cfg Config, workspace, dataDir string, getenv func(string) strin
 		return nil, err
 	}
 	cmd.Dir = workspace
-	newProcessGroup(cmd)
+	// Its own session and process group, tied to AgentDesk's life: one signal reaches
+	// everything it starts, nothing outlives a crash of AgentDesk, and a server that would
+	// prompt on a terminal fails at once.
+	proc.Own(cmd, true)
 	t := &processTransport{cmd: cmd, tmp: tmp, stderr: newTail(stderrTail, log, cfg.Name), waited: make(chan struct{})}
 	cmd.Stderr = t.stderr
 	return t, nil
@@ -159,19 +163,25 @@ func (t *processTransport) exited() (bool, string) {
 }
 
 // stop ends the process the way the MCP specification asks: its input closed first, then
-// SIGTERM, then SIGKILL, each to the whole group so nothing it started stays behind.
+// SIGTERM, then SIGKILL, each to the whole group so nothing it started stays behind. SIGKILL
+// goes to the group even after a clean exit: a child the server left running goes with it.
 func (t *processTransport) stop() {
-	for _, step := range []func(){func() {}, func() { signalGroup(t.cmd, false) }} {
+	for _, step := range []func(){func() {}, func() { terminateGroup(t.cmd) }} {
 		step()
 		select {
 		case <-t.waited:
-			signalGroup(t.cmd, true)
+			proc.Kill(t.cmd)
 			os.RemoveAll(t.tmp)
 			return
 		case <-time.After(graceful):
 		}
 	}
-	signalGroup(t.cmd, true)
+	t.kill()
+}
+
+// kill ends the whole group at once and waits for the server (Close past its deadline).
+func (t *processTransport) kill() {
+	proc.Kill(t.cmd)
 	<-t.waited
 	os.RemoveAll(t.tmp)
 }

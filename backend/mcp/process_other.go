@@ -2,13 +2,11 @@
 
 package mcp
 
-import "os/exec"
+import (
+	"os/exec"
 
-func newProcessGroup(*exec.Cmd) {}
+	"agentdesk/backend/proc"
+)
 
-// signalGroup ends the server itself where there are no process groups.
-func signalGroup(cmd *exec.Cmd, _ bool) {
-	if cmd.Process != nil {
-		_ = cmd.Process.Kill()
-	}
-}
+// terminateGroup ends the server itself where there are no process groups.
+func terminateGroup(cmd *exec.Cmd) { proc.Kill(cmd) }
