@@ -20,7 +20,11 @@ func (t *turn) lookup(name string) (tool.Tool, error) {
 		return tl, nil
 	}
 	if t.rt.opts.MCP != nil {
-		if tl, ok := t.rt.opts.MCP.Lookup(t.ctx, t.sessionID, t.workspace, name); ok {
+		tl, err := t.rt.opts.MCP.Lookup(t.ctx, t.sessionID, t.workspace, name)
+		if err != nil {
+			return nil, err
+		}
+		if tl != nil {
 			return tl, nil
 		}
 	}

@@ -43,9 +43,9 @@ func BenchmarkStdioCall(b *testing.B) {
 	if _, err := h.Enable(context.Background(), v.ID, ws); err != nil {
 		b.Fatal(err)
 	}
-	t, ok := h.Lookup(context.Background(), "s1", ws, "mcp__notes__echo")
-	if !ok {
-		b.Fatal("no echo")
+	t, err := h.Lookup(context.Background(), "s1", ws, "mcp__notes__echo")
+	if err != nil || t == nil {
+		b.Fatal("no echo", err)
 	}
 	input := json.RawMessage(`{"text":"x"}`)
 	for b.Loop() {

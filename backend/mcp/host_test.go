@@ -78,9 +78,9 @@ func (th *testHost) addFixture(name string, network bool) ServerView {
 
 func (th *testHost) lookup(name string) *Tool {
 	th.t.Helper()
-	t, ok := th.Lookup(context.Background(), "s1", th.workspace, name)
-	if !ok {
-		th.t.Fatalf("no tool %s", name)
+	t, err := th.Lookup(context.Background(), "s1", th.workspace, name)
+	if err != nil || t == nil {
+		th.t.Fatalf("no tool %s: %v", name, err)
 	}
 	return t.(*Tool)
 }

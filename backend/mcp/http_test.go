@@ -101,6 +101,9 @@ func TestHTTPServerThatWentAwayIsReachedAgain(t *testing.T) {
 		t.Fatalf("crash over http: %v", err)
 	}
 	cmd.Wait()
+	if tl, err := th.Lookup(context.Background(), "s1", th.workspace, "mcp__remote__echo"); tl != nil || errs.KindOf(err) != ServerUnavailable {
+		t.Fatalf("a tool of a server that cannot be reached says why: %v, %v", tl, err)
+	}
 	_, err = echo.Run(context.Background(), tool.Env{}, []byte(`{"text":"two"}`))
 	if k := errs.KindOf(err); k != ServerUnavailable && k != ServerCrashed {
 		t.Fatalf("a call while the server is down: %v", err)

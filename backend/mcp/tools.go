@@ -252,29 +252,44 @@ func (h *Host) toolsOf(s server, workspace string, c *conn) ([]*Tool, error) {
 // all is every listed tool of every enabled server in scope, in every state, servers started
 // as needed (in parallel). A server that cannot start is left out: its failure is its status.
 func (h *Host) all(ctx context.Context, sessionID, workspace string) ([]*Tool, error) {
+	tools, _, err := h.listAll(ctx, sessionID, workspace)
+	return tools, err
+}
+
+// listAll lists the tools of every server in scope, and why each server that could not be
+// reached was not.
+func (h *Host) listAll(ctx context.Context, sessionID, workspace string) ([]*Tool, map[string]error, error) {
 	servers, err := h.inScope(sessionID, workspace)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	lists := make([][]*Tool, len(servers))
+	failures := make([]error, len(servers))
 	var wg sync.WaitGroup
 	for i, s := range servers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			ws := workspaceOf(s, workspace)
-			if c, err := h.connect(ctx, s, ws); err == nil {
-				lists[i], _ = h.toolsOf(s, ws, c)
+			c, err := h.connect(ctx, s, ws)
+			if err != nil {
+				failures[i] = err
+				return
 			}
+			lists[i], _ = h.toolsOf(s, ws, c)
 		}()
 	}
 	wg.Wait()
 	var out []*Tool
-	for _, l := range lists {
+	failed := map[string]error{}
+	for i, l := range lists {
 		out = append(out, l...)
+		if failures[i] != nil {
+			failed[servers[i].cfg.Name] = failures[i]
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].model < out[j].model })
-	return out, nil
+	return out, failed, nil
 }
 
 // Offered lists the tools a session in workspace may be offered: enabled, approved, unchanged.
@@ -294,21 +309,28 @@ func (h *Host) Offered(ctx context.Context, sessionID, workspace string) []tool.
 }
 
 // Lookup finds a tool by the name the model called it, in any state: one that may not run
-// fails its call with the reason (changed, not approved, off).
-func (h *Host) Lookup(ctx context.Context, sessionID, workspace, name string) (tool.Served, bool) {
+// fails its call with the reason (changed, not approved, off). A tool of a server that could
+// not be reached is that server's error, which says why; a name no server in scope has is
+// (nil, nil).
+func (h *Host) Lookup(ctx context.Context, sessionID, workspace, name string) (tool.Served, error) {
 	if !strings.HasPrefix(name, "mcp__") {
-		return nil, false
+		return nil, nil
 	}
-	tools, err := h.all(ctx, sessionID, workspace)
+	tools, failed, err := h.listAll(ctx, sessionID, workspace)
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
 	for _, t := range tools {
 		if t.model == name {
-			return t, true
+			return t, nil
 		}
 	}
-	return nil, false
+	for server, err := range failed {
+		if strings.HasPrefix(name, ModelName(server, "")) {
+			return nil, err
+		}
+	}
+	return nil, nil
 }
 
 // resultText is a call's result as the model reads it: the text parts in order, other content

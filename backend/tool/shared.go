@@ -54,6 +54,7 @@ type ServedTools interface {
 	// Offered lists the tools a session in workspace may be offered: enabled and approved.
 	Offered(ctx context.Context, sessionID, workspace string) []Served
 	// Lookup finds a tool by the name the model called, in any state: one that may not run
-	// fails its call with the reason.
-	Lookup(ctx context.Context, sessionID, workspace, name string) (Served, bool)
+	// fails its call with the reason. A tool of a server that cannot be reached is that
+	// server's error; a name no server has is (nil, nil).
+	Lookup(ctx context.Context, sessionID, workspace, name string) (Served, error)
 }
