@@ -29,6 +29,7 @@ func TestSessionStateFollowsTheTurnAndItsDecisions(t *testing.T) {
 	var mu sync.Mutex
 	var states []SessionState
 	var listedWhileWaiting []Session
+	checked := make(chan struct{}) // the decision is answered only after the list right after Send was read
 	svc.Bus.Subscribe(func(e bus.Event) {
 		switch e.Name {
 		case EventSessionState:
@@ -41,6 +42,7 @@ func TestSessionStateFollowsTheTurnAndItsDecisions(t *testing.T) {
 				mu.Lock()
 				listedWhileWaiting = list
 				mu.Unlock()
+				<-checked
 				(&Decisions{svc}).Resolve(ResolveRequest{ID: e.Data.(decision.Decision).ID, Selected: []string{"A"}})
 			}()
 		}
@@ -52,13 +54,24 @@ func TestSessionStateFollowsTheTurnAndItsDecisions(t *testing.T) {
 	if list, _ := (&Sessions{svc}).List(); !list[0].Running {
 		t.Fatalf("the list right after Send must show the turn running: %+v", list[0])
 	}
+	close(checked)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	svc.Runtime.Wait(ctx, sess.ID)
 
+	want := []SessionState{{Running: true}, {Running: true, Waiting: 1}, {Running: true}, {}}
+	// The bus hands events to each subscriber on its own goroutine: the last state may still be
+	// on its way when the turn has ended.
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		n := len(states)
+		mu.Unlock()
+		if n >= len(want) {
+			break
+		}
+	}
 	mu.Lock()
 	defer mu.Unlock()
-	want := []SessionState{{Running: true}, {Running: true, Waiting: 1}, {Running: true}, {}}
 	if len(states) != len(want) {
 		t.Fatalf("states %+v", states)
 	}
