@@ -2,6 +2,7 @@
 // fixture MCP server (backend/mcp/mcptest, written with the official Go SDK) added over the API as
 // another client would. Run with AGENTDESK_BIN=… MCP_FIXTURE=… npm run e2e (make e2e sets both).
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -20,7 +21,11 @@ before(async () => {
   page.on('console', (msg) => msg.type() === 'error' && pageErrors.push(msg.text()));
 });
 
-after(() => tearDown(context));
+const remotes = [];
+after(async () => {
+  for (const p of remotes) p.kill('SIGKILL');
+  await tearDown(context);
+});
 
 const byId = (id) => page.getByTestId(id);
 const shot = async (name) => {
@@ -28,61 +33,108 @@ const shot = async (name) => {
   await page.screenshot({ path: join(shotsDir, `mcp-${name}.png`) });
 };
 
-test('an MCP tool asks, then its server asks for a form that is answered in the composer', async () => {
-  const dir = tempDir('agentdesk-mcp-');
-  const script = join(dir, 'script.json');
-  writeFileSync(
-    script,
-    JSON.stringify({
-      responses: [
-        { text: 'Let me greet you.', tool_calls: [{ name: 'mcp__notes__greet', input: {} }] },
-        { text: 'Greeted you through the MCP server.' },
-      ],
-    }),
-  );
-  const srv = await startServer(['--data-dir', join(dir, 'data'), '--provider', 'scripted', '--script', script], { env: { HOME: dir } });
-  const api = apiOf(srv);
-  const added = await api('MCP.Add', { name: 'notes', transport: 'stdio', command: fixture });
-  assert.equal(added.enabled, true);
-  assert.ok(added.tools.some((t) => t.name === 'greet' && t.state === 'approved'), JSON.stringify(added.tools));
+/** Runs the fixture as its own process serving Streamable HTTP on a free port; resolves with its URL. */
+function startRemoteFixture(cwd) {
+  const proc = spawn(fixture, ['--http', '127.0.0.1:0'], { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+  remotes.push(proc);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`the HTTP fixture printed no address: ${out}`)), 10_000);
+    proc.stdout.on('data', (chunk) => {
+      out += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    proc.on('exit', (code) => reject(new Error(`the HTTP fixture exited with ${code}`)));
+  });
+}
 
-  const workspace = mkdtempSync(join(dir, 'ws-'));
-  const s = await api('Sessions.Create', { workspace, interactionMode: 'smart', executionOverride: 'execute', permissionMode: 'ask' });
-  await page.goto(`${srv.base}/?token=${srv.token}`);
-  await byId('app-shell').waitFor();
-  await page.locator(`[data-testid="session-item"][data-session-id="${s.id}"] [data-testid="session-select"]`).click();
-  await byId('composer').waitFor();
-  await byId('composer-input').fill('Greet me');
-  await byId('composer-input').press('Enter');
+const servers = {
+  stdio: async () => ({ name: 'notes', transport: 'stdio', command: fixture }),
+  http: async (dir) => ({ name: 'notes', transport: 'http', url: await startRemoteFixture(dir) }),
+};
 
-  // The gate asks for an MCP tool in Ask mode; the card names the server and the exact scope.
-  await byId('composer-mode-approval').waitFor();
-  assert.equal(await byId('composer-mode-title').textContent(), 'greet · notes (MCP)');
-  assert.match(await byId('approval-scope-exact').textContent(), /mcp:notes\/greet/);
-  await shot('01-approval');
-  await byId('approval-allow-once').click();
+for (const [transport, serverConfig] of Object.entries(servers)) {
+  test(`${transport}: an MCP tool asks, its server's form is answered in the composer, a changed tool waits for re-approval`, async () => {
+    const dir = tempDir(`agentdesk-mcp-${transport}-`);
+    const script = join(dir, 'script.json');
+    writeFileSync(
+      script,
+      JSON.stringify({
+        responses: [
+          { text: 'Let me greet you.', tool_calls: [{ name: 'mcp__notes__greet', input: {} }] },
+          { text: 'Greeted you through the MCP server.' },
+          { text: 'Updating the server.', tool_calls: [{ name: 'mcp__notes__evolve', input: {} }] },
+          { text: 'The server changed its echo tool.' },
+        ],
+      }),
+    );
+    const srv = await startServer(['--data-dir', join(dir, 'data'), '--provider', 'scripted', '--script', script], { env: { HOME: dir } });
+    const api = apiOf(srv);
+    const added = await api('MCP.Add', await serverConfig(dir));
+    assert.equal(added.enabled, true);
+    assert.equal(added.transport, transport);
+    assert.ok(added.tools.some((t) => t.name === 'greet' && t.state === 'approved'), JSON.stringify(added.tools));
 
-  // The server's elicitation morphs the composer into a form built from its schema.
-  await byId('composer-mode-elicitation').waitFor();
-  assert.equal(await byId('elicitation-message').textContent(), 'Who should I greet?');
-  await byId('fn-field-name').locator('input').fill('Ada');
-  await byId('fn-field-language').locator('select').selectOption('zh');
-  await shot('02-elicitation');
-  await byId('elicitation-submit').click();
+    const workspace = mkdtempSync(join(dir, 'ws-'));
+    const s = await api('Sessions.Create', { workspace, interactionMode: 'smart', executionOverride: 'execute', permissionMode: 'ask' });
+    await page.goto(`${srv.base}/?token=${srv.token}`);
+    await byId('app-shell').waitFor();
+    await page.locator(`[data-testid="session-item"][data-session-id="${s.id}"] [data-testid="session-select"]`).click();
+    await byId('composer').waitFor();
+    await byId('composer-input').fill('Greet me');
+    await byId('composer-input').press('Enter');
 
-  await byId('msg-assistant').getByText('Greeted you through the MCP server.').waitFor();
-  const card = page.locator('[data-testid="tool-card"][data-tool="mcp__notes__greet"]');
-  await card.getByText('你好, Ada!').waitFor({ state: 'attached' });
-  assert.equal(await byId('composer').getAttribute('data-mode'), 'idle');
-  await shot('03-answered');
+    // The gate asks for an MCP tool in Ask mode; the card names the server and the exact scope.
+    await byId('composer-mode-approval').waitFor();
+    assert.equal(await byId('composer-mode-title').textContent(), 'greet · notes (MCP)');
+    assert.match(await byId('approval-scope-exact').textContent(), /mcp:notes\/greet/);
+    await shot(`${transport}-01-approval`);
+    await byId('approval-allow-once').click();
 
-  // Settings lists the server and its pinned tools.
-  await page.goto(`${srv.base}/#/settings`);
-  const item = byId('mcp-server');
-  await item.waitFor();
-  assert.equal(await item.getAttribute('data-name'), 'notes');
-  assert.ok((await item.getByTestId('mcp-tool').count()) >= 7);
-  await item.scrollIntoViewIfNeeded();
-  await shot('04-settings');
-  assert.deepEqual(pageErrors, [], 'the page logged errors');
-});
+    // The server's elicitation morphs the composer into a form built from its schema.
+    await byId('composer-mode-elicitation').waitFor();
+    assert.equal(await byId('elicitation-message').textContent(), 'Who should I greet?');
+    await byId('fn-field-name').locator('input').fill('Ada');
+    await byId('fn-field-language').locator('select').selectOption('zh');
+    await shot(`${transport}-02-elicitation`);
+    await byId('elicitation-submit').click();
+
+    await byId('msg-assistant').getByText('Greeted you through the MCP server.').waitFor();
+    const card = page.locator('[data-testid="tool-card"][data-tool="mcp__notes__greet"]');
+    await card.getByText('你好, Ada!').waitFor({ state: 'attached' });
+    await page.waitForFunction(() => document.querySelector('[data-testid="composer"]')?.getAttribute('data-mode') === 'idle');
+    await shot(`${transport}-03-answered`);
+
+    // The server changes its echo tool under the session (as an update would).
+    await byId('composer-input').fill('Update the server');
+    await byId('composer-input').press('Enter');
+    await byId('composer-mode-approval').waitFor();
+    assert.equal(await byId('composer-mode-title').textContent(), 'evolve · notes (MCP)');
+    await byId('approval-allow-once').click();
+    await byId('msg-assistant').getByText('The server changed its echo tool.').waitFor();
+
+    // Settings lists the server; the changed tool is off, shown as a diff, until re-approved.
+    await page.goto(`${srv.base}/#/settings`);
+    const item = byId('mcp-server');
+    await item.waitFor();
+    assert.equal(await item.getAttribute('data-name'), 'notes');
+    assert.ok((await item.getByTestId('mcp-tool').count()) >= 7);
+    const echo = item.locator('[data-testid="mcp-tool"][data-tool="echo"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="mcp-tool"][data-tool="echo"]')?.getAttribute('data-state') === 'changed');
+    const diff = await echo.getByTestId('mcp-tool-diff').textContent();
+    assert.match(diff, /-.*"description": "Echoes the text back\."/);
+    assert.match(diff, /\+.*"loud"/);
+    await echo.scrollIntoViewIfNeeded();
+    await shot(`${transport}-04-changed`);
+    await echo.getByTestId('mcp-tool-approve').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="mcp-tool"][data-tool="echo"]')?.getAttribute('data-state') === 'approved');
+    const after = await api('MCP.List', {});
+    const listed = after.find((v) => v.name === 'notes').tools.find((t) => t.name === 'echo');
+    assert.equal(listed.state, 'approved', JSON.stringify(listed));
+    assert.deepEqual(pageErrors, [], 'the page logged errors');
+  });
+}
