@@ -8,6 +8,8 @@ declare -A budget=(
   [BenchmarkToolCallOverhead]=1000000 # gate + persist + emit per tool call: 1 ms
   [BenchmarkGateWithShell]=50000      # a bash call through the gate, shell analysis and expansion included: 50 µs
   [BenchmarkCheckpointIncremental]=100000000 # a snapshot of 10,000 files / 200 MB with 10 changed: 100 ms
+  [BenchmarkOfferedNoServers]=200000  # what MCP adds to every model request with no server: 200 µs
+  [BenchmarkStdioCall]=10000000       # an MCP call to a running stdio server, listing re-read and pins checked: 10 ms
 )
 # Budgets on the difference between two lines of one run: what the second adds to the first.
 declare -A overhead=(
