@@ -300,7 +300,7 @@ func TestMCPCrashFailsTheCallAndTheNextRuns(t *testing.T) {
 	h.send("crash it", mode.FollowUpInput{})
 	rec := h.recorded()
 	lastContains(t, rec.resultsSeen(1), "MCP_SERVER_CRASHED")
-	lastContains(t, rec.resultsSeen(1), "starts again at the next call")
+	lastContains(t, rec.resultsSeen(1), "starts it again (or, over HTTP, connects to it again) at the next call")
 	lastContains(t, rec.resultsSeen(2), "echo: again")
 	if h.turns()[0].Status != "done" {
 		t.Fatalf("a crashed server fails the call, not the turn: %+v", h.turns()[0])
@@ -321,7 +321,7 @@ func TestMCPCrashOverHTTPFailsTheCallAndTheNextReconnects(t *testing.T) {
 	h.send("crash it", mode.FollowUpInput{})
 	rec := h.recorded()
 	lastContains(t, rec.resultsSeen(1), "MCP_SERVER_CRASHED")
-	lastContains(t, rec.resultsSeen(1), "notes")
+	lastContains(t, rec.resultsSeen(1), "“notes”")
 	lastContains(t, rec.resultsSeen(2), "MCP_SERVER_UNAVAILABLE")
 	lastContains(t, rec.resultsSeen(2), "notes")
 	if h.turns()[0].Status != "done" {
