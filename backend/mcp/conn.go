@@ -23,6 +23,11 @@ type conn struct {
 	proc    *processTransport // nil for HTTP
 	done    chan struct{}     // closed when the connection ended
 
+	// listMu serializes listings from asking to handing on, so an answer the server gave
+	// before it changed a tool never lands after one it gave since (a refresh on its
+	// notification and the listing before a call run at once).
+	listMu sync.Mutex
+
 	mu      sync.Mutex
 	listing []*mcp.Tool
 	calls   map[uint64]elicitor
@@ -96,6 +101,8 @@ func (c *conn) transport(s dialSpec) (mcp.Transport, error) {
 
 // list reads every page of the server's tools and hands the listing on.
 func (c *conn) list(ctx context.Context) error {
+	c.listMu.Lock()
+	defer c.listMu.Unlock()
 	var tools []*mcp.Tool
 	for t, err := range c.session.Tools(ctx, nil) {
 		if err != nil {

@@ -226,27 +226,38 @@ func (s *Store) SeeMCPTools(serverID string, defs map[string]string) ([]MCPTool,
 		return known, nil
 	}
 	now := time.Now().UTC()
-	err = s.write(func(tx *gorm.DB) error {
-		for name, def := range defs {
-			t, ok := byName[name]
-			switch {
-			case !ok:
-				if err := tx.Create(&MCPTool{ServerID: serverID, Name: name, Seen: def, SeenAt: now}).Error; err != nil {
-					return err
-				}
-			case t.Seen != def:
-				if err := tx.Model(&MCPTool{}).Where("server_id = ? AND name = ?", serverID, name).
-					Updates(map[string]any{"seen": def, "seen_at": now}).Error; err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	if err := s.write(func(tx *gorm.DB) error { return recordSeen(tx, serverID, defs, now) }); err != nil {
 		return nil, err
 	}
 	return s.MCPTools(serverID)
+}
+
+// recordSeen writes the listing's changes to a server's rows, read again under the write lock
+// so that what another listing recorded meanwhile is compared too.
+func recordSeen(tx *gorm.DB, serverID string, defs map[string]string, now time.Time) error {
+	var rows []MCPTool
+	if err := tx.Where("server_id = ?", serverID).Find(&rows).Error; err != nil {
+		return err
+	}
+	byName := map[string]MCPTool{}
+	for _, t := range rows {
+		byName[t.Name] = t
+	}
+	for name, def := range defs {
+		t, ok := byName[name]
+		switch {
+		case !ok:
+			if err := tx.Create(&MCPTool{ServerID: serverID, Name: name, Seen: def, SeenAt: now}).Error; err != nil {
+				return err
+			}
+		case t.Seen != def:
+			if err := tx.Model(&MCPTool{}).Where("server_id = ? AND name = ?", serverID, name).
+				Updates(map[string]any{"seen": def, "seen_at": now}).Error; err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // ApproveMCPTool pins seen, the definition the person reviewed, as the approved one of a tool.
