@@ -37,7 +37,7 @@ func TestSessionStateFollowsTheTurnAndItsDecisions(t *testing.T) {
 			mu.Unlock()
 		case decision.EventAsked:
 			go func() {
-				list, _ := (&Sessions{svc}).List()
+				list, _ := (&Sessions{svc}).list(t)
 				mu.Lock()
 				listedWhileWaiting = list
 				mu.Unlock()
@@ -49,7 +49,7 @@ func TestSessionStateFollowsTheTurnAndItsDecisions(t *testing.T) {
 	if err != nil || ack.TurnID == "" {
 		t.Fatalf("send: %+v %v", ack, err)
 	}
-	if list, _ := (&Sessions{svc}).List(); !list[0].Running {
+	if list, _ := (&Sessions{svc}).list(t); !list[0].Running {
 		t.Fatalf("the list right after Send must show the turn running: %+v", list[0])
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -70,7 +70,7 @@ func TestSessionStateFollowsTheTurnAndItsDecisions(t *testing.T) {
 	if len(listedWhileWaiting) != 1 || listedWhileWaiting[0].Waiting != 1 || !listedWhileWaiting[0].Running {
 		t.Fatalf("the list while a decision waits: %+v", listedWhileWaiting)
 	}
-	after, _ := (&Sessions{svc}).List()
+	after, _ := (&Sessions{svc}).list(t)
 	if after[0].Running || after[0].Waiting != 0 || after[0].StateSeq != states[len(states)-1].Seq {
 		t.Fatalf("after the turn: %+v, last state %+v", after[0], states[len(states)-1])
 	}

@@ -43,7 +43,7 @@ func TestTheTranscriptShowsAnUnreadableEntryInItsPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	tr, err := (&Sessions{svc}).Transcript(SessionRef{ID: sess.ID})
+	tr, err := (&Sessions{svc}).Transcript(TranscriptRequest{ID: sess.ID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,6 +49,7 @@ func open(dataDir string, steps []migration, fixes []Repair) (*Store, error) {
 	}
 	path := filepath.Join(dataDir, FileName)
 	stale := cleanBackups(dataDir)
+	cleanSpools(dataDir)
 	check, err := inspect(path, len(steps))
 	if err != nil {
 		return nil, err
