@@ -276,4 +276,3 @@ func eachElement(dec *json.Decoder, fn func(i int) error) error {
 	}
 	return expectDelim(dec, ']')
 }
-
