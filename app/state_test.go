@@ -55,6 +55,9 @@ func TestSessionStateFollowsTheTurnAndItsDecisions(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	svc.Runtime.Wait(ctx, sess.ID)
+	if err := svc.Bus.Sync(ctx); err != nil { // every subscriber has seen what was published
+		t.Fatal(err)
+	}
 
 	mu.Lock()
 	defer mu.Unlock()
