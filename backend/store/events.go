@@ -142,6 +142,17 @@ func (s *Store) Log(sessionID string) ([]eventlog.Record, error) {
 	return records(rows), nil
 }
 
+// LogAfter reads at most limit entries of a session's log after entry after, decoded, in order:
+// what a reader that keeps the log in memory reads to catch up.
+func (s *Store) LogAfter(sessionID string, after int64, limit int) ([]eventlog.Record, error) {
+	var rows []Event
+	err := s.db.Where("session_id = ? AND seq > ?", sessionID, after).Order("seq").Limit(limit).Find(&rows).Error
+	if err != nil {
+		return nil, s.fail(err)
+	}
+	return records(rows), nil
+}
+
 // LogRange selects a page of a session's log by event number: the Limit entries before Before
 // (the newest when Before is 0), or, with After set, the Limit entries after After.
 type LogRange struct {
