@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"testing"
+
+	"agentdesk/backend/scaledata"
+)
+
+// BenchmarkScaleSessionsList runs `agentdesk sessions list --json` on the scale folder (10,000
+// sessions, 1,000,000 events in Year) end to end: the store opened, every session listed and
+// printed.
+func BenchmarkScaleSessionsList(b *testing.B) {
+	dir, m, err := scaledata.Folder()
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := Env{Stdout: io.Discard, Stderr: io.Discard, Stdin: bytes.NewReader(nil), IsTerminal: func() bool { return false },
+		Getenv: os.Getenv}
+	for b.Loop() {
+		var out countingWriter
+		env.Stdout = &out
+		if code := Main([]string{"sessions", "list", "--json", "--data-dir", dir}, env); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+		if out.lines < m.Sessions {
+			b.Fatalf("%d lines for %d sessions", out.lines, m.Sessions)
+		}
+	}
+}
+
+type countingWriter struct{ lines int }
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.lines += bytes.Count(p, []byte("\n  {"))
+	return len(p), nil
+}
