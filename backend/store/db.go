@@ -60,11 +60,6 @@ func open(dataDir string, steps []migration, fixes []Repair) (*Store, error) {
 		NowFunc:                func() time.Time { return time.Now().UTC() },
 		TranslateError:         true,
 		SkipDefaultTransaction: true, // every write is already a unit of work (write)
-		// Parsing SQL was a third of a tool call's cost: the statements the app runs over and
-		// over are prepared once, in a bounded cache (a chunked insert has many spellings).
-		PrepareStmt:        true,
-		PrepareStmtMaxSize: 256,
-		PrepareStmtTTL:     10 * time.Minute,
 	})
 	if err != nil {
 		return nil, errs.Wrap(errs.StoreFailure, err, "Path", path)
