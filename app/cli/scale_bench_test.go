@@ -31,9 +31,18 @@ func BenchmarkScaleSessionsList(b *testing.B) {
 	}
 }
 
-type countingWriter struct{ lines int }
+// countingWriter counts the sessions of a JSON list as it is written, a row's start split
+// across two writes included.
+type countingWriter struct {
+	lines int
+	tail  []byte
+}
+
+var rowStart = []byte("\n  {")
 
 func (w *countingWriter) Write(p []byte) (int, error) {
-	w.lines += bytes.Count(p, []byte("\n  {"))
+	joined := append(w.tail, p...)
+	w.lines += bytes.Count(joined, rowStart)
+	w.tail = append([]byte(nil), joined[max(0, len(joined)-len(rowStart)+1):]...)
 	return len(p), nil
 }

@@ -23,9 +23,14 @@ type modeColumns struct {
 	PermissionMode    string
 }
 
+// sessionModeColumns reads the sessions whose interaction or permission is not a canonical
+// value: the only ones a fold may rewrite. Every open runs it, so it leaves the rest (nearly
+// all of 10,000 sessions) in SQLite rather than reading each into Go.
 func sessionModeColumns(tx *gorm.DB) ([]modeColumns, error) {
 	var rows []modeColumns
-	err := tx.Table("sessions").Select("id, interaction_mode, execution_override, permission_mode").Order("id").Scan(&rows).Error
+	err := tx.Table("sessions").Select("id, interaction_mode, execution_override, permission_mode").
+		Where("interaction_mode NOT IN ? OR permission_mode NOT IN ?", mode.InteractionModes, policy.PermissionModes).
+		Order("id").Scan(&rows).Error
 	return rows, err
 }
 
