@@ -4,15 +4,21 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strconv"
 	"testing"
 
 	"agentdesk/backend/scaledata"
 )
 
 // BenchmarkScaleSessionsList runs `agentdesk sessions list --json` on the scale folder (10,000
-// sessions, 1,000,000 events in Year) end to end: the store opened, every session listed and
-// printed.
-func BenchmarkScaleSessionsList(b *testing.B) {
+// sessions, 1,000,000 events in Year) end to end: the store opened, the most recent sessions
+// listed and printed, as the command does unless told otherwise.
+func BenchmarkScaleSessionsList(b *testing.B) { benchList(b, defaultListLimit) }
+
+// BenchmarkScaleSessionsListAll is the same with --limit 0: every session of the folder.
+func BenchmarkScaleSessionsListAll(b *testing.B) { benchList(b, 0) }
+
+func benchList(b *testing.B, limit int) {
 	dir, m, err := scaledata.Folder()
 	if err != nil {
 		b.Fatal(err)
@@ -22,10 +28,10 @@ func BenchmarkScaleSessionsList(b *testing.B) {
 	for b.Loop() {
 		var out countingWriter
 		env.Stdout = &out
-		if code := Main([]string{"sessions", "list", "--json", "--data-dir", dir}, env); code != 0 {
+		if code := Main([]string{"sessions", "list", "--json", "--limit", strconv.Itoa(limit), "--data-dir", dir}, env); code != 0 {
 			b.Fatalf("exit %d", code)
 		}
-		if out.lines < m.Sessions {
+		if want := m.Sessions; out.lines != want && (limit == 0 || out.lines != min(limit, want)) {
 			b.Fatalf("%d lines for %d sessions", out.lines, m.Sessions)
 		}
 	}

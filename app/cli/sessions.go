@@ -182,16 +182,20 @@ func runCreate(c *Context, fs *flag.FlagSet, _ []string) int {
 
 func listFlags(c *Context, fs *flag.FlagSet) {
 	jsonFlag(c, fs)
-	fs.Int("limit", 0, c.T("cli.flag.limit"))
+	fs.Int("limit", defaultListLimit, c.T("cli.flag.limit"))
 	fs.String("after", "", c.T("cli.flag.after"))
 }
+
+// defaultListLimit is how many sessions `sessions list` prints unless told: the most recent,
+// as the window's sidebar shows first; a year of use holds 10,000, which --limit 0 prints.
+const defaultListLimit = 100
 
 // listPage is how many sessions `sessions list` reads at a time: the output starts at once and
 // memory stays bounded however many sessions there are.
 const listPage = 500
 
-// runList prints the sessions, most recently active first: all of them, or --limit of them
-// after the cursor --after; when more remain, the cursor to continue with goes to stderr.
+// runList prints the sessions, most recently active first: --limit of them (all with 0) after
+// the cursor --after; when more remain, the cursor to continue with goes to stderr.
 func runList(c *Context, fs *flag.FlagSet, _ []string) int {
 	limit, _ := strconv.Atoi(fs.Lookup("limit").Value.String())
 	if limit < 0 {

@@ -271,5 +271,8 @@ func addSummaries(tx *gorm.DB) error {
 		`CREATE INDEX idx_sessions_workspace ON sessions(workspace, updated_at, id)`,
 		`CREATE INDEX idx_decisions_status ON decisions(status)`,
 		`CREATE INDEX idx_grants_session ON grants(session_id, id)`,
+		// Boot maintenance looks up the rows holding a retired spelling at every open.
+		`CREATE INDEX idx_sessions_interaction ON sessions(interaction_mode)`,
+		`CREATE INDEX idx_sessions_permission ON sessions(permission_mode)`,
 	)
 }

@@ -95,19 +95,20 @@ func (s *Store) SessionsPage(r SessionRange) (SessionPage, error) {
 	if r.Limit < 1 || r.Limit > MaxPage {
 		return SessionPage{}, errs.Invalid("limit", strconv.Itoa(r.Limit), []string{"1–" + strconv.Itoa(MaxPage)})
 	}
-	q := s.db.Order("updated_at DESC, id DESC").Limit(r.Limit + 1)
+	where, args := []string{"1"}, []any{}
 	if r.Workspace != "" {
-		q = q.Where("workspace = ?", r.Workspace)
+		where, args = append(where, "workspace = ?"), append(args, r.Workspace)
 	}
 	if r.After != "" {
 		at, id, err := ParseCursor(r.After)
 		if err != nil {
 			return SessionPage{}, err
 		}
-		q = q.Where("(updated_at, id) < (?, ?)", at, id)
+		where, args = append(where, "(updated_at, id) < (?, ?)"), append(args, at, id)
 	}
-	var rows []Session
-	if err := q.Find(&rows).Error; err != nil {
+	rows, err := s.scanSessions("SELECT "+sessionColumns+" FROM sessions WHERE "+strings.Join(where, " AND ")+
+		" ORDER BY updated_at DESC, id DESC LIMIT ?", append(args, r.Limit+1)...)
+	if err != nil {
 		return SessionPage{}, s.fail(err)
 	}
 	page := SessionPage{Sessions: rows[:min(len(rows), r.Limit)]}
@@ -115,6 +116,30 @@ func (s *Store) SessionsPage(r SessionRange) (SessionPage, error) {
 		page.Next = Cursor(page.Sessions[r.Limit-1])
 	}
 	return page, nil
+}
+
+// sessionColumns are the columns scanSessions reads, in its order.
+const sessionColumns = `id, title, workspace, interaction_mode, execution_override, permission_mode, external_agent,
+	event_seq, turn_seq, mode_set, running_turn, created_at, updated_at`
+
+// scanSessions reads session rows straight into their fields: a list of thousands of sessions
+// is read at every start, and GORM's reflection per row was most of its cost.
+func (s *Store) scanSessions(query string, args ...any) ([]Session, error) {
+	rows, err := s.db.Raw(query, args...).Rows()
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Session{}
+	for rows.Next() {
+		var v Session
+		if err := rows.Scan(&v.ID, &v.Title, &v.Workspace, &v.InteractionMode, &v.ExecutionOverride, &v.PermissionMode,
+			&v.ExternalAgent, &v.EventSeq, &v.TurnSeq, &v.ModeSet, &v.RunningTurn, &v.CreatedAt, &v.UpdatedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }
 
 // Cursor is the position just after a session in the list: its last activity and its id.

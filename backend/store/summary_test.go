@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -154,6 +155,18 @@ func TestSessionPagesCoverTheListOnceInOrder(t *testing.T) {
 	var seen []string
 	for _, v := range first.Sessions {
 		seen = append(seen, v.ID)
+	}
+	// A page row holds every column of the session, as GetSession reads it (a column added to
+	// Session and not to the page's scan fails here).
+	s.StartTurn(TurnStart{SessionID: first.Sessions[1].ID, Prompt: "p", Preference: mode.Default})
+	again, _ := s.SessionsPage(SessionRange{Limit: 3})
+	for _, v := range again.Sessions {
+		if got, _ := s.GetSession(v.ID); !reflect.DeepEqual(got, v) {
+			t.Fatalf("a page row differs from the session:\n%+v\n%+v", v, got)
+		}
+	}
+	if reflect.TypeFor[Session]().NumField() != 13 {
+		t.Fatalf("Session has %d fields: read the new ones in scanSessions, then update this count", reflect.TypeFor[Session]().NumField())
 	}
 	for next := first.Next; next != ""; {
 		p, err := s.SessionsPage(SessionRange{Limit: 3, After: next})
