@@ -29,6 +29,9 @@ func TestSessionStateFollowsTheTurnAndItsDecisions(t *testing.T) {
 	var mu sync.Mutex
 	var states []SessionState
 	var listedWhileWaiting []Session
+	// The decision is answered only after the list right after Send was read: otherwise the
+	// whole turn may be over by then, on a loaded machine.
+	checked := make(chan struct{})
 	svc.Bus.Subscribe(func(e bus.Event) {
 		switch e.Name {
 		case EventSessionState:
@@ -41,6 +44,7 @@ func TestSessionStateFollowsTheTurnAndItsDecisions(t *testing.T) {
 				mu.Lock()
 				listedWhileWaiting = list
 				mu.Unlock()
+				<-checked
 				(&Decisions{svc}).Resolve(ResolveRequest{ID: e.Data.(decision.Decision).ID, Selected: []string{"A"}})
 			}()
 		}
@@ -52,6 +56,7 @@ func TestSessionStateFollowsTheTurnAndItsDecisions(t *testing.T) {
 	if list, _ := (&Sessions{svc}).list(t); !list[0].Running {
 		t.Fatalf("the list right after Send must show the turn running: %+v", list[0])
 	}
+	close(checked)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	svc.Runtime.Wait(ctx, sess.ID)
