@@ -181,7 +181,7 @@ describe('transcript pages', () => {
       first,
       last,
       more,
-      turns: [{ id: turnId, prompt: '', executionMode: 'execute', reasonKey: 'k', status: 'done', createdAt: '' }],
+      turns: [{ id: turnId, prompt: '', executionMode: 'execute', reasonKey: 'k', status: 'done', error: '', temporary: false, createdAt: '' }],
       items: Array.from({ length: last - first + 1 }, (_, i) => ({ type: 'assistant', turnId, text: `e${first + i}`, seq: first + i }) as never),
     });
   const texts = (t: Transcript) => t.items.map((i) => (i.type === 'assistant' ? i.text : i.type));
