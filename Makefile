@@ -89,7 +89,7 @@ bench:
 # CI proves the benchmarks still run, with a short fixed count; `make bench` measures.
 bench-check:
 	@echo "==> bench-check: every benchmark runs (10 iterations each)"
-	$(GO) test -run='^$$' -bench=. -benchtime=10x ./backend/...
+	$(GO) test -run='^$$' -bench=. -benchtime=10x ./backend/... ./app/cli/
 
 # The Wails CLI is needed only for `wails dev` and to regenerate bindings; it is pinned in
 # build/tools (its own module, since v2.9.2's x/tools does not build on Go 1.26).

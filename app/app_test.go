@@ -97,7 +97,7 @@ func TestCallsThroughTheBridgeBroadcastAndFailTyped(t *testing.T) {
 	synced(t, svc, func() {
 		mu.Lock()
 		defer mu.Unlock()
-		if len(events) != 1 || events[0].Name != "sessions.changed" || len(events[0].Data.([]Session)) != 1 {
+		if len(events) != 1 || events[0].Name != "sessions.changed" || len(events[0].Data.(SessionsChanged).Sessions) != 1 {
 			t.Fatalf("events: %+v", events)
 		}
 	})
@@ -190,7 +190,7 @@ func TestTheAgentStartsWhenItsSessionOpens(t *testing.T) {
 	if st := next(); st.State != agent.AgentFailed || !strings.Contains(st.Error, "EXTERNAL_AGENT_FAILED") {
 		t.Fatalf("failed, saying why: %+v", st)
 	}
-	if _, err := sessions.Transcript(SessionRef{ID: s.ID}); err != nil {
+	if _, err := sessions.Transcript(TranscriptRequest{ID: s.ID}); err != nil {
 		t.Fatal(err)
 	}
 	if st := next(); st.State != agent.AgentStarting {

@@ -33,7 +33,7 @@ func (f *Composer) Send(req SendRequest) (agent.Ack, error) {
 	if err != nil {
 		return agent.Ack{}, f.s.fail(err)
 	}
-	f.s.publishSessions()
+	f.s.publishSession(req.SessionID)
 	return ack, nil
 }
 

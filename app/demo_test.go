@@ -85,7 +85,7 @@ func TestTheDemoFollowsThePersonInItsOwnSession(t *testing.T) {
 	if err != nil || !strings.Contains(string(script), "Hi there") || strings.Contains(string(script), "Hello, world") {
 		t.Fatalf("the chosen greeting is the one written: %q %v", script, err)
 	}
-	tr, _ := (&Sessions{svc}).Transcript(SessionRef{ID: sess.ID})
+	tr, _ := (&Sessions{svc}).Transcript(TranscriptRequest{ID: sess.ID})
 	var plans []string
 	var printed string
 	for _, it := range tr.Items {
@@ -104,7 +104,7 @@ func TestTheDemoFollowsThePersonInItsOwnSession(t *testing.T) {
 	}
 	// The tour is over; another message gets an answer, not a failed turn.
 	runDemoTurn(t, svc, sess.ID, "what next?")
-	tr, _ = (&Sessions{svc}).Transcript(SessionRef{ID: sess.ID})
+	tr, _ = (&Sessions{svc}).Transcript(TranscriptRequest{ID: sess.ID})
 	if last := tr.Turns[len(tr.Turns)-1]; last.Status != "done" {
 		t.Fatalf("after the tour: %+v", last)
 	}
@@ -114,7 +114,7 @@ func TestTheDemoFollowsThePersonInItsOwnSession(t *testing.T) {
 	if _, err := (&Composer{svc}).Send(SendRequest{SessionID: other.ID, Text: "hi"}); err == nil || !strings.Contains(err.Error(), string(NoProvider)) {
 		t.Fatalf("another session: %v", err)
 	}
-	if tr, _ := (&Sessions{svc}).Transcript(SessionRef{ID: other.ID}); len(tr.Turns) != 0 {
+	if tr, _ := (&Sessions{svc}).Transcript(TranscriptRequest{ID: other.ID}); len(tr.Turns) != 0 {
 		t.Fatalf("nothing may start without a provider: %+v", tr.Turns)
 	}
 
@@ -155,7 +155,7 @@ func TestADemoFolderIsRemovedAtTheNextStart(t *testing.T) {
 	if _, err := os.Stat(sess.Workspace); !os.IsNotExist(err) {
 		t.Fatalf("the folder outlived the restart: %v", err)
 	}
-	list, _ := (&Sessions{second}).List()
+	list, _ := (&Sessions{second}).list(t)
 	if len(list) != 1 || !list[0].Demo {
 		t.Fatalf("the demo session stays: %+v", list)
 	}

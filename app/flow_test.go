@@ -70,12 +70,12 @@ func TestConfigureIsQueuedWhileATurnRuns(t *testing.T) {
 	if err != nil || !res.Queued || res.Session.InteractionMode != "smart" || !res.Session.Running {
 		t.Fatalf("configure during a turn: %+v %v", res, err)
 	}
-	tr, _ := (&Sessions{svc}).Transcript(SessionRef{ID: sess.ID})
+	tr, _ := (&Sessions{svc}).Transcript(TranscriptRequest{ID: sess.ID})
 	if len(tr.Queue) != 1 || tr.Running == "" {
 		t.Fatalf("transcript while running: %+v", tr)
 	}
 	svc.Runtime.Wait(context.Background(), sess.ID)
-	after, _ := (&Sessions{svc}).List()
+	after, _ := (&Sessions{svc}).list(t)
 	if after[0].InteractionMode != "chat" {
 		t.Fatalf("after the boundary: %+v", after[0])
 	}

@@ -9,6 +9,7 @@ import (
 	"agentdesk/backend/agent"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/session"
+	"agentdesk/backend/store"
 )
 
 // Session is a session as the frontend sees it, with its effective mode and permission.
@@ -74,15 +75,35 @@ type Sessions struct{ s *Services }
 
 func (f *Sessions) svc() *session.Service { return &session.Service{Store: f.s.Store} }
 
-// List returns every session, most recently updated first.
-func (f *Sessions) List() ([]Session, error) {
-	views, err := f.svc().List()
-	if err != nil {
-		return nil, f.s.fail(err)
+// ListSessionsRequest asks for a page of the session list, most recently active first: Limit
+// sessions (DefaultPage when 0) after the cursor After ("" for the first page).
+type ListSessionsRequest struct {
+	Limit int    `json:"limit,omitempty"`
+	After string `json:"after,omitempty"`
+}
+
+// SessionPage is a page of sessions and the cursor of the next one ("" after the last).
+type SessionPage struct {
+	Sessions []Session `json:"sessions"`
+	Next     string    `json:"next"`
+}
+
+// DefaultPage is how many sessions a list request returns when it names no limit: a window's
+// worth and more, so the first screen needs one request.
+const DefaultPage = 50
+
+// List returns a page of sessions, most recently active first; each is read from its row alone.
+func (f *Sessions) List(req ListSessionsRequest) (SessionPage, error) {
+	if req.Limit == 0 {
+		req.Limit = DefaultPage
 	}
-	out := make([]Session, len(views))
-	for i, v := range views {
-		out[i] = f.dto(v)
+	page, err := f.svc().List(store.SessionRange{Limit: req.Limit, After: req.After})
+	if err != nil {
+		return SessionPage{}, f.s.fail(err)
+	}
+	out := SessionPage{Sessions: make([]Session, len(page.Sessions)), Next: page.Next}
+	for i, v := range page.Sessions {
+		out.Sessions[i] = f.dto(v)
 	}
 	return out, nil
 }
@@ -163,7 +184,7 @@ func (f *Sessions) Delete(req SessionRef) error {
 	if err := f.s.demos.remove(req.ID); err != nil {
 		return f.s.fail(err)
 	}
-	f.s.publishSessions()
+	f.s.Bus.Publish(EventSessionsChanged, SessionsChanged{Sessions: []Session{}, Removed: []string{req.ID}})
 	return nil
 }
 
@@ -176,27 +197,37 @@ func (s *Services) startAgent(sessionID string) {
 	go s.Runtime.OpenExternal(context.Background(), sessionID)
 }
 
-// changed localizes a failure, or broadcasts the new list and returns the session.
+// changed localizes a failure, or broadcasts the changed session and returns it.
 func (f *Sessions) changed(v session.View, err error) (Session, error) {
 	if err != nil {
 		return Session{}, f.s.fail(err)
 	}
-	f.s.publishSessions()
-	return f.dto(v), nil
+	out := f.dto(v)
+	f.s.Bus.Publish(EventSessionsChanged, SessionsChanged{Sessions: []Session{out}, Removed: []string{}})
+	return out, nil
 }
 
-// publishSessions broadcasts the whole list, so every window and tab shows the same sessions.
-func (s *Services) publishSessions() {
-	list, err := (&Sessions{s}).List()
-	if err == nil {
-		s.Bus.Publish("sessions.changed", list)
+// EventSessionsChanged carries the sessions that changed, and those that are gone, so every
+// window and tab shows the same list: each merges them by id into the pages it holds.
+const EventSessionsChanged = "sessions.changed"
+
+// SessionsChanged is the payload of sessions.changed.
+type SessionsChanged struct {
+	Sessions []Session `json:"sessions"`
+	Removed  []string  `json:"removed"`
+}
+
+// publishSession broadcasts one session as it is now.
+func (s *Services) publishSession(id string) {
+	f := &Sessions{s}
+	if v, err := f.svc().View(id); err == nil {
+		f.changed(v, nil)
 	}
 }
 
 func (f *Sessions) dto(v session.View) Session {
 	st := f.s.states.get(v.ID)
-	external, _ := f.s.Store.ExternalAgent(v.ID)
-	return Session{ExternalAgent: external, ID: v.ID, Title: v.Title, Workspace: v.Workspace, InteractionMode: v.InteractionMode,
+	return Session{ExternalAgent: v.ExternalAgent, ID: v.ID, Title: v.Title, Workspace: v.Workspace, InteractionMode: v.InteractionMode,
 		ExecutionOverride: v.ExecutionOverride, PermissionMode: v.PermissionMode, UnrecognizedMode: v.UnrecognizedMode,
 		Running: st.Running, Waiting: st.Waiting, StateSeq: st.Seq, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt,
 		Demo: f.s.demos.isDemo(v.ID)}

@@ -83,4 +83,7 @@ func (s *Services) publish(name string, data any) {
 	if changed {
 		s.Bus.Publish(EventSessionState, st)
 	}
+	if e, ok := data.(agent.TurnEnded); ok { // its last activity moved it up the list
+		s.publishSession(e.SessionID)
+	}
 }

@@ -43,7 +43,7 @@ func TestSessionsAreTitledFromTheirFirstMessage(t *testing.T) {
 	send(untitled.ID, "Add a --verbose flag to the CLI\nand document it")
 	send(untitled.ID, "Now something else")
 	send(named.ID, "Fix it")
-	list, _ := (&Sessions{svc}).List()
+	list, _ := (&Sessions{svc}).list(t)
 	titles := map[string]string{}
 	for _, s := range list {
 		titles[s.ID] = s.Title

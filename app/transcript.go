@@ -2,24 +2,51 @@ package app
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"agentdesk/backend/decision"
+	"agentdesk/backend/errs"
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/store"
 	"agentdesk/backend/tool"
 )
 
-// Transcript is a session's whole conversation as the window draws it after a (re)load.
+// Transcript is a page of a session's conversation as the window draws it: the newest page
+// when it opens, older ones as the person scrolls up, with what is live (the running turn, the
+// queue, pending decisions) on every page.
 type Transcript struct {
 	SessionID string              `json:"sessionId"`
 	Running   string              `json:"running"`
 	Queue     []mode.QueueItem    `json:"queue"`
 	Pending   []decision.Decision `json:"pending"`
-	Turns     []TurnView          `json:"turns"`
-	Items     []Item              `json:"items"`
+	// Turns are the turns the page's items belong to, and the running one.
+	Turns []TurnView `json:"turns"`
+	Items []Item     `json:"items"`
+	// First and Last are the numbers of the page's first and last log entries (0 when it has
+	// none); More says whether the log holds entries before First (after Last, for a page asked
+	// with After). The next older page is asked with Before: First.
+	First int64 `json:"first"`
+	Last  int64 `json:"last"`
+	More  bool  `json:"more"`
 }
+
+// TranscriptRequest asks for a page of a session's log: Limit entries (DefaultTranscriptPage
+// when 0) before Before, or the newest when Before is 0; with After set, those after After.
+type TranscriptRequest struct {
+	ID     string `json:"id"`
+	Before int64  `json:"before,omitempty"`
+	After  int64  `json:"after,omitempty"`
+	Limit  int    `json:"limit,omitempty"`
+}
+
+// DefaultTranscriptPage is how many log entries a page holds when the request names no limit:
+// more than a screen of items, so a session opens with one request.
+const DefaultTranscriptPage = 200
+
+// MaxTranscriptPage bounds a page, so no request can ask for a whole long session at once.
+const MaxTranscriptPage = 5000
 
 // TurnView is one turn's header: its resolved mode, the router's reason and how it ended.
 type TurnView struct {
@@ -51,7 +78,8 @@ type Item struct {
 	Approved          string          `json:"approved,omitempty"`
 	InteractionMode   string          `json:"interactionMode,omitempty"`
 	ExecutionOverride string          `json:"executionOverride,omitempty"`
-	// Seq and LogType name an entry of the log that could not be read (type "unreadable").
+	// Seq is the number of the log entry the item starts at; LogType names the type of an entry
+	// that could not be read (type "unreadable").
 	Seq     int64  `json:"seq,omitempty"`
 	LogType string `json:"logType,omitempty"`
 	// Display says Output to the person; Answered marks Output as the person's own answer.
@@ -59,13 +87,19 @@ type Item struct {
 	Answered bool          `json:"answered,omitempty"`
 }
 
-// Transcript rebuilds the timeline from the session's log and turns.
-func (f *Sessions) Transcript(req SessionRef) (Transcript, error) {
-	log, err := f.s.Store.Log(req.ID)
+// Transcript reads a page of the timeline from the session's log, with the turns it names.
+func (f *Sessions) Transcript(req TranscriptRequest) (Transcript, error) {
+	if req.Limit == 0 {
+		req.Limit = DefaultTranscriptPage
+	}
+	if req.Limit < 0 || req.Limit > MaxTranscriptPage {
+		return Transcript{}, f.s.fail(errs.Invalid("limit", strconv.Itoa(req.Limit), []string{"1–" + strconv.Itoa(MaxTranscriptPage)}))
+	}
+	page, err := f.s.Store.LogPage(req.ID, store.LogRange{Before: req.Before, After: req.After, Limit: req.Limit})
 	if err != nil {
 		return Transcript{}, f.s.fail(err)
 	}
-	turns, err := f.s.Store.Turns(req.ID)
+	items, err := f.pageItems(req.ID, page.Records)
 	if err != nil {
 		return Transcript{}, f.s.fail(err)
 	}
@@ -73,17 +107,74 @@ func (f *Sessions) Transcript(req SessionRef) (Transcript, error) {
 	if err != nil {
 		return Transcript{}, f.s.fail(err)
 	}
-	out := Transcript{SessionID: req.ID, Queue: q.Items(), Pending: f.s.Decisions.Pending(req.ID),
-		Turns: make([]TurnView, len(turns)), Items: timeline(log)}
+	out := Transcript{SessionID: req.ID, Queue: q.Items(), Pending: f.s.Decisions.Pending(req.ID), Items: items, More: page.More}
+	if n := len(page.Records); n > 0 {
+		out.First, out.Last = page.Records[0].Seq, page.Records[n-1].Seq
+	}
 	out.Running, _ = f.s.Runtime.Running(req.ID)
+	if out.Turns, err = f.pageTurns(req.ID, items, out.Running); err != nil {
+		return Transcript{}, f.s.fail(err)
+	}
 	f.s.startAgent(req.ID) // the session is open: its agent starts now, not at the first prompt
 	if out.Pending == nil {
 		out.Pending = []decision.Decision{}
 	}
+	return out, nil
+}
+
+// resultScan bounds how many later tool results a page reads to complete its calls.
+const resultScan = 5000
+
+// pageItems turns a page of the log into items; a call whose result was recorded after the
+// page gets it from there, so a card never shows as unfinished for want of the next page.
+func (f *Sessions) pageItems(sessionID string, log []eventlog.Record) ([]Item, error) {
+	tl := timeline(log)
+	open := map[string]bool{}
+	for id, i := range tl.calls {
+		if !tl.resulted[i] {
+			open[id] = true
+		}
+	}
+	if len(open) == 0 || len(log) == 0 {
+		return tl.items, nil
+	}
+	later, err := f.s.Store.ResultsAfter(sessionID, log[len(log)-1].Seq, open, resultScan)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range later {
+		tl.ToolResult(r)
+	}
+	return tl.items, nil
+}
+
+// pageTurns reads the turns the items belong to, and the running turn, in order.
+func (f *Sessions) pageTurns(sessionID string, items []Item, running string) ([]TurnView, error) {
+	ids := []string{}
+	seen := map[string]bool{"": true}
+	for _, id := range append(itemTurns(items), running) {
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	turns, err := f.s.Store.TurnsByID(sessionID, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TurnView, len(turns))
 	for i, t := range turns {
-		out.Turns[i] = turnView(t)
+		out[i] = turnView(t)
 	}
 	return out, nil
+}
+
+func itemTurns(items []Item) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.TurnID
+	}
+	return out
 }
 
 func turnView(t store.Turn) TurnView {
@@ -94,30 +185,41 @@ func turnView(t store.Turn) TurnView {
 }
 
 // timeline turns the log into items through the one event-log reader; a tool call and its
-// result become one item, and an entry that cannot be read becomes an "unreadable" item.
+// result become one item, and an entry that cannot be read becomes an "unreadable" item. Every
+// item carries the number of the entry it starts at, which orders pages and keys the views.
 type timelineReader struct {
 	eventlog.Ignore
-	items []Item
-	calls map[string]int // call id -> index of its item
+	seq      int64
+	items    []Item
+	calls    map[string]int // call id -> index of its item
+	resulted map[int]bool   // items whose result was read
 }
 
-func timeline(log []eventlog.Record) []Item {
-	tl := &timelineReader{items: []Item{}, calls: map[string]int{}}
-	eventlog.Walk(log, tl)
-	return tl.items
+func timeline(log []eventlog.Record) *timelineReader {
+	tl := &timelineReader{items: []Item{}, calls: map[string]int{}, resulted: map[int]bool{}}
+	for i := range log {
+		tl.seq = log[i].Seq
+		eventlog.Walk(log[i:i+1], tl)
+	}
+	return tl
+}
+
+func (tl *timelineReader) add(it Item) {
+	it.Seq = tl.seq
+	tl.items = append(tl.items, it)
 }
 
 func (tl *timelineReader) UserMessage(m eventlog.UserMessage) {
-	tl.items = append(tl.items, Item{Type: "user", TurnID: m.TurnID, Text: m.Text, Steer: m.Steer})
+	tl.add(Item{Type: "user", TurnID: m.TurnID, Text: m.Text, Steer: m.Steer})
 }
 
 func (tl *timelineReader) AssistantMessage(m eventlog.AssistantMessage) {
 	if m.Text != "" {
-		tl.items = append(tl.items, Item{Type: "assistant", TurnID: m.TurnID, Text: m.Text})
+		tl.add(Item{Type: "assistant", TurnID: m.TurnID, Text: m.Text})
 	}
 	for _, c := range m.ToolCalls {
 		tl.calls[c.ID] = len(tl.items)
-		tl.items = append(tl.items, Item{Type: "tool", TurnID: m.TurnID, CallID: c.ID, Name: c.Name, Input: c.Input})
+		tl.add(Item{Type: "tool", TurnID: m.TurnID, CallID: c.ID, Name: c.Name, Input: c.Input})
 	}
 }
 
@@ -126,24 +228,25 @@ func (tl *timelineReader) ToolResult(r eventlog.ToolResult) {
 	if !ok {
 		return
 	}
+	tl.resulted[i] = true
 	it := &tl.items[i]
 	it.Output, it.IsError, it.Verdict, it.Layer, it.Code, it.Approved = r.Content, r.IsError, r.Verdict, r.Layer, r.Code, r.Approved
 	it.Display, it.Answered = r.Display, r.Answered
 }
 
 func (tl *timelineReader) DirectTool(d eventlog.DirectTool) {
-	tl.items = append(tl.items, Item{Type: "direct", CallID: d.CallID, Name: d.Name, Input: d.Input, Output: d.Output, IsError: d.IsError,
+	tl.add(Item{Type: "direct", CallID: d.CallID, Name: d.Name, Input: d.Input, Output: d.Output, IsError: d.IsError,
 		Code: d.Code, Display: d.Display})
 }
 
 func (tl *timelineReader) ModeSet(m eventlog.ModeSet) {
-	tl.items = append(tl.items, Item{Type: "mode", InteractionMode: m.InteractionMode, ExecutionOverride: m.ExecutionOverride})
+	tl.add(Item{Type: "mode", InteractionMode: m.InteractionMode, ExecutionOverride: m.ExecutionOverride})
 }
 
 func (tl *timelineReader) ContextCleared(eventlog.ContextCleared) {
-	tl.items = append(tl.items, Item{Type: "cleared"})
+	tl.add(Item{Type: "cleared"})
 }
 
 func (tl *timelineReader) Unreadable(u eventlog.Unreadable) {
-	tl.items = append(tl.items, Item{Type: "unreadable", Seq: u.Seq, LogType: u.Type})
+	tl.add(Item{Type: "unreadable", Seq: u.Seq, LogType: u.Type})
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	_ "github.com/glebarez/go-sqlite"
@@ -43,7 +44,7 @@ func TestTheTranscriptShowsAnUnreadableEntryInItsPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	tr, err := (&Sessions{svc}).Transcript(SessionRef{ID: sess.ID})
+	tr, err := (&Sessions{svc}).Transcript(TranscriptRequest{ID: sess.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,5 +70,53 @@ func TestTheTranscriptShowsAnUnreadableEntryInItsPlace(t *testing.T) {
 	body, _ := json.Marshal(tr.Items[4])
 	if string(body) != `{"type":"unreadable","turnId":"","seq":4,"logType":"tool.result"}` {
 		t.Fatalf("wire shape: %s", body)
+	}
+}
+
+// A long session is read a page at a time, newest first: the pages, put together as the window
+// does when the person scrolls up, are the whole timeline, each item once, and a call on one
+// page shows the result recorded on the next.
+func TestTheTranscriptPagesMakeTheWholeTimeline(t *testing.T) {
+	svc := newServices(t)
+	sess, err := svc.Store.CreateSession(store.NewSession{Title: "t", Workspace: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []eventlog.Event
+	for i := 0; i < 260; i++ {
+		id := fmt.Sprint("c", i)
+		steps = append(steps, eventlog.AssistantMessage{TurnID: "t1", Text: fmt.Sprint("step ", i),
+			ToolCalls: []eventlog.CallRecord{{ID: id, Name: "read", Input: json.RawMessage(`{}`)}}},
+			eventlog.ToolResult{TurnID: "t1", CallID: id, Name: "read", Content: fmt.Sprint("result ", i)})
+	}
+	if _, err := svc.Store.AppendSteps(sess.ID, steps...); err != nil {
+		t.Fatal(err)
+	}
+	log, _ := svc.Store.Log(sess.ID)
+	whole := timeline(log).items
+	f := &Sessions{svc}
+	page, err := f.Transcript(TranscriptRequest{ID: sess.ID, Limit: 101}) // odd: the page starts at a result
+	if err != nil || !page.More || page.Last != int64(len(log)) || page.Last-page.First != 100 {
+		t.Fatalf("newest page: first %d last %d more %v, %v", page.First, page.Last, page.More, err)
+	}
+	got := page.Items
+	for page.More {
+		if page, err = f.Transcript(TranscriptRequest{ID: sess.ID, Limit: 101, Before: page.First}); err != nil {
+			t.Fatal(err)
+		}
+		got = append(page.Items, got...)
+	}
+	// The page that ends with a call and starts the next with its result shows the call whole,
+	// and the result entry alone adds no item.
+	if len(got) != len(whole) {
+		t.Fatalf("%d items in pages, %d in the timeline", len(got), len(whole))
+	}
+	for i := range whole {
+		if got[i].Seq != whole[i].Seq || got[i].Output != whole[i].Output || got[i].Text != whole[i].Text {
+			t.Fatalf("item %d: %+v, want %+v", i, got[i], whole[i])
+		}
+	}
+	if _, err := f.Transcript(TranscriptRequest{ID: sess.ID, Limit: MaxTranscriptPage + 1}); err == nil {
+		t.Fatal("a page beyond the bound was served")
 	}
 }

@@ -167,3 +167,46 @@ func TestRouteCommand(t *testing.T) {
 		t.Fatalf("route: %+v", v)
 	}
 }
+
+// `sessions list` prints the most recent sessions a page at a time: --limit of them (all with
+// 0), the cursor to continue with on stderr, --after continuing exactly there.
+func TestSessionsListPages(t *testing.T) {
+	d, w := t.TempDir(), t.TempDir()
+	var made []string
+	for i := 0; i < 5; i++ {
+		made = append([]string{decodeView(t, mustRun(t, "sessions", "create", "--workspace", w, "--json", "--data-dir", d)).ID}, made...)
+	}
+	ids := func(out string) []string {
+		t.Helper()
+		var list []session.View
+		if err := json.Unmarshal([]byte(out), &list); err != nil {
+			t.Fatalf("%v in %q", err, out)
+		}
+		var out2 []string
+		for _, v := range list {
+			out2 = append(out2, v.ID)
+		}
+		return out2
+	}
+	code, out, errOut := run(t, nil, "sessions", "list", "--json", "--limit", "2", "--data-dir", d)
+	if code != 0 || strings.Join(ids(out), ",") != strings.Join(made[:2], ",") {
+		t.Fatalf("first page: %d %v (%s)", code, ids(out), errOut)
+	}
+	_, cursor, ok := strings.Cut(strings.TrimSpace(errOut), "--after '")
+	if cursor = strings.TrimSuffix(cursor, "'"); !ok || cursor == "" {
+		t.Fatalf("no cursor on stderr: %q", errOut)
+	}
+	code, out, errOut = run(t, nil, "sessions", "list", "--json", "--limit", "2", "--after", cursor, "--data-dir", d)
+	if code != 0 || strings.Join(ids(out), ",") != strings.Join(made[2:4], ",") || errOut == "" {
+		t.Fatalf("second page: %d %v (%s)", code, ids(out), errOut)
+	}
+	code, out, errOut = run(t, nil, "sessions", "list", "--json", "--limit", "0", "--data-dir", d)
+	if code != 0 || strings.Join(ids(out), ",") != strings.Join(made, ",") || errOut != "" {
+		t.Fatalf("all of them: %d %v (%s)", code, ids(out), errOut)
+	}
+	for _, bad := range [][]string{{"--limit", "-1"}, {"--after", "nowhere"}} {
+		if code, _, errOut := run(t, nil, append([]string{"sessions", "list", "--data-dir", d}, bad...)...); code == 0 || errOut == "" {
+			t.Errorf("%v: exit %d %q", bad, code, errOut)
+		}
+	}
+}

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"text/tabwriter"
 
 	"agentdesk/backend/acp/client"
@@ -90,7 +92,7 @@ func wantsJSON(fs *flag.FlagSet) bool { return fs.Lookup("json").Value.String() 
 func runSessions(c *Context, args []string) int {
 	return runGroup(c, "sessions", []subcommand{
 		{name: "create", flags: createFlags, run: runCreate},
-		{name: "list", flags: jsonFlag, run: runList},
+		{name: "list", flags: listFlags, run: runList},
 		{name: "show", args: []string{"ID"}, flags: jsonFlag, run: runShow},
 		{name: "fork", args: []string{"ID"}, flags: jsonFlag, run: runFork},
 		{name: "delete", args: []string{"ID"}, flags: jsonFlag, run: runDelete},
@@ -178,22 +180,92 @@ func runCreate(c *Context, fs *flag.FlagSet, _ []string) int {
 	})
 }
 
+func listFlags(c *Context, fs *flag.FlagSet) {
+	jsonFlag(c, fs)
+	fs.Int("limit", defaultListLimit, c.T("cli.flag.limit"))
+	fs.String("after", "", c.T("cli.flag.after"))
+}
+
+// defaultListLimit is how many sessions `sessions list` prints unless told: the most recent,
+// as the window's sidebar shows first; a year of use holds 10,000, which --limit 0 prints.
+const defaultListLimit = 100
+
+// listPage is how many sessions `sessions list` reads at a time: the output starts at once and
+// memory stays bounded however many sessions there are.
+const listPage = 500
+
+// runList prints the sessions, most recently active first: --limit of them (all with 0) after
+// the cursor --after; when more remain, the cursor to continue with goes to stderr.
 func runList(c *Context, fs *flag.FlagSet, _ []string) int {
+	limit, _ := strconv.Atoi(fs.Lookup("limit").Value.String())
+	if limit < 0 {
+		return c.exitFor(errs.Invalid("limit", strconv.Itoa(limit), []string{"0…"}))
+	}
 	return c.withSessions(func(svc *session.Service) error {
-		list, err := svc.List()
-		if err != nil {
+		out := c.listPrinter(fs)
+		after, left := fs.Lookup("after").Value.String(), limit
+		for {
+			n := listPage
+			if limit > 0 {
+				n = min(n, left)
+			}
+			page, err := svc.List(store.SessionRange{After: after, Limit: n})
+			if err != nil {
+				return err
+			}
+			for _, v := range page.Sessions {
+				out.row(v)
+			}
+			left -= len(page.Sessions)
+			after = page.Next
+			if after == "" || limit > 0 && left == 0 {
+				break
+			}
+		}
+		if err := out.end(); err != nil {
 			return err
 		}
-		if wantsJSON(fs) {
-			c.printJSON(list)
-			return nil
+		if after != "" {
+			fmt.Fprintln(c.Stderr, c.T("cli.sessions.more", "Cursor", after))
 		}
-		tw := tabwriter.NewWriter(c.Stdout, 2, 4, 2, ' ', 0)
-		for _, v := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", v.ID, c.modeLabel(v), v.PermissionMode, v.Title, v.Workspace)
-		}
-		return tw.Flush()
+		return nil
 	})
+}
+
+// sessionPrinter writes a list a row at a time: a JSON array, or a table.
+type sessionPrinter struct {
+	row func(session.View)
+	end func() error
+}
+
+func (c *Context) listPrinter(fs *flag.FlagSet) sessionPrinter {
+	if wantsJSON(fs) {
+		w := bufio.NewWriter(c.Stdout)
+		sep := "[\n"
+		return sessionPrinter{
+			row: func(v session.View) {
+				b, _ := json.MarshalIndent(v, "  ", "  ")
+				w.WriteString(sep + "  ")
+				w.Write(b)
+				sep = ",\n"
+			},
+			end: func() error {
+				if sep == "[\n" {
+					w.WriteString("[]\n") // as json.Encoder writes an empty list
+				} else {
+					w.WriteString("\n]\n")
+				}
+				return w.Flush()
+			},
+		}
+	}
+	tw := tabwriter.NewWriter(c.Stdout, 2, 4, 2, ' ', 0)
+	return sessionPrinter{
+		row: func(v session.View) {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", v.ID, c.modeLabel(v), v.PermissionMode, v.Title, v.Workspace)
+		},
+		end: tw.Flush,
+	}
 }
 
 func runShow(c *Context, fs *flag.FlagSet, args []string) int {
@@ -236,21 +308,18 @@ func runDelete(c *Context, fs *flag.FlagSet, args []string) int {
 
 func runExport(c *Context, _ *flag.FlagSet, args []string) int {
 	return c.withSessions(func(svc *session.Service) error {
-		exp, err := svc.Store.ExportSession(args[0])
-		if err == nil {
-			c.printJSON(exp)
-		}
-		return err
+		return svc.Store.ExportTo(c.Stdout, args[0])
 	})
 }
 
 func runImport(c *Context, fs *flag.FlagSet, args []string) int {
-	data, err := os.ReadFile(args[0])
+	f, err := os.Open(args[0])
 	if err != nil {
 		return c.exitFor(errs.Wrap(errs.InvalidValue, err, "Field", "FILE", "Value", args[0], "Allowed", c.T("cli.sessions.exportFile")))
 	}
+	defer f.Close()
 	return c.withSessions(func(svc *session.Service) error {
-		imp, err := svc.Import(data)
+		imp, err := svc.Import(f)
 		if err != nil {
 			return err
 		}

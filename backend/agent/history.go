@@ -2,9 +2,12 @@ package agent
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/provider"
+	"agentdesk/backend/store"
 )
 
 // The log is the conversation: the history sent to the model is rebuilt from it (through the
@@ -31,6 +34,48 @@ func buildHistory(log []eventlog.Record) []provider.Message {
 	eventlog.Walk(log, h)
 	return closeOpen(h.msgs, h.open)
 }
+
+// conversation is a running turn's model history, kept in memory: built from the whole log
+// once, when the turn first asks the model, then brought up to date with only the entries
+// recorded since (its own steps, steering, a /clear). A step costs the same in a 100-event and
+// a 100k-event session, and reads the same history a rebuild from the log would.
+type conversation struct {
+	h    *history
+	seen int64 // the number of the last log entry read into h
+}
+
+// messages is the conversation as the model is sent it now.
+func (c *conversation) messages(s *store.Store, sessionID string) ([]provider.Message, error) {
+	if c.h == nil {
+		c.h = &history{open: map[string]string{}}
+	}
+	for {
+		page, err := s.LogAfter(sessionID, c.seen, logBatch)
+		if err != nil {
+			return nil, err
+		}
+		eventlog.Walk(page, c.h)
+		if len(page) > 0 {
+			c.seen = page[len(page)-1].Seq
+		}
+		if len(page) < logBatch {
+			break
+		}
+	}
+	if len(c.h.open) == 0 {
+		return slices.Clip(c.h.msgs), nil // an append by the reader cannot reach the kept history
+	}
+	// Calls still open are answered as interrupted in what is sent, never in what is kept: their
+	// results may yet be recorded.
+	msgs := slices.Clone(c.h.msgs)
+	if n := len(msgs); n > 0 {
+		msgs[n-1].ToolResults = slices.Clone(msgs[n-1].ToolResults)
+	}
+	return closeOpen(msgs, maps.Clone(c.h.open)), nil
+}
+
+// logBatch is how many log entries a conversation reads at a time.
+const logBatch = 5000
 
 func (h *history) ContextCleared(eventlog.ContextCleared) {
 	h.msgs, h.open = nil, map[string]string{}

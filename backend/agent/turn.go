@@ -46,6 +46,7 @@ type turn struct {
 	exec      mode.ExecutionMode
 
 	deltas   *coalescer          // the turn's streams; closed before turn.ended
+	history  conversation        // the model history, read from the log once and kept
 	prov     provider.Provider   // chosen at the first model request and kept for the turn
 	calls    []provider.ToolCall // the model's calls waiting to run
 	steps    int
@@ -178,14 +179,14 @@ func (t *turn) absorbSteering() error {
 	}
 }
 
-// request builds the model request from the log: the tool definitions come from the
-// execution mode's profile (the soft layer); Chat sends none at all.
+// request builds the model request from the log (through the turn's kept history): the tool
+// definitions come from the execution mode's profile (the soft layer); Chat sends none at all.
 func (t *turn) request() (provider.Request, error) {
-	log, err := t.rt.opts.Store.Log(t.sessionID)
+	msgs, err := t.history.messages(t.rt.opts.Store, t.sessionID)
 	if err != nil {
 		return provider.Request{}, err
 	}
-	req := provider.Request{System: systemPrompt(t.workspace, t.exec), Messages: buildHistory(log)}
+	req := provider.Request{System: systemPrompt(t.workspace, t.exec), Messages: msgs}
 	for _, d := range append(t.rt.opts.Tools.Defs(mode.ProfileOf(t.exec).Tools), t.mcpDefs()...) {
 		req.Tools = append(req.Tools, provider.ToolDef{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema})
 	}

@@ -1,5 +1,10 @@
 package mode
 
+import (
+	"maps"
+	"slices"
+)
+
 // Unrecognized names a stored value the decoders could not read, so callers can show it
 // (for example `unrecognized_mode: "<raw>"`) instead of hiding it.
 type Unrecognized struct {
@@ -83,6 +88,12 @@ func DecodePreference(rawInteraction, rawOverride string) Decoded {
 type Rewrite struct {
 	InteractionMode   string
 	ExecutionOverride string
+}
+
+// RetiredInteractions lists every retired spelling of the interaction column, sorted: boot
+// maintenance looks up just the rows that hold one (RetiredPreference rewrites no other).
+func RetiredInteractions() []string {
+	return slices.Sorted(maps.Keys(retiredInteraction))
 }
 
 // RetiredPreference tells boot maintenance (R-DATA-4) whether a stored row holds an unambiguous

@@ -45,11 +45,20 @@ type State struct {
 func Fold(initial Preference, log []LogEntry) State {
 	for i := len(log) - 1; i >= 0; i-- {
 		if log[i].Type == EventModeSet {
-			d := DecodeModeSet(log[i].Payload)
-			return State{Preference: d.Preference, FromLog: true, Unrecognized: d.Unrecognized}
+			return InForce(initial, log[i].Payload)
 		}
 	}
 	return State{Preference: initial}
+}
+
+// InForce is the fold of a log whose last mode.set event held lastModeSet, nil when the log holds
+// none: the session row keeps that payload, so the mode in force is read without walking the log.
+func InForce(initial Preference, lastModeSet []byte) State {
+	if lastModeSet == nil {
+		return State{Preference: initial}
+	}
+	d := DecodeModeSet(lastModeSet)
+	return State{Preference: d.Preference, FromLog: true, Unrecognized: d.Unrecognized}
 }
 
 // LastNonPlan returns the most recent preference in the log that is not Smart · Plan, or Default

@@ -1,6 +1,11 @@
 package policy
 
-import "agentdesk/backend/errs"
+import (
+	"maps"
+	"slices"
+
+	"agentdesk/backend/errs"
+)
 
 // PermissionMode is how much the agent may do without asking (R-GATE-3).
 type PermissionMode string
@@ -84,4 +89,10 @@ func DecodePermission(raw string) (p PermissionMode, ok bool) {
 func RetiredPermission(raw string) (PermissionMode, bool) {
 	p, ok := retiredPermission[raw]
 	return p, ok
+}
+
+// RetiredPermissions lists every retired stored spelling, sorted: boot maintenance looks up
+// just the rows that hold one.
+func RetiredPermissions() []string {
+	return slices.Sorted(maps.Keys(retiredPermission))
 }

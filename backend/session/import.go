@@ -1,6 +1,7 @@
 package session
 
 import (
+	"io"
 	"path/filepath"
 
 	"agentdesk/backend/errs"
@@ -41,22 +42,21 @@ type Imported struct {
 // Import writes an export file as a new session, validated like every other write path: the
 // workspace must exist and is stored resolved; the permission a file may carry is at most auto;
 // everything else is checked by the store's importer, and nothing is written unless all of it
-// is valid.
-func (s *Service) Import(data []byte) (Imported, error) {
-	in, err := store.ParseExport(data)
-	if err != nil {
-		return Imported{}, err
-	}
-	if in.Session.Workspace, err = ResolveWorkspace(in.Session.Workspace); err != nil {
-		return Imported{}, err
-	}
+// is valid. The file is read as a stream: any size, in bounded memory.
+func (s *Service) Import(r io.Reader) (Imported, error) {
 	out := Imported{Narrowed: []Narrowed{}}
-	perm, narrowed := importedPermission(in.Session.PermissionMode)
-	if narrowed != nil {
-		out.Narrowed = append(out.Narrowed, *narrowed)
-	}
-	in.Session.PermissionMode = string(perm)
-	row, err := s.Store.ImportExport(in)
+	row, err := s.Store.ImportStream(r, func(in *store.ExportedSession) error {
+		var err error
+		if in.Workspace, err = ResolveWorkspace(in.Workspace); err != nil {
+			return err
+		}
+		perm, narrowed := importedPermission(in.PermissionMode)
+		if narrowed != nil {
+			out.Narrowed = append(out.Narrowed, *narrowed)
+		}
+		in.PermissionMode = string(perm)
+		return nil
+	})
 	if err != nil {
 		return Imported{}, err
 	}

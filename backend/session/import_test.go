@@ -1,7 +1,9 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -37,19 +39,19 @@ func exported(t *testing.T, svc *Service, workspace, permission string) store.Ex
 	return exp
 }
 
-func encode(t *testing.T, exp store.Export) []byte {
+func encode(t *testing.T, exp store.Export) io.Reader {
 	t.Helper()
 	b, err := json.Marshal(exp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
+	return bytes.NewReader(b)
 }
 
 func noSessions(t *testing.T, svc *Service) {
 	t.Helper()
-	if list, _ := svc.List(); len(list) != 0 {
-		t.Fatalf("a refused import left %d sessions", len(list))
+	if list, _ := svc.List(store.SessionRange{Limit: 10}); len(list.Sessions) != 0 {
+		t.Fatalf("a refused import left %d sessions", len(list.Sessions))
 	}
 }
 

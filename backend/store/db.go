@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/glebarez/sqlite"
@@ -33,6 +34,9 @@ type Store struct {
 
 	damageMu sync.RWMutex
 	damage   *errs.Error // set once the file is known to be damaged: the store is read-only
+	// sound is set when a check found the file sound (at open, or doctor's): Close then records
+	// the file it leaves, so the next open need not read a gigabyte to find it unchanged.
+	sound atomic.Bool
 }
 
 // Open opens (creating if needed) the database in dataDir. It refuses, without writing
@@ -49,6 +53,7 @@ func open(dataDir string, steps []migration, fixes []Repair) (*Store, error) {
 	}
 	path := filepath.Join(dataDir, FileName)
 	stale := cleanBackups(dataDir)
+	cleanSpools(dataDir)
 	check, err := inspect(path, len(steps))
 	if err != nil {
 		return nil, err
@@ -69,6 +74,7 @@ func open(dataDir string, steps []migration, fixes []Repair) (*Store, error) {
 		s.damage = damagedErr(path, check.Problems[0])
 		return s, nil
 	}
+	s.sound.Store(check.Checked)
 	if s.Migrated, err = s.migrate(steps); err != nil {
 		s.Close()
 		return nil, err
@@ -105,7 +111,13 @@ func (s *Store) Close() error {
 	if err != nil {
 		return err
 	}
-	return sqlDB.Close()
+	if err := sqlDB.Close(); err != nil {
+		return err
+	}
+	if s.sound.Load() && s.Damage() == nil {
+		recordSound(s.path)
+	}
+	return nil
 }
 
 // SchemaVersion reports the version recorded in the database.

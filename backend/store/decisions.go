@@ -152,6 +152,13 @@ func (s *Store) InterruptUnfinished() (turns, decisions int, err error) {
 			return d.Error
 		}
 		turns, decisions = int(t.RowsAffected), int(d.RowsAffected)
+		for _, r := range running {
+			if !slices.Contains(live, r.ID) {
+				if err := clearRunning(tx, r.SessionID, r.ID); err != nil {
+					return err
+				}
+			}
+		}
 		return nil
 	})
 	if err != nil {

@@ -1,6 +1,10 @@
 package store
 
 import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -25,54 +29,223 @@ func (e Event) Entry() eventlog.Entry {
 	return eventlog.Entry{Seq: e.Seq, Type: e.Type, Payload: []byte(e.Payload), At: e.CreatedAt}
 }
 
-// AppendStep adds one event at the end of a session's log (a step of a turn, a direct tool
-// run, a /clear), as one unit of work.
+// AppendStep adds one event at the end of a session's log (a direct tool run, a /clear), as
+// one unit of work.
 func (s *Store) AppendStep(sessionID string, e eventlog.Event) (Event, error) {
-	var ev Event
-	err := s.write(func(tx *gorm.DB) error {
-		var err error
-		ev, err = appendEvent(tx, sessionID, e)
-		return err
-	})
-	return ev, err
-}
-
-// appendEvent is the one place an event enters a log, inside the caller's transaction: it
-// takes the event's number from the session's counter and touches the session in the same
-// statement, so what the session row says about its log never lags the log.
-func appendEvent(tx *gorm.DB, sessionID string, e eventlog.Event) (Event, error) {
-	body, err := eventlog.Encode(e)
-	if err != nil {
-		return Event{}, errs.Wrap(errs.Internal, err)
-	}
-	now := time.Now().UTC()
-	var seq []int64
-	err = tx.Raw("UPDATE sessions SET updated_at = ?, event_seq = event_seq + 1 WHERE id = ? RETURNING event_seq",
-		now, sessionID).Scan(&seq).Error
+	evs, err := s.AppendSteps(sessionID, e)
 	if err != nil {
 		return Event{}, err
 	}
-	if len(seq) == 0 {
-		return Event{}, errs.New(errs.NotFound, "ID", sessionID)
-	}
-	ev := Event{SessionID: sessionID, Seq: seq[0], Type: e.LogType(), Payload: string(body), CreatedAt: now}
-	return ev, tx.Create(&ev).Error
+	return evs[0], nil
 }
 
-// Events returns a session's stored log in order, undecoded (export copies it verbatim).
+// AppendSteps adds events at the end of a session's log, in order, as one unit of work: what
+// one step of a turn recorded is written in one transaction.
+func (s *Store) AppendSteps(sessionID string, es ...eventlog.Event) ([]Event, error) {
+	if len(es) == 0 {
+		return nil, nil
+	}
+	var out []Event
+	err := s.write(func(tx *gorm.DB) error {
+		var err error
+		out, err = appendEvents(tx, sessionID, es)
+		return err
+	})
+	return out, err
+}
+
+func appendEvent(tx *gorm.DB, sessionID string, e eventlog.Event) (Event, error) {
+	evs, err := appendEvents(tx, sessionID, []eventlog.Event{e})
+	if err != nil {
+		return Event{}, err
+	}
+	return evs[0], nil
+}
+
+// appendEvents is the one place events enter a log, inside the caller's transaction: it takes
+// their numbers from the session's counter and, in the same statement, touches the session and
+// keeps its summary of the log (the last mode.set), so what the session row says about its log
+// never lags the log.
+func appendEvents(tx *gorm.DB, sessionID string, es []eventlog.Event) ([]Event, error) {
+	rows := make([]Event, len(es))
+	var modeSet *string
+	for i, e := range es {
+		body, err := eventlog.Encode(e)
+		if err != nil {
+			return nil, errs.Wrap(errs.Internal, err)
+		}
+		rows[i] = Event{SessionID: sessionID, Type: e.LogType(), Payload: string(body)}
+		if rows[i].Type == eventlog.TypeModeSet {
+			modeSet = &rows[i].Payload
+		}
+	}
+	now := time.Now().UTC()
+	set, args := "updated_at = ?, event_seq = event_seq + ?", []any{now, len(rows)}
+	if modeSet != nil {
+		set, args = set+", mode_set = ?", append(args, *modeSet)
+	}
+	var seq []int64
+	if err := tx.Raw("UPDATE sessions SET "+set+" WHERE id = ? RETURNING event_seq", append(args, sessionID)...).
+		Scan(&seq).Error; err != nil {
+		return nil, err
+	}
+	if len(seq) == 0 {
+		return nil, errs.New(errs.NotFound, "ID", sessionID)
+	}
+	first := seq[0] - int64(len(rows)) + 1
+	for i := range rows {
+		rows[i].Seq, rows[i].CreatedAt = first+int64(i), now
+	}
+	return rows, insertEvents(tx, rows)
+}
+
+// insertBatch bounds the rows of one INSERT: SQLite takes at most 32,766 variables a statement,
+// and an import of any size goes in statements of this many events.
+const insertBatch = 500
+
+// insertEvents writes rows as they are, in statements of at most insertBatch rows.
+func insertEvents(tx *gorm.DB, rows []Event) error {
+	for len(rows) > 0 {
+		n := min(len(rows), insertBatch)
+		var sql strings.Builder
+		sql.WriteString("INSERT INTO events (session_id, seq, type, payload, created_at) VALUES ")
+		args := make([]any, 0, 5*n)
+		for i, r := range rows[:n] {
+			if i > 0 {
+				sql.WriteString(", ")
+			}
+			sql.WriteString("(?, ?, ?, ?, ?)")
+			args = append(args, r.SessionID, r.Seq, r.Type, r.Payload, r.CreatedAt)
+		}
+		if err := tx.Exec(sql.String(), args...).Error; err != nil {
+			return err
+		}
+		rows = rows[n:]
+	}
+	return nil
+}
+
+// Events returns a session's stored log in order, undecoded.
 func (s *Store) Events(sessionID string) ([]Event, error) {
 	var out []Event
 	err := s.db.Where("session_id = ?", sessionID).Order("seq").Find(&out).Error
 	return out, s.fail(err)
 }
 
-// Log returns a session's log decoded, in order: what every reader walks.
+// Log returns a session's log decoded, in order: what every reader walks. It reads the whole
+// log; the transcript reads pages (LogPage), and a running turn reads it once (agent history).
 func (s *Store) Log(sessionID string) ([]eventlog.Record, error) {
 	rows, err := s.Events(sessionID)
 	if err != nil {
 		return nil, err
 	}
 	return records(rows), nil
+}
+
+// LogAfter reads at most limit entries of a session's log after entry after, decoded, in order:
+// what a reader that keeps the log in memory reads to catch up.
+func (s *Store) LogAfter(sessionID string, after int64, limit int) ([]eventlog.Record, error) {
+	var rows []Event
+	err := s.db.Where("session_id = ? AND seq > ?", sessionID, after).Order("seq").Limit(limit).Find(&rows).Error
+	if err != nil {
+		return nil, s.fail(err)
+	}
+	return records(rows), nil
+}
+
+// LogRange selects a page of a session's log by event number: the Limit entries before Before
+// (the newest when Before is 0), or, with After set, the Limit entries after After.
+type LogRange struct {
+	Before, After int64
+	Limit         int
+}
+
+// LogPage is a page of a log, in order, and whether the log holds entries before it.
+type LogPage struct {
+	Records []eventlog.Record
+	// More is true when older entries than the page's first exist (before it), or newer than its
+	// last (after it, with LogRange.After).
+	More bool
+}
+
+// LogPage reads one page of a session's log, by keyset on the event number; a missing session
+// is NOT_FOUND.
+func (s *Store) LogPage(sessionID string, r LogRange) (LogPage, error) {
+	if r.Limit <= 0 {
+		return LogPage{}, errs.Invalid("limit", strconv.Itoa(r.Limit), []string{"1…"})
+	}
+	if _, err := s.GetSession(sessionID); err != nil {
+		return LogPage{}, err
+	}
+	var rows []Event
+	q := s.db.Where("session_id = ?", sessionID).Limit(r.Limit + 1)
+	switch {
+	case r.After > 0:
+		q = q.Where("seq > ?", r.After).Order("seq")
+	case r.Before > 0:
+		q = q.Where("seq < ?", r.Before).Order("seq DESC")
+	default:
+		q = q.Order("seq DESC")
+	}
+	if err := q.Find(&rows).Error; err != nil {
+		return LogPage{}, s.fail(err)
+	}
+	page := LogPage{More: len(rows) > r.Limit}
+	rows = rows[:min(len(rows), r.Limit)]
+	if r.After == 0 {
+		slices.Reverse(rows)
+	}
+	page.Records = records(rows)
+	return page, nil
+}
+
+// ResultsAfter finds, after event after, the tool results of the given calls: a page of the
+// transcript shows a call with its result, which may have been recorded after the page. It reads
+// only tool.result entries, at most scanLimit of them.
+func (s *Store) ResultsAfter(sessionID string, after int64, calls map[string]bool, scanLimit int) ([]eventlog.ToolResult, error) {
+	out, calls := []eventlog.ToolResult{}, maps.Clone(calls)
+	for scanned := 0; len(calls) > 0 && scanned < scanLimit; {
+		n := min(200, scanLimit-scanned)
+		var rows []Event
+		err := s.db.Where("session_id = ? AND type = ? AND seq > ?", sessionID, eventlog.TypeToolResult, after).
+			Order("seq").Limit(n).Find(&rows).Error
+		if err != nil {
+			return nil, s.fail(err)
+		}
+		for _, r := range rows {
+			if res, ok := eventlog.Decode(r.Seq, r.Type, []byte(r.Payload)).(eventlog.ToolResult); ok && calls[res.CallID] {
+				delete(calls, res.CallID)
+				out = append(out, res)
+			}
+		}
+		if scanned += len(rows); len(rows) < n {
+			break
+		}
+		after = rows[len(rows)-1].Seq
+	}
+	return out, nil
+}
+
+// EachEvent hands a session's stored log to fn in order, a page at a time, so an export of any
+// size holds one page in memory.
+func (s *Store) EachEvent(sessionID string, fn func(Event) error) error {
+	var after int64
+	for {
+		var rows []Event
+		if err := s.db.Where("session_id = ? AND seq > ?", sessionID, after).Order("seq").Limit(1000).
+			Find(&rows).Error; err != nil {
+			return s.fail(err)
+		}
+		for _, r := range rows {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		if len(rows) < 1000 {
+			return nil
+		}
+		after = rows[len(rows)-1].Seq
+	}
 }
 
 func records(rows []Event) []eventlog.Record {

@@ -1,19 +1,16 @@
 package store
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
+	"io"
 	"time"
-
-	"gorm.io/gorm"
 
 	"agentdesk/backend/errs"
 	"agentdesk/backend/eventlog"
-	"agentdesk/backend/mode"
-	"agentdesk/backend/policy"
 )
 
 // ExportFormat names the session export file format.
@@ -53,32 +50,73 @@ type ExportedEvent struct {
 	CreatedAt time.Time       `json:"created_at"`
 }
 
-// ExportSession reads a session, its log and its turns.
+// ExportSession reads a session, its log and its turns into memory; ExportTo writes the same
+// document as a stream, for a session of any size.
 func (s *Store) ExportSession(id string) (Export, error) {
-	sess, err := s.GetSession(id)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := s.ExportTo(&buf, id); err != nil {
 		return Export{}, err
 	}
-	evs, err := s.Events(id)
+	return ParseExport(buf.Bytes())
+}
+
+// ExportTo writes a session, its log and its turns as one export document, reading the log a
+// page at a time: memory stays bounded whatever the size of the session. The document is
+// indented as a whole would be (json.Encoder with two spaces), byte for byte.
+func (s *Store) ExportTo(w io.Writer, id string) error {
+	sess, err := s.GetSession(id)
 	if err != nil {
-		return Export{}, err
+		return err
 	}
 	turns, err := s.Turns(id)
 	if err != nil {
-		return Export{}, err
+		return err
 	}
-	out := Export{Format: ExportFormat, Events: make([]ExportedEvent, len(evs)), Turns: turns,
-		Session: ExportedSession{ID: sess.ID, Title: sess.Title, Workspace: sess.Workspace,
-			InteractionMode: sess.InteractionMode, ExecutionOverride: sess.ExecutionOverride,
-			PermissionMode: sess.PermissionMode, CreatedAt: sess.CreatedAt, UpdatedAt: sess.UpdatedAt}}
-	for i, e := range evs {
-		out.Events[i] = ExportedEvent{Seq: e.Seq, Type: e.Type, Payload: json.RawMessage(e.Payload), CreatedAt: e.CreatedAt}
+	if turns == nil {
+		turns = []Turn{}
 	}
-	return out, nil
+	bw := bufio.NewWriterSize(w, 64<<10)
+	head := ExportedSession{ID: sess.ID, Title: sess.Title, Workspace: sess.Workspace,
+		InteractionMode: sess.InteractionMode, ExecutionOverride: sess.ExecutionOverride,
+		PermissionMode: sess.PermissionMode, CreatedAt: sess.CreatedAt, UpdatedAt: sess.UpdatedAt}
+	fmt.Fprintf(bw, "{\n  \"format\": %q,\n  \"session\": ", ExportFormat)
+	if err := writeIndented(bw, "  ", head); err != nil {
+		return err
+	}
+	bw.WriteString(",\n  \"events\": [")
+	n := 0
+	err = s.EachEvent(id, func(e Event) error {
+		if n++; n > 1 {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n    ")
+		return writeIndented(bw, "    ", ExportedEvent{Seq: e.Seq, Type: e.Type, Payload: json.RawMessage(e.Payload), CreatedAt: e.CreatedAt})
+	})
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		bw.WriteString("\n  ")
+	}
+	bw.WriteString("],\n  \"turns\": ")
+	if err := writeIndented(bw, "  ", turns); err != nil {
+		return err
+	}
+	bw.WriteString("\n}\n")
+	return bw.Flush()
 }
 
-// ParseExport reads an export file: its JSON and its format. It checks nothing else; ImportExport
-// validates the contents.
+func writeIndented(w io.Writer, prefix string, v any) error {
+	b, err := json.MarshalIndent(v, prefix, "  ")
+	if err != nil {
+		return errs.Wrap(errs.Internal, err)
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// ParseExport reads an export file held in memory: its JSON and its format. It checks nothing
+// else; ImportExport validates the contents.
 func ParseExport(data []byte) (Export, error) {
 	var in Export
 	if err := json.Unmarshal(data, &in); err != nil {
@@ -90,223 +128,151 @@ func ParseExport(data []byte) (Export, error) {
 	return in, nil
 }
 
-// ImportSession parses an export file and imports it with ImportExport. It does not look at the
-// file system: a file from a person goes through session.Service.Import, which checks the
-// workspace and narrows what the store refuses.
-func (s *Store) ImportSession(data []byte) (Session, error) {
-	in, err := ParseExport(data)
-	if err != nil {
-		return Session{}, err
-	}
-	return s.ImportExport(in)
+// ImportSession imports an export file read as a stream: ImportStream with nothing to adjust.
+// It does not look at the file system: a file from a person goes through
+// session.Service.Import, which checks the workspace and narrows what the store refuses.
+func (s *Store) ImportSession(r io.Reader) (Session, error) {
+	return s.ImportStream(r, nil)
 }
 
-// ImportExport writes an exported session in one transaction: all of it or none of it. Every
-// value is checked before anything is written. Retired spellings fold to canonical values;
-// unknown values, event types and turn statuses are rejected (R-DATA-2), so an import can never
-// bring in a value that would read differently than it was meant. Full access is refused too: a
-// file cannot give the confirmation it needs, so a caller taking a file from a person narrows it
-// first and says so (session.Service.Import, which also resolves the workspace).
+// ImportExport writes an exported session held in memory, through the same checks and the same
+// one transaction as ImportStream.
 func (s *Store) ImportExport(in Export) (Session, error) {
-	row, err := importedRow(in.Session)
+	imp, err := s.newImporter(nil)
 	if err != nil {
 		return Session{}, err
 	}
-	events, err := importedEvents(in.Events)
-	if err != nil {
+	defer imp.close()
+	if in.Format != "" && in.Format != ExportFormat {
+		return Session{}, errs.Invalid("format", in.Format, []string{ExportFormat})
+	}
+	imp.format = ExportFormat
+	if err := imp.session(in.Session); err != nil {
 		return Session{}, err
 	}
-	turns, err := importedTurns(in.Turns)
-	if err != nil {
-		return Session{}, err
-	}
-	row.EventSeq = int64(len(events))
-	for _, t := range turns {
-		row.TurnSeq = max(row.TurnSeq, t.Seq)
-	}
-	if err := s.write(func(tx *gorm.DB) error { return writeImport(tx, row, events, turns) }); err != nil {
-		return Session{}, err
-	}
-	return s.GetSession(row.ID)
-}
-
-func writeImport(tx *gorm.DB, row Session, events []Event, turns []Turn) error {
-	var n int64
-	if err := tx.Model(&Session{}).Where("id = ?", row.ID).Count(&n).Error; err != nil {
-		return err
-	}
-	if n > 0 {
-		return errs.New(errs.AlreadyExists, "ID", row.ID)
-	}
-	if err := tx.Create(&row).Error; err != nil {
-		return err
-	}
-	// Fresh copies: a unit of work may run again, and Create writes the ids it got into rows.
-	events, turns = slices.Clone(events), slices.Clone(turns)
-	for i := range events {
-		events[i].SessionID, events[i].ID = row.ID, 0
-	}
-	for i := range turns {
-		turns[i].SessionID = row.ID
-	}
-	if len(events) > 0 {
-		if err := tx.Create(&events).Error; err != nil {
-			return err
+	for i, e := range in.Events {
+		if err := imp.event(i, e); err != nil {
+			return Session{}, err
 		}
 	}
-	if len(turns) > 0 {
-		return tx.Create(&turns).Error
+	for i, t := range in.Turns {
+		if err := imp.turn(i, t); err != nil {
+			return Session{}, err
+		}
+	}
+	return imp.commit()
+}
+
+// ImportStream writes an export file as a new session, in one transaction: all of it or none
+// of it. The file is read as a stream and every value is checked before anything is written:
+// each event and turn is checked as it is read and spooled to a file beside the database, so
+// memory stays bounded whatever the size of the file, and the write lock is held only while the
+// checked rows are inserted, a few hundred to a statement. adjust, when set, may change the
+// session's row as read from the file (the workspace, the permission) before it is checked.
+//
+// Retired spellings fold to canonical values; unknown values, event types and turn statuses are
+// rejected (R-DATA-2), so an import can never bring in a value that would read differently than
+// it was meant. Full access is refused too: a file cannot give the confirmation it needs, so a
+// caller taking a file from a person narrows it first and says so (session.Service.Import, which
+// also resolves the workspace).
+func (s *Store) ImportStream(r io.Reader, adjust func(*ExportedSession) error) (Session, error) {
+	imp, err := s.newImporter(adjust)
+	if err != nil {
+		return Session{}, err
+	}
+	defer imp.close()
+	if err := readExport(r, imp); err != nil {
+		return Session{}, err
+	}
+	if imp.format != ExportFormat {
+		return Session{}, errs.Invalid("format", imp.format, []string{ExportFormat})
+	}
+	return imp.commit()
+}
+
+// readExport walks an export document as a stream of tokens, handing the session, each event
+// and each turn to imp as it comes.
+func readExport(r io.Reader, imp *importer) error {
+	dec := json.NewDecoder(bufio.NewReaderSize(r, 64<<10))
+	bad := func(err error) error { return errs.Wrap(errs.InvalidInput, err, "Field", "file") }
+	if err := expectDelim(dec, '{'); err != nil {
+		return bad(err)
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return bad(err)
+		}
+		switch key {
+		case "format":
+			err = dec.Decode(&imp.format)
+		case "session":
+			var sess ExportedSession
+			if err = dec.Decode(&sess); err == nil {
+				if err := imp.session(sess); err != nil {
+					return err
+				}
+			}
+		case "events":
+			err = eachElement(dec, func(i int) error {
+				var e ExportedEvent
+				if err := dec.Decode(&e); err != nil {
+					return bad(err)
+				}
+				return imp.event(i, e)
+			})
+		case "turns":
+			err = eachElement(dec, func(i int) error {
+				var t Turn
+				if err := dec.Decode(&t); err != nil {
+					return bad(err)
+				}
+				return imp.turn(i, t)
+			})
+		default:
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			if _, ok := err.(*errs.Error); ok {
+				return err
+			}
+			return bad(err)
+		}
+	}
+	if err := expectDelim(dec, '}'); err != nil {
+		return bad(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return bad(errors.New("data after the export document"))
 	}
 	return nil
 }
 
-func importedRow(in ExportedSession) (Session, error) {
-	if strings.TrimSpace(in.ID) == "" {
-		return Session{}, errs.New(errs.InvalidInput, "Field", "session.id")
-	}
-	if strings.TrimSpace(in.Title) == "" {
-		return Session{}, errs.New(errs.InvalidInput, "Field", "session.title")
-	}
-	pref, err := importedPreference(in.InteractionMode, in.ExecutionOverride)
+func expectDelim(dec *json.Decoder, d json.Delim) error {
+	tok, err := dec.Token()
 	if err != nil {
-		return Session{}, err
+		return err
 	}
-	perm, err := importablePermission(in.PermissionMode)
-	if err != nil {
-		return Session{}, err
+	if tok != d {
+		return fmt.Errorf("expected %q, found %v", d, tok)
 	}
-	now := time.Now().UTC()
-	row := Session{ID: in.ID, Title: in.Title, Workspace: in.Workspace, InteractionMode: string(pref.Interaction),
-		ExecutionOverride: string(pref.Override), PermissionMode: string(perm),
-		CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt}
-	if row.CreatedAt.IsZero() {
-		row.CreatedAt = now
-	}
-	if row.UpdatedAt.IsZero() {
-		row.UpdatedAt = now
-	}
-	return row, nil
+	return nil
 }
 
-// importablePermission folds a stored permission through the one decoder and refuses what a
-// file cannot grant: Full access (in any spelling) and unknown values, which must never widen.
-func importablePermission(raw string) (policy.PermissionMode, error) {
-	p, ok := policy.DecodePermission(raw)
-	if !ok || p.NeedsConfirmation() {
-		var allowed []string
-		for _, m := range policy.PermissionModes {
-			if !m.NeedsConfirmation() {
-				allowed = append(allowed, string(m))
-			}
-		}
-		return "", errs.Invalid("permission_mode", raw, allowed)
+// eachElement calls fn for every element of the JSON array the decoder is at ("null" is none).
+func eachElement(dec *json.Decoder, fn func(i int) error) error {
+	tok, err := dec.Token()
+	if err != nil || tok == nil {
+		return err
 	}
-	return p, nil
-}
-
-// importedPreference folds retired spellings and rejects anything the decoder did not recognize.
-func importedPreference(interaction, override string) (mode.Preference, error) {
-	d := mode.DecodePreference(interaction, override)
-	if !d.Recognized() {
-		u := d.Unrecognized[0]
-		if u.Field == "interaction_mode" {
-			_, err := mode.ParseInteraction(u.Raw)
-			return mode.Preference{}, err
-		}
-		if _, err := mode.ParseOverride(u.Raw); err != nil {
-			return mode.Preference{}, err
-		}
-		return mode.Preference{}, errs.New(mode.ChatWithOverride, "Override", u.Raw)
+	if tok != json.Delim('[') {
+		return fmt.Errorf("expected an array, found %v", tok)
 	}
-	return d.Preference, nil
-}
-
-// importedEvents checks every event's type and payload and folds stored values in payloads to
-// canonical spellings. Events are renumbered from 1 in file order.
-func importedEvents(in []ExportedEvent) ([]Event, error) {
-	out := make([]Event, len(in))
-	for i, e := range in {
-		if !slices.Contains(EventTypes, e.Type) {
-			return nil, errs.Invalid(fmt.Sprintf("events[%d].type", i), e.Type, EventTypes)
-		}
-		if len(e.Payload) == 0 {
-			return nil, errs.New(errs.InvalidInput, "Field", fmt.Sprintf("events[%d].payload", i))
-		}
-		payload, err := canonicalPayload(i, e)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = Event{Seq: int64(i + 1), Type: e.Type, Payload: payload, CreatedAt: e.CreatedAt}
-		if out[i].CreatedAt.IsZero() {
-			out[i].CreatedAt = time.Now().UTC()
+	for i := 0; dec.More(); i++ {
+		if err := fn(i); err != nil {
+			return err
 		}
 	}
-	return out, nil
-}
-
-// canonicalPayload reads a payload with the one event-log decoder, refusing what no reader
-// could show, and rewrites the stored values of mode.set and permission.set through their
-// decoders; other payloads are kept byte for byte. A permission.set may say full: it is
-// history, not the permission in force, which is the session's column.
-func canonicalPayload(i int, e ExportedEvent) (string, error) {
-	field := fmt.Sprintf("events[%d].payload", i)
-	switch p := eventlog.Decode(int64(i+1), e.Type, e.Payload).(type) {
-	case eventlog.Unreadable:
-		return "", errs.Wrap(errs.InvalidInput, errors.New(p.Reason), "Field", field)
-	case eventlog.ModeSet:
-		pref, err := importedPreference(p.InteractionMode, p.ExecutionOverride)
-		if err != nil {
-			return "", err
-		}
-		return encoded(eventlog.NewModeSet(pref))
-	case eventlog.PermissionSet:
-		perm, ok := policy.DecodePermission(p.PermissionMode)
-		if !ok {
-			_, err := policy.ParsePermission(p.PermissionMode)
-			return "", err
-		}
-		return encoded(eventlog.PermissionSet{PermissionMode: string(perm)})
-	}
-	return string(e.Payload), nil
-}
-
-func encoded(e eventlog.Event) (string, error) {
-	body, err := eventlog.Encode(e)
-	if err != nil {
-		return "", errs.Wrap(errs.Internal, err)
-	}
-	return string(body), nil
-}
-
-// importedTurns checks every turn's status, preference and execution mode, folding them to
-// canonical values. A turn that was running when exported cannot be running here: no process
-// of this machine owns it, so it comes in as interrupted.
-func importedTurns(in []Turn) ([]Turn, error) {
-	out := make([]Turn, len(in))
-	for i, t := range in {
-		if !slices.Contains(TurnStatuses, t.Status) {
-			return nil, errs.Invalid(fmt.Sprintf("turns[%d].status", i), t.Status, TurnStatuses)
-		}
-		if t.Status == TurnRunning {
-			t.Status = TurnInterrupted
-		}
-		p, err := importedPreference(t.InteractionMode, t.ExecutionOverride)
-		if err != nil {
-			return nil, err
-		}
-		t.InteractionMode, t.ExecutionOverride = string(p.Interaction), string(p.Override)
-		if _, ok := mode.DecodeExecutionMode(t.ExecutionMode); !ok {
-			return nil, errs.Invalid(fmt.Sprintf("turns[%d].execution_mode", i), t.ExecutionMode, executionModeNames())
-		}
-		out[i] = t
-	}
-	return out, nil
-}
-
-func executionModeNames() []string {
-	var out []string
-	for _, m := range mode.ExecutionModes {
-		out = append(out, string(m))
-	}
-	return out
+	return expectDelim(dec, ']')
 }

@@ -30,9 +30,12 @@ var QuickCheckBudget = 2 * time.Second
 // Integrity is what the checks at open found.
 type Integrity struct {
 	// Checked is false when quick_check could not finish within its budget.
-	Checked  bool          `json:"checked"`
-	Problems []string      `json:"problems"`
-	Took     time.Duration `json:"took_ns"`
+	Checked bool `json:"checked"`
+	// Unchanged says the file is the one a sound store left at its last close, byte for byte
+	// by size and time: it was not read again (Checked stays true).
+	Unchanged bool          `json:"unchanged,omitempty"`
+	Problems  []string      `json:"problems"`
+	Took      time.Duration `json:"took_ns"`
 }
 
 const sqliteMagic = "SQLite format 3\x00"
@@ -128,7 +131,46 @@ func probe(path string, supported int) (Integrity, error) {
 		return Integrity{}, err
 	}
 	snap.Rollback()
+	return checkUnlessUnchanged(db, path)
+}
+
+// checkUnlessUnchanged runs the quick check unless the file is byte for byte the one the last
+// clean check passed: the same size and modification time, and no write-ahead log holding
+// pages not yet in it. A year of sessions is a gigabyte, which the check reads in seconds at
+// every open; a file nothing wrote to since it passed has nothing new to find (the unbounded
+// integrity_check of `agentdesk doctor` still reads every page). A store that was found sound
+// (a clean check, at open or by doctor) records at Close the file it leaves (recordSound).
+func checkUnlessUnchanged(db *sql.DB, path string) (Integrity, error) {
+	if id := fileIdentity(path); id != "" {
+		if seen, err := os.ReadFile(path + checkedSuffix); err == nil && string(seen) == id {
+			return Integrity{Checked: true, Unchanged: true, Problems: []string{}}, nil
+		}
+	}
 	return quickCheck(db)
+}
+
+// recordSound records the database file as it is now, closed, as sound: a cache for the next
+// open, whose failure to write costs that open its check only.
+func recordSound(path string) {
+	if id := fileIdentity(path); id != "" {
+		os.WriteFile(path+checkedSuffix, []byte(id), 0o600)
+	}
+}
+
+// checkedSuffix names the file that records the database file the last clean check passed.
+const checkedSuffix = ".checked"
+
+// fileIdentity is the database file's size and modification time, or "" when its write-ahead
+// log holds pages (the file alone is not the database then).
+func fileIdentity(path string) string {
+	if wal, err := os.Stat(path + "-wal"); err == nil && wal.Size() > 0 || err != nil && !errors.Is(err, os.ErrNotExist) {
+		return ""
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%d %d", st.Size(), st.ModTime().UnixNano())
 }
 
 // checkSchemaIsOurs refuses another program's SQLite file that carries no application id: one
@@ -204,6 +246,9 @@ func (s *Store) IntegrityCheck(ctx context.Context) ([]string, error) {
 	problems, err := checkRows(ctx, sqlDB, "PRAGMA integrity_check")
 	if isDamage(err) {
 		return append(problems, err.Error()), nil
+	}
+	if err == nil && len(problems) == 0 {
+		s.sound.Store(true)
 	}
 	return problems, storeErr(err)
 }

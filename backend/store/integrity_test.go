@@ -331,6 +331,7 @@ func TestDamageFoundWhileWorkingStopsTheWrites(t *testing.T) {
 	dir, info := builtDatabase(t)
 	defer func(d time.Duration) { QuickCheckBudget = d }(QuickCheckBudget)
 	QuickCheckBudget = time.Nanosecond // the open cannot check: as for a file too big to check in time
+	os.Remove(filepath.Join(dir, FileName+checkedSuffix))
 	s, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -351,6 +352,7 @@ func TestDamageFoundWhileWorkingStopsTheWrites(t *testing.T) {
 
 func TestQuickCheckAtOpenIsReported(t *testing.T) {
 	dir, _ := builtDatabase(t)
+	os.Remove(filepath.Join(dir, FileName+checkedSuffix)) // as after a crash: nothing vouches for the file
 	s, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -358,6 +360,42 @@ func TestQuickCheckAtOpenIsReported(t *testing.T) {
 	defer s.Close()
 	if !s.Integrity.Checked || len(s.Integrity.Problems) != 0 || s.Integrity.Took <= 0 {
 		t.Fatalf("integrity at open: %+v", s.Integrity)
+	}
+}
+
+// A file a sound store closed is not read again at the next open while nothing changed it (a
+// year of sessions is a gigabyte, seconds of quick_check); any write, and any change from
+// outside, brings the check back, and damage is found as before.
+func TestAnUnchangedFileIsNotCheckedAgain(t *testing.T) {
+	dir, info := builtDatabase(t)
+	path := filepath.Join(dir, FileName)
+	reopen := func() *Store {
+		t.Helper()
+		s, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := reopen()
+	if !s.Integrity.Checked || !s.Integrity.Unchanged || s.Integrity.Took != 0 {
+		t.Fatalf("a file left as it was closed was read again: %+v", s.Integrity)
+	}
+	s.CreateSession(NewSession{Title: "more", Workspace: "/w"})
+	s.Close()
+	if s = reopen(); !s.Integrity.Unchanged {
+		t.Fatalf("what a sound store wrote and closed is vouched for too: %+v", s.Integrity)
+	}
+	s.Close()
+	zero(t, path, (info.roots["sessions"]-1)*info.size, info.size) // from outside: the time changes
+	s = reopen()
+	defer s.Close()
+	if s.Integrity.Unchanged || s.Damage() == nil {
+		t.Fatalf("damage after the last close must be found: %+v", s.Integrity)
+	}
+	s.Close()
+	if s = reopen(); s.Damage() == nil {
+		t.Fatal("a damaged file must never be vouched for")
 	}
 }
 

@@ -19,6 +19,7 @@ var migrations = []migration{
 	{name: "queue items as rows, sequence counters, application id", up: addQueueRows},
 	{name: "external agents' own session ids", up: addAgentSessions},
 	{name: "MCP servers, their pinned tools, MCP rules and grants", up: addMCP},
+	{name: "session summaries and the indexes every query uses", up: addSummaries},
 }
 
 func createFoundation(tx *gorm.DB) error {
@@ -278,5 +279,35 @@ func addMCP(tx *gorm.DB) error {
 			PRIMARY KEY(server_id, name))`,
 		`ALTER TABLE rules ADD COLUMN mcp TEXT NOT NULL DEFAULT ''`,
 		`ALTER TABLE grants ADD COLUMN mcp TEXT NOT NULL DEFAULT ''`,
+	)
+}
+
+// addSummaries keeps in the session row what a list or a header shows, so no reader scans a
+// log: the payload of the last mode.set, verbatim, or NULL when there is none (the mode in force,
+// R-PLAN-1: the last one wins) and
+// the running turn. Both are filled from the data already there. The last activity is
+// updated_at, which every appended event already touches, and the title was always a column.
+// The indexes cover every query the app runs (TestEveryQueryUsesAnIndex): the session list
+// pages by (updated_at, id), over one folder too (ACP), logs are read by type (mode.set,
+// message.queued, tool.result), boot finds running turns and pending decisions, and a
+// session's grants are read by every tool call (and deleted with it).
+func addSummaries(tx *gorm.DB) error {
+	return execAll(tx,
+		`ALTER TABLE sessions ADD COLUMN mode_set TEXT`,
+		`ALTER TABLE sessions ADD COLUMN running_turn TEXT NOT NULL DEFAULT ''`,
+		`CREATE INDEX idx_events_type ON events(session_id, type, seq)`,
+		`UPDATE sessions SET mode_set = (SELECT payload FROM events
+			WHERE events.session_id = sessions.id AND events.type = 'mode.set' ORDER BY seq DESC LIMIT 1)`,
+		`CREATE INDEX idx_turns_status ON turns(status)`,
+		`UPDATE sessions SET running_turn = COALESCE((SELECT id FROM turns
+			WHERE turns.session_id = sessions.id AND turns.status = 'running' ORDER BY seq DESC LIMIT 1), '')`,
+		`DROP INDEX idx_sessions_updated_at`,
+		`CREATE INDEX idx_sessions_recent ON sessions(updated_at, id)`,
+		`CREATE INDEX idx_sessions_workspace ON sessions(workspace, updated_at, id)`,
+		`CREATE INDEX idx_decisions_status ON decisions(status)`,
+		`CREATE INDEX idx_grants_session ON grants(session_id, id)`,
+		// Boot maintenance looks up the rows holding a retired spelling at every open.
+		`CREATE INDEX idx_sessions_interaction ON sessions(interaction_mode)`,
+		`CREATE INDEX idx_sessions_permission ON sessions(permission_mode)`,
 	)
 }

@@ -96,25 +96,19 @@ func (s *Store) SetPermission(id string, p policy.PermissionMode) (Session, erro
 	return s.GetSession(id)
 }
 
-// ModeInForce folds the session's log (R-PLAN-1); a session with no mode.set event yet reads
-// its columns.
+// ModeInForce is the fold of the session's log (R-PLAN-1), kept in its row by every append; a
+// session with no mode.set event yet reads its columns.
 func (s *Store) ModeInForce(id string) (mode.State, error) {
 	st, err := modeInForce(s.db, id)
 	return st, s.fail(err)
 }
 
-// modeInForce folds only the mode.set rows: mode.Fold decodes them with the same decoder as the
-// event log and reads what it cannot decode as the read-only surface, never skipping it.
 func modeInForce(tx *gorm.DB, id string) (mode.State, error) {
 	var sess Session
 	if err := tx.Where("id = ?", id).Take(&sess).Error; err != nil {
 		return mode.State{}, notFound(err, id)
 	}
-	log, err := modeLog(tx, id)
-	if err != nil {
-		return mode.State{}, err
-	}
-	return mode.Fold(sess.Preference().Preference, log), nil
+	return sess.InForce(), nil
 }
 
 func modeLog(tx *gorm.DB, id string) ([]mode.LogEntry, error) {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"database/sql"
 	"encoding/json"
 	"path/filepath"
@@ -245,11 +246,11 @@ func TestExportImportRoundTripAndAllOrNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	body, _ := json.Marshal(exp)
-	if _, err := s.ImportSession(body); errs.KindOf(err) != errs.AlreadyExists {
+	if _, err := s.ImportSession(bytes.NewReader(body)); errs.KindOf(err) != errs.AlreadyExists {
 		t.Fatalf("importing over an existing id: %v", err)
 	}
 	s.DeleteSession(a.ID)
-	back, err := s.ImportSession(body)
+	back, err := s.ImportSession(bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +261,7 @@ func TestExportImportRoundTripAndAllOrNothing(t *testing.T) {
 
 	retired := strings.NewReplacer(`"interaction_mode":"smart"`, `"interaction_mode":"agent"`, `"permission_mode":"auto"`, `"permission_mode":"accept-edits"`,
 		`"id":"`+a.ID+`"`, `"id":"legacy"`).Replace(string(body))
-	got, err := s.ImportSession([]byte(retired))
+	got, err := s.ImportSession(strings.NewReader(retired))
 	if err != nil || got.InteractionMode != "smart" || got.PermissionMode != "auto" {
 		t.Fatalf("retired spellings must fold on import: %+v %v", got, err)
 	}
@@ -273,7 +274,7 @@ func TestExportImportRoundTripAndAllOrNothing(t *testing.T) {
 		if name == "unknown permission" {
 			doc = strings.Replace(doc, `"permission_mode":"accept-edits"`, `"permission_mode":"sudo"`, 1)
 		}
-		if _, err := s.ImportSession([]byte(doc)); err == nil {
+		if _, err := s.ImportSession(strings.NewReader(doc)); err == nil {
 			t.Errorf("%s: imported", name)
 		}
 	}

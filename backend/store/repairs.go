@@ -23,9 +23,14 @@ type modeColumns struct {
 	PermissionMode    string
 }
 
+// sessionModeColumns reads the sessions whose interaction or permission holds a retired
+// spelling: the only ones a fold rewrites. Every open runs it, so it looks them up by index
+// rather than reading 10,000 sessions.
 func sessionModeColumns(tx *gorm.DB) ([]modeColumns, error) {
 	var rows []modeColumns
-	err := tx.Table("sessions").Select("id, interaction_mode, execution_override, permission_mode").Order("id").Scan(&rows).Error
+	err := tx.Table("sessions").Select("id, interaction_mode, execution_override, permission_mode").
+		Where("interaction_mode IN ? OR permission_mode IN ?", mode.RetiredInteractions(), policy.RetiredPermissions()).
+		Order("id").Scan(&rows).Error
 	return rows, err
 }
 

@@ -1,7 +1,9 @@
 package store
 
 import (
+	"cmp"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -95,8 +97,8 @@ func startTurn(tx *gorm.DB, owner string, in TurnStart) (StartedTurn, error) {
 		return StartedTurn{}, err
 	}
 	var seq []int64
-	if err := tx.Raw("UPDATE sessions SET turn_seq = turn_seq + 1 WHERE id = ? RETURNING turn_seq", in.SessionID).
-		Scan(&seq).Error; err != nil {
+	if err := tx.Raw("UPDATE sessions SET turn_seq = turn_seq + 1, running_turn = ? WHERE id = ? RETURNING turn_seq",
+		t.ID, in.SessionID).Scan(&seq).Error; err != nil {
 		return StartedTurn{}, err
 	}
 	t.Seq = seq[0]
@@ -125,16 +127,24 @@ func newTurn(owner string, in TurnStart, d mode.Decision) (Turn, error) {
 		CreatedAt: time.Now().UTC()}, nil
 }
 
-// EndTurn records how a running turn ended.
+// EndTurn records how a running turn ended, and that its session runs none now.
 func (s *Store) EndTurn(id, status, failure string) error {
 	return s.write(func(tx *gorm.DB) error {
-		res := tx.Model(&Turn{}).Where("id = ? AND status = ?", id, TurnRunning).
-			Updates(map[string]any{"status": status, "error": failure, "ended_at": time.Now().UTC()})
-		if res.Error == nil && res.RowsAffected == 0 {
-			return errs.New(errs.NotFound, "ID", id)
+		var t Turn
+		if err := tx.Where("id = ? AND status = ?", id, TurnRunning).Take(&t).Error; err != nil {
+			return notFound(err, id)
 		}
-		return res.Error
+		if err := tx.Model(&Turn{}).Where("id = ?", id).
+			Updates(map[string]any{"status": status, "error": failure, "ended_at": time.Now().UTC()}).Error; err != nil {
+			return err
+		}
+		return clearRunning(tx, t.SessionID, id)
 	})
+}
+
+// clearRunning says a session runs no turn now, if turn was the one it ran.
+func clearRunning(tx *gorm.DB, sessionID, turn string) error {
+	return tx.Exec("UPDATE sessions SET running_turn = '' WHERE id = ? AND running_turn = ?", sessionID, turn).Error
 }
 
 // Turns lists a session's turns in order.
@@ -142,4 +152,19 @@ func (s *Store) Turns(sessionID string) ([]Turn, error) {
 	var out []Turn
 	err := s.db.Where("session_id = ?", sessionID).Order("seq").Find(&out).Error
 	return out, s.fail(err)
+}
+
+// TurnsByID reads the named turns of a session, in order: those a page of its log belongs to.
+func (s *Store) TurnsByID(sessionID string, ids []string) ([]Turn, error) {
+	out := []Turn{}
+	for len(ids) > 0 {
+		n := min(len(ids), insertBatch)
+		var rows []Turn
+		if err := s.db.Where("session_id = ? AND id IN ?", sessionID, ids[:n]).Find(&rows).Error; err != nil {
+			return nil, s.fail(err)
+		}
+		out, ids = append(out, rows...), ids[n:]
+	}
+	slices.SortFunc(out, func(a, b Turn) int { return cmp.Compare(a.Seq, b.Seq) })
+	return out, nil
 }

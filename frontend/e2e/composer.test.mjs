@@ -107,7 +107,7 @@ test('Smart · Plan: the plan review morphs the composer; Approve leaves plan mo
   await page.waitForFunction(() => document.querySelector('[data-testid="mode-selector"]')?.textContent !== 'Smart · Plan');
   const modes = await page.locator('[data-testid="mode-change"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-override')));
   assert.notEqual(modes.at(-1), 'plan', `the last mode change should leave plan: ${modes}`);
-  const session = (await api('Sessions.List'))[0];
+  const session = (await api('Sessions.List')).sessions[0];
   assert.notEqual(session.executionOverride, 'plan');
   await shot('04-plan-approved');
 });
@@ -231,7 +231,7 @@ test('new tasks: Full access in the draft never writes the default; a new defaul
   assert.equal(await byId('permission-picker').getAttribute('data-source'), 'draft');
   await send('Tidy the README');
   await byId('session-view').waitFor();
-  const [created] = await api('Sessions.List');
+  const [created] = (await api('Sessions.List')).sessions;
   assert.equal(created.permissionMode, 'full');
   assert.equal((await api('Settings.Get')).defaultPermission, 'ask', 'the draft never writes the default');
 

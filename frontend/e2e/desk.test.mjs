@@ -156,7 +156,7 @@ test('2. the demo: one session in its own folder, following the answers; never t
   await byId('new-session').click();
   await send('Write hello.sh in my home folder');
   await waitMode('setup');
-  assert.equal((await api('Sessions.List')).length, 1);
+  assert.equal((await api('Sessions.List')).sessions.length, 1);
   await byId('setup-back').click();
 
   await item(demoId).getByTestId('delete-session').click();
@@ -255,7 +255,7 @@ test('5. Send with no model: the composer says what is missing and offers the se
   await waitMode('setup');
   assert.match(await byId('setup-lead').textContent(), /No model is set up yet/);
   assert.equal(await byId('new-task-composer').getByTestId('onboarding-path-key').count(), 1);
-  assert.deepEqual(await api('Sessions.List'), []);
+  assert.deepEqual((await api('Sessions.List')).sessions, []);
   await shot('10-setup-inline');
   await byId('setup-back').click();
   assert.equal(await byId('composer-input').inputValue(), 'Fix the login bug');

@@ -287,7 +287,7 @@ describe('First run on a fresh data folder', () => {
     await page.getByTestId('onboarding-demo').click();
     await panel.waitFor({ state: 'detached' });
     const sessions = await eventually(async () => {
-      const list = await api('Sessions.List');
+      const list = (await api('Sessions.List')).sessions;
       return list.length > 0 && list;
     }, 'the demo session');
     await page.getByTestId('session-item').first().waitFor();

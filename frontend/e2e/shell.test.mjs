@@ -75,7 +75,7 @@ test('create a session, rename it, and find it again after a reload', async () =
   await itemTitled('Refactor the parser').waitFor();
   assert.equal(await sessionItems().count(), 1);
   assert.equal(await page.getByTestId('session-heading').textContent(), 'Refactor the parser');
-  const stored = await api('Sessions.List');
+  const stored = (await api('Sessions.List')).sessions;
   assert.deepEqual(
     stored.map((s) => s.title),
     ['Refactor the parser'],
@@ -144,7 +144,7 @@ test('deleting asks inline first, then removes the session everywhere', async ()
   await itemTitled('Made over HTTP').waitFor({ state: 'detached' });
   assert.equal(await sessionItems().count(), 1);
   assert.deepEqual(
-    (await api('Sessions.List')).map((s) => s.title),
+    (await api('Sessions.List')).sessions.map((s) => s.title),
     ['Refactor the parser'],
   );
   assert.deepEqual(pageErrors, [], 'the page logged errors');

@@ -168,22 +168,33 @@ func (s *Server) ResumeSession(ctx context.Context, req acp.ResumeSessionRequest
 	return acp.ResumeSessionResponse{Modes: modes, ConfigOptions: options}, nil
 }
 
-// ListSessions lists AgentDesk's sessions, those over one folder when cwd is given.
+// ListSessions lists AgentDesk's sessions a page at a time, most recently active first, those
+// over one folder when cwd is given; nextCursor continues the list.
 func (s *Server) ListSessions(ctx context.Context, req acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
-	rows, err := s.opts.Store.ListSessions()
+	r := store.SessionRange{Limit: acpListPage}
+	if req.Cwd != nil {
+		r.Workspace = *req.Cwd
+	}
+	if req.Cursor != nil {
+		r.After = *req.Cursor
+	}
+	page, err := s.opts.Store.SessionsPage(r)
 	if err != nil {
 		return acp.ListSessionsResponse{}, s.fail(err)
 	}
 	out := acp.ListSessionsResponse{Sessions: []acp.SessionInfo{}}
-	for _, r := range rows {
-		if req.Cwd != nil && *req.Cwd != r.Workspace {
-			continue
-		}
+	for _, r := range page.Sessions {
 		out.Sessions = append(out.Sessions, acp.SessionInfo{SessionId: acp.SessionId(r.ID), Cwd: r.Workspace,
 			Title: acp.Ptr(r.Title), UpdatedAt: acp.Ptr(r.UpdatedAt.Format(time.RFC3339))})
 	}
+	if page.Next != "" {
+		out.NextCursor = acp.Ptr(page.Next)
+	}
 	return out, nil
 }
+
+// acpListPage is how many sessions one session/list answer holds.
+const acpListPage = 200
 
 // CloseSession stops the session's turn and detaches it from this client.
 func (s *Server) CloseSession(ctx context.Context, req acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {

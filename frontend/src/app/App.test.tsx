@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { createApi } from '../bridge';
@@ -209,8 +209,29 @@ describe('App shell', () => {
     const fake = new FakeTransport();
     renderApp(fake);
     await screen.findByTestId('no-sessions');
-    act(() => fake.emit('sessions.changed', [session('x', 'From elsewhere', '2025-01-02T00:00:00Z')]));
+    act(() => fake.emit('sessions.changed', { sessions: [session('x', 'From elsewhere', '2025-01-02T00:00:00Z')], removed: [] }));
     expect(titles()).toEqual(['From elsewhere']);
+    act(() => fake.emit('sessions.changed', { sessions: [session('y', 'Newer', '2025-01-03T00:00:00Z')], removed: [] }));
+    expect(titles()).toEqual(['Newer', 'From elsewhere']);
+    act(() => fake.emit('sessions.changed', { sessions: [], removed: ['x'] }));
+    expect(titles()).toEqual(['Newer']);
+  });
+
+  it('loads the list a page at a time as the person scrolls to its end', async () => {
+    const fake = new FakeTransport({
+      sessions: [1, 2, 3, 4, 5].map((i) => session(`s${i}`, `Session ${i}`, `2025-01-0${i}T00:00:00Z`)),
+    });
+    fake.pageSize = 2;
+    renderApp(fake);
+    await waitFor(() => expect(titles()).toEqual(['Session 5', 'Session 4']));
+    const lists = () => fake.calls.filter((c) => c.method === 'Sessions.List').length;
+    expect(lists()).toBe(1);
+    fireEvent.scroll(screen.getByTestId('sessions-scroll'));
+    await waitFor(() => expect(titles()).toEqual(['Session 5', 'Session 4', 'Session 3', 'Session 2']));
+    fireEvent.scroll(screen.getByTestId('sessions-scroll'));
+    await waitFor(() => expect(titles()).toHaveLength(5));
+    fireEvent.scroll(screen.getByTestId('sessions-scroll'));
+    expect(lists()).toBe(3); // the last page said nothing follows
   });
 
   it('shows each session live: running, waiting for you, and unread once its turn ends out of view', async () => {
@@ -229,7 +250,12 @@ describe('App shell', () => {
     expect(within(item('b')).getByTestId('session-waiting').textContent).toBe('Waiting for you');
     expect(within(item('b')).queryByTestId('session-running')).toBeNull();
     // A stale list (an older seq) does not bring back what a newer state said.
-    act(() => fake.emit('sessions.changed', [session('a', 'Viewed', '2025-01-01T09:00:00Z'), { ...session('b', 'Elsewhere', '2025-01-01T08:00:00Z'), stateSeq: 0 }]));
+    act(() =>
+      fake.emit('sessions.changed', {
+        sessions: [session('a', 'Viewed', '2025-01-01T09:00:00Z'), { ...session('b', 'Elsewhere', '2025-01-01T08:00:00Z'), stateSeq: 0 }],
+        removed: [],
+      }),
+    );
     expect(within(item('b')).queryByTestId('session-waiting')).not.toBeNull();
     state('b', false, 0, 3);
     expect(within(item('b')).queryByTestId('session-running')).toBeNull();

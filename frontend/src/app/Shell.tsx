@@ -142,6 +142,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
           drafting={drafting}
           onCreate={newTask}
           onRetry={() => void sessions.load()}
+          onMore={() => void sessions.loadMore()}
           selectedId={onSettings ? null : (current?.id ?? null)}
           focusId={focusId}
           onFocused={clearFocus}

@@ -18,6 +18,8 @@ import type {
   ResolveRequest,
   Session,
   SessionModeEvent,
+  SessionPage,
+  SessionsChanged,
   SessionRef,
   SessionStateEvent,
   Settings,
@@ -48,7 +50,9 @@ export function createApi(getTransport = transport) {
 
   return {
     sessions: {
-      list: () => call<Session[] | null>('Sessions.List').then((s) => s ?? []),
+      /** A page of the list: the first, or the one after the cursor `after`. */
+      list: (after = '') =>
+        call<SessionPage | null>('Sessions.List', after ? { after } : {}).then((p) => ({ sessions: p?.sessions ?? [], next: p?.next ?? '' })),
       create: (req: CreateSessionRequest = {}) => call<Session>('Sessions.Create', req),
       rename: (id: string, title: string) => call<Session>('Sessions.Rename', { id, title }),
       remove: (id: string) => call<null>('Sessions.Delete', { id }).then(() => undefined),
@@ -56,10 +60,11 @@ export function createApi(getTransport = transport) {
       configure: (req: ConfigureRequest) => call<ConfigureResult>('Sessions.Configure', req),
       setPermission: (id: string, permissionMode: Permission) =>
         call<Session>('Sessions.SetPermission', { id, permissionMode }),
-      transcript: (id: string) => call<Transcript>('Sessions.Transcript', { id }),
+      /** The newest page of the transcript, or the page before log entry `before`. */
+      transcript: (id: string, before = 0) => call<Transcript>('Sessions.Transcript', before ? { id, before } : { id }),
       continue: (id: string) => call<Ack>('Sessions.Continue', { id }),
-      onChanged: (cb: (sessions: Session[]) => void) =>
-        on<Session[] | null>('sessions.changed')((s) => cb(s ?? [])),
+      onChanged: (cb: (changed: SessionsChanged) => void) =>
+        on<SessionsChanged | null>('sessions.changed')((c) => cb({ sessions: c?.sessions ?? [], removed: c?.removed ?? [] })),
       onMode: on<SessionModeEvent>('session.mode'),
       onAgentStatus: on<AgentStatusEvent>('agent.status'),
       onState: on<SessionStateEvent>('session.state'),

@@ -40,6 +40,18 @@ export interface Session {
   updatedAt: string;
 }
 
+/** A page of the session list, most recently active first; `next` continues it ('' after the last). */
+export interface SessionPage {
+  sessions: Session[];
+  next: string;
+}
+
+/** sessions.changed: the sessions that changed, as they are now, and the ids of those deleted. */
+export interface SessionsChanged {
+  sessions: Session[];
+  removed: string[];
+}
+
 export interface CreateSessionRequest {
   title?: string;
   workspace?: string;
@@ -292,6 +304,11 @@ export interface Transcript {
   pending: Decision[];
   turns: Turn[];
   items: Item[];
+  /** The log entries of the page: its first and last (0 when empty). */
+  first?: number;
+  last?: number;
+  /** The log holds entries before `first`: the next older page is asked with before = first. */
+  more?: boolean;
   /** Client side only: the last delta seq applied per stream, so a stale or repeated one is dropped. */
   deltaSeq?: Record<string, number>;
 }

@@ -9,6 +9,8 @@ import { FakeTransportBase, type FakeRequest } from './fakeTransportBase';
 export class FakeTransport extends FakeTransportBase {
   sessions: Session[] = [];
   language = 'en';
+  /** Sessions.List pages this many at a time (the cursor is an index here); 0: one page. */
+  pageSize = 0;
   private seq = 0;
   private clock = Date.parse('2025-01-01T10:00:00Z');
 
@@ -30,8 +32,13 @@ export class FakeTransport extends FakeTransportBase {
   protected override handle(method: string, req: FakeRequest): unknown {
     const r = req as Record<string, string>;
     switch (method) {
-      case 'Sessions.List':
-        return this.sorted();
+      case 'Sessions.List': {
+        const all = this.sorted();
+        if (!this.pageSize) return { sessions: all, next: '' };
+        const from = Number(r.after ?? 0);
+        const end = from + this.pageSize;
+        return { sessions: all.slice(from, end), next: end < all.length ? String(end) : '' };
+      }
       case 'Sessions.Create': {
         const now = this.tick();
         const s: Session = {
@@ -42,7 +49,7 @@ export class FakeTransport extends FakeTransportBase {
           updatedAt: now,
         };
         this.sessions.push(s);
-        this.emit('sessions.changed', this.sorted());
+        this.emit('sessions.changed', { sessions: [s], removed: [] });
         return s;
       }
       case 'Sessions.Rename': {
@@ -51,12 +58,12 @@ export class FakeTransport extends FakeTransportBase {
         if (!s) throw new BridgeError('NOT_FOUND', `Nothing with the id “${r.id}” was found.`, { ID: r.id ?? '' });
         s.title = r.title;
         s.updatedAt = this.tick();
-        this.emit('sessions.changed', this.sorted());
+        this.emit('sessions.changed', { sessions: [{ ...s }], removed: [] });
         return { ...s };
       }
       case 'Sessions.Delete':
         this.sessions = this.sessions.filter((x) => x.id !== r.id);
-        this.emit('sessions.changed', this.sorted());
+        this.emit('sessions.changed', { sessions: [], removed: [r.id] });
         return null;
       case 'Settings.Get':
         return { language: this.language };

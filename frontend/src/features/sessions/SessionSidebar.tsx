@@ -12,7 +12,12 @@ type Props = Omit<SessionListProps, 'sessions'> & {
   drafting: boolean;
   onCreate: () => void;
   onRetry: () => void;
+  /** Asks for the next page of the list: the person scrolled near its end. */
+  onMore?: () => void;
 };
+
+/** How close to the end of the list (in pixels) the next page is asked for. */
+const MORE_MARGIN = 400;
 
 function SkeletonRows() {
   return (
@@ -26,7 +31,7 @@ function SkeletonRows() {
 
 /** The sessions part of the sidebar: heading, New session, and the list in its current state. */
 export const SessionSidebar = forwardRef<HTMLButtonElement, Props>(function SessionSidebar(
-  { state, drafting, onCreate, onRetry, ...listProps },
+  { state, drafting, onCreate, onRetry, onMore, ...listProps },
   newButtonRef,
 ) {
   const t = useT();
@@ -49,7 +54,14 @@ export const SessionSidebar = forwardRef<HTMLButtonElement, Props>(function Sess
           <span>{t('shell.sessions.new')}</span>
         </button>
       </div>
-      <div className="sidebar__scroll">
+      <div
+        className="sidebar__scroll"
+        data-testid="sessions-scroll"
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          if (state.next && el.scrollHeight - el.scrollTop - el.clientHeight < MORE_MARGIN) onMore?.();
+        }}
+      >
         {state.status === 'loading' && <SkeletonRows />}
         {state.status === 'error' && (
           <ErrorNotice error={state.error} title={t('shell.sessions.loadFailed')} onRetry={onRetry} testId="sessions-error" />

@@ -68,6 +68,7 @@ export function SessionView({ api, session, onSessionUpdated }: { api: Api; sess
           waiting={state.decisions.pending.length > 0}
           onStop={() => void live.cancel()}
           onContinue={() => void live.continueTurn()}
+          onOlder={() => void live.loadOlder()}
         />
       )}
       <div className="session-view__composer">

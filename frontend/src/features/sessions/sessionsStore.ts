@@ -1,4 +1,4 @@
-import type { Api, Session, Unsubscribe } from '../../bridge';
+import type { Api, Session, SessionsChanged, Unsubscribe } from '../../bridge';
 import { createStore } from '../../ui/store';
 import { applyState, mergeList, mergeSession, nextUnread } from './sessionState';
 
@@ -9,6 +9,8 @@ export interface SessionsState {
   error: unknown;
   /** Sessions whose turn ended while the person looked elsewhere. */
   unread: string[];
+  /** The cursor of the next page of the list ('' when every session is loaded). */
+  next: string;
 }
 
 const time = (iso: string) => Date.parse(iso) || 0;
@@ -20,6 +22,18 @@ export function sortSessions(list: Session[]): Session[] {
 
 function upsert(list: Session[], s: Session): Session[] {
   return sortSessions([...list.filter((x) => x.id !== s.id), mergeSession(list.find((x) => x.id === s.id), s)]);
+}
+
+/** Takes in a sessions.changed broadcast: the changed sessions merged by id, the removed dropped. */
+export function applyChanged(list: Session[], c: SessionsChanged): Session[] {
+  const gone = new Set(c.removed);
+  const kept = gone.size ? list.filter((x) => !gone.has(x.id)) : list;
+  return c.sessions.reduce(upsert, kept === list && c.sessions.length === 0 ? list : sortSessions(kept));
+}
+
+/** A later page appended to what is loaded (a session seen twice keeps one place). */
+function appendPage(list: Session[], page: Session[]): Session[] {
+  return page.reduce(upsert, list);
 }
 
 /** Where unread marks survive a reload; injectable for tests. */
@@ -49,12 +63,15 @@ export const localUnread: UnreadStorage = {
 };
 
 /**
- * The session list: loaded by request, replaced wholesale by the `sessions.changed` broadcast,
+ * The session list: loaded a page at a time (the first at start, the next as the person scrolls),
+ * kept current by the `sessions.changed` broadcast of the sessions that changed,
  * patched by `session.state`, and updated directly with what our own requests return. The live
  * state of each session (running, waiting) keeps the newest report (see sessionState.ts).
  */
 export function createSessionsStore(api: Api, storage: UnreadStorage = localUnread) {
-  const store = createStore<SessionsState>({ status: 'loading', sessions: [], error: null, unread: storage.load() });
+  const store = createStore<SessionsState>({ status: 'loading', sessions: [], error: null, unread: storage.load(), next: '' });
+  /** The page request in flight, so scrolling asks for each page once. */
+  let paging: Promise<void> | null = null;
   let viewing: string | null = null;
 
   /** Every change of the list goes through here, so unread marks follow it. */
@@ -71,20 +88,38 @@ export function createSessionsStore(api: Api, storage: UnreadStorage = localUnre
   async function load() {
     store.set((s) => ({ ...s, status: s.status === 'ready' ? 'ready' : 'loading', error: null }));
     try {
-      const sessions = await api.sessions.list();
-      setSessions((prev) => sortSessions(mergeList(prev, sessions)), { status: 'ready', error: null });
+      const page = await api.sessions.list();
+      setSessions((prev) => sortSessions(mergeList(prev, page.sessions)), { status: 'ready', error: null, next: page.next });
     } catch (error) {
       store.set((s) => (s.status === 'ready' ? s : { ...s, status: 'error', sessions: [], error }));
     }
   }
 
+  /** Loads the next page of the list, if there is one: the sidebar asks as the person scrolls. */
+  function loadMore(): Promise<void> {
+    const after = store.get().next;
+    if (!after || store.get().status !== 'ready') return Promise.resolve();
+    paging ??= api.sessions
+      .list(after)
+      .then((page) => {
+        if (store.get().next !== after) return; // a reload started the list again meanwhile
+        setSessions((prev) => appendPage(prev, page.sessions), { next: page.next });
+      })
+      .catch(() => undefined) // the next scroll asks again
+      .finally(() => {
+        paging = null;
+      });
+    return paging;
+  }
+
   return {
     ...store,
     load,
+    loadMore,
     /** Subscribes to broadcasts and loads the list; returns the unsubscribe. */
     start(): Unsubscribe {
       const offs = [
-        api.sessions.onChanged((sessions) => setSessions((prev) => sortSessions(mergeList(prev, sessions)), { status: 'ready', error: null })),
+        api.sessions.onChanged((c) => setSessions((prev) => applyChanged(prev, c))),
         api.sessions.onState((e) => setSessions((prev) => applyState(prev, e))),
         api.onReconnect(() => void load()),
       ];

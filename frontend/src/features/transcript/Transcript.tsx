@@ -8,6 +8,9 @@ import { groupTranscript } from './transcriptReducer';
 import { TurnChip, TurnEnd } from './TurnBlocks';
 import './transcript.css';
 
+/** How close to the top (in pixels) the page before is asked for. */
+const OLDER_MARGIN = 600;
+
 /** The conversation: messages, tool cards, mode changes, and each turn's mode chip and status. */
 export function Transcript({
   transcript,
@@ -15,6 +18,7 @@ export function Transcript({
   waiting = false,
   onStop,
   onContinue,
+  onOlder,
 }: {
   transcript: TranscriptData;
   /** Counts the person's own sends: each one brings the view to the bottom, where it lands. */
@@ -23,6 +27,8 @@ export function Transcript({
   waiting?: boolean;
   onStop: () => void;
   onContinue: () => void;
+  /** Asks for the page before the oldest shown: the person scrolled near the top. */
+  onOlder?: () => void;
 }) {
   const t = useT();
   const blocks = useMemo(() => groupTranscript(transcript), [transcript]);
@@ -33,19 +39,28 @@ export function Transcript({
   // Follow the stream while the person is at the bottom; leave them alone when they scrolled up,
   // until they send something themselves: then they want to see it.
   const lastSent = useRef(sent);
+  // An older page lands above what the person reads: keep it where it was on the screen.
+  const shown = useRef({ first: transcript.first ?? 0, height: 0 });
   useLayoutEffect(() => {
     const el = scroller.current;
     if (sent !== lastSent.current) {
       lastSent.current = sent;
       pinned.current = true;
     }
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  }, [blocks, sent]);
+    if (!el) return;
+    const first = transcript.first ?? 0;
+    if (pinned.current) el.scrollTop = el.scrollHeight;
+    else if (first && first < shown.current.first) el.scrollTop += el.scrollHeight - shown.current.height;
+    shown.current = { first, height: el.scrollHeight };
+  }, [blocks, sent, transcript.first]);
+  const older = useRef(onOlder);
+  older.current = transcript.more ? onOlder : undefined;
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;
     const onScroll = () => {
       pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+      if (el.scrollTop < OLDER_MARGIN) older.current?.();
     };
     el.addEventListener('scroll', onScroll, { passive: true });
     return () => el.removeEventListener('scroll', onScroll);

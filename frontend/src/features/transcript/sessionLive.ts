@@ -1,7 +1,7 @@
 import { BridgeError, type AgentStatusEvent, type Api, type ResolveRequest, type Unsubscribe } from '../../bridge';
 import { createStore } from '../../ui/store';
 import { emptyQueue, queueReducer, type QueueAction, type QueueState } from '../composer/decisionQueue';
-import { emptyTranscript, normalizeTranscript, transcriptReducer, type TranscriptAction } from './transcriptReducer';
+import { emptyTranscript, keepOlder, normalizeTranscript, transcriptReducer, withOlder, type TranscriptAction } from './transcriptReducer';
 import type { Transcript } from '../../bridge';
 import { normalizePreference, type Preference } from '../composer/selector';
 
@@ -56,7 +56,7 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
         status: 'ready',
         error: null,
         // The deltas seen so far stay seen: one published before the snapshot may still arrive.
-        transcript: { ...keepFailures(s.transcript, t), deltaSeq: s.transcript.deltaSeq },
+        transcript: { ...keepOlder(s.transcript, keepFailures(s.transcript, t)), deltaSeq: s.transcript.deltaSeq },
         decisions: queueReducer(s.decisions, { type: 'restore', pending: t.pending }),
       }));
     } catch (error) {
@@ -64,10 +64,32 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
     }
   }
 
+  /** The older page in flight, so scrolling up asks for each page once. */
+  let paging: Promise<void> | null = null;
+
+  /** Loads the page before the oldest shown, if there is one: the person scrolled up to it. */
+  function loadOlder(): Promise<void> {
+    const { transcript, status } = store.get();
+    if (status !== 'ready' || !transcript.more || !transcript.first) return Promise.resolve();
+    const before = transcript.first;
+    paging ??= api.sessions
+      .transcript(sessionId, before)
+      .then((page) => {
+        const older = normalizeTranscript({ ...page, sessionId, running: store.get().transcript.running });
+        store.set((s) => (s.transcript.first !== before ? s : { ...s, transcript: withOlder(s.transcript, older) }));
+      })
+      .catch(() => undefined) // the next scroll asks again
+      .finally(() => {
+        paging = null;
+      });
+    return paging;
+  }
+
   return {
     ...store,
     sessionId,
     load,
+    loadOlder,
     start(): Unsubscribe {
       const offs = [
         api.turns.onStarted(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Transcript } from '../../bridge';
-import { emptyTranscript, groupTranscript, runningMode, transcriptReducer, type TranscriptAction } from './transcriptReducer';
+import { emptyTranscript, groupTranscript, keepOlder, normalizeTranscript, runningMode, transcriptReducer, withOlder, type TranscriptAction } from './transcriptReducer';
 
 const play = (actions: TranscriptAction[], from: Transcript = emptyTranscript('s1')) => actions.reduce(transcriptReducer, from);
 const started = (turnId: string, prompt?: string): TranscriptAction => ({
@@ -171,5 +171,36 @@ describe('stale deltas', () => {
   it('takes deltas without a seq as they come', () => {
     const t = play([started('t1', 'Go'), { type: 'turn.delta', e: { sessionId: 's1', turnId: 't1', text: 'A' } }, { type: 'turn.delta', e: { sessionId: 's1', turnId: 't1', text: 'A' } }]);
     expect(t.items[1]).toMatchObject({ text: 'AA' });
+  });
+});
+
+describe('transcript pages', () => {
+  const page = (first: number, last: number, more: boolean, turnId: string) =>
+    normalizeTranscript({
+      sessionId: 's1',
+      first,
+      last,
+      more,
+      turns: [{ id: turnId, prompt: '', executionMode: 'execute', reasonKey: 'k', status: 'done', error: '', temporary: false, createdAt: '' }],
+      items: Array.from({ length: last - first + 1 }, (_, i) => ({ type: 'assistant', turnId, text: `e${first + i}`, seq: first + i }) as never),
+    });
+  const texts = (t: Transcript) => t.items.map((i) => (i.type === 'assistant' ? i.text : i.type));
+
+  it('puts an older page before what is shown, once, with its turns', () => {
+    const newest = page(11, 20, true, 't2');
+    const both = withOlder(newest, page(1, 12, false, 't1'));
+    expect(texts(both)).toEqual(Array.from({ length: 20 }, (_, i) => `e${i + 1}`));
+    expect(both.turns.map((t) => t.id)).toEqual(['t1', 't2']);
+    expect([both.first, both.more]).toEqual([1, false]);
+  });
+
+  it('keeps the older pages scrolled to when the newest page is read again', () => {
+    const shown = withOlder(page(11, 20, true, 't2'), page(1, 10, false, 't1'));
+    const again = keepOlder(shown, page(13, 22, true, 't2'));
+    expect(texts(again)).toEqual([...Array.from({ length: 12 }, (_, i) => `e${i + 1}`), ...Array.from({ length: 10 }, (_, i) => `e${i + 13}`)]);
+    expect([again.first, again.more, again.last]).toEqual([1, false, 22]);
+    // Nothing older was shown: the fresh page stands as it is.
+    const fresh = page(13, 22, true, 't2');
+    expect(keepOlder(page(13, 22, true, 't2'), fresh)).toBe(fresh);
   });
 });

@@ -50,7 +50,38 @@ export function normalizeTranscript(t: Partial<Transcript> & { sessionId: string
     pending: t.pending ?? [],
     turns: t.turns ?? [],
     items: (t.items ?? []).map((it) => normalizeItem(it, t.running ?? '')),
+    first: t.first ?? 0,
+    last: t.last ?? 0,
+    more: Boolean(t.more),
   };
+}
+
+/** The number of the log entry a stored item starts at; 0 for one only seen live. */
+export const itemSeq = (it: Item): number => (it as { seq?: number }).seq ?? 0;
+
+function olderTurns(older: Transcript['turns'], newer: Transcript['turns']): Transcript['turns'] {
+  const known = new Set(newer.map((x) => x.id));
+  return [...older.filter((x) => !known.has(x.id)), ...newer];
+}
+
+/**
+ * An older page put before what is shown: the person scrolled up. Items the shown part already
+ * holds (by their log entry) are not repeated.
+ */
+export function withOlder(t: Transcript, page: Transcript): Transcript {
+  const from = t.first || Number.MAX_SAFE_INTEGER;
+  const older = page.items.filter((it) => itemSeq(it) > 0 && itemSeq(it) < from);
+  return { ...t, items: [...older, ...t.items], turns: olderTurns(page.turns, t.turns), first: page.first, more: page.more };
+}
+
+/**
+ * A reload of the newest page keeps the older pages the person had scrolled to: the log only
+ * grows at its end, so what lies before the new page is what was shown.
+ */
+export function keepOlder(before: Transcript, fresh: Transcript): Transcript {
+  if (!before.first || !fresh.first || before.first >= fresh.first) return fresh;
+  const older = before.items.filter((it) => itemSeq(it) > 0 && itemSeq(it) < fresh.first!);
+  return { ...fresh, items: [...older, ...fresh.items], turns: olderTurns(before.turns, fresh.turns), first: before.first, more: before.more };
 }
 
 /** The server leaves out empty fields; the views read every field. */

@@ -1,0 +1,52 @@
+package scaledata
+
+import (
+	"testing"
+
+	"agentdesk/backend/eventlog"
+	"agentdesk/backend/store"
+)
+
+// A built folder holds exactly what its spec says, through the store's own rows, and building
+// it again to the same spec leaves it as it is.
+func TestAFolderHoldsItsSpec(t *testing.T) {
+	dir := t.TempDir()
+	spec := Spec{Sessions: 30, Events: 1_200, Big: 400, Medium: 100}
+	m, err := Ensure(dir, spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, _ := st.ListSessions()
+	var events int64
+	for _, s := range list {
+		events += s.EventSeq
+	}
+	big, _ := st.GetSession(m.BigID)
+	medium, _ := st.GetSession(m.MediumID)
+	turns, _ := st.Turns(m.BigID)
+	modes := 0
+	evs, _ := st.Events(m.BigID)
+	for _, e := range evs {
+		if e.Type == eventlog.TypeModeSet {
+			modes++
+		}
+	}
+	st.Close()
+	if len(list) != spec.Sessions || events != int64(spec.Events) || big.EventSeq != int64(spec.Big) || medium.EventSeq != int64(spec.Medium) {
+		t.Fatalf("%d sessions, %d events, big %d, medium %d; want %+v", len(list), events, big.EventSeq, medium.EventSeq, spec)
+	}
+	if len(turns) < 10 || modes == 0 {
+		t.Fatalf("the big session looks like no real work: %d turns, %d mode switches", len(turns), modes)
+	}
+	again, err := Ensure(dir, spec, func(int, int) { t.Fatal("a complete folder was built again") })
+	if err != nil || again != m {
+		t.Fatalf("%+v %v", again, err)
+	}
+	if _, ok := Open(dir, Smoke); ok {
+		t.Fatal("a folder of another spec passed for this one")
+	}
+}
