@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"agentdesk/backend/agent"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
@@ -57,6 +58,10 @@ type Item struct {
 	// Display says Output to the person; Answered marks Output as the person's own answer.
 	Display  *tool.Message `json:"display,omitempty"`
 	Answered bool          `json:"answered,omitempty"`
+	// Checkpoint, Restore and Review are set on items of those types (transcript_checkpoints.go).
+	Checkpoint *agent.CheckpointView `json:"checkpoint,omitempty"`
+	Restore    *RestoreItem          `json:"restore,omitempty"`
+	Review     *ReviewItem           `json:"review,omitempty"`
 }
 
 // Transcript rebuilds the timeline from the session's log and turns.

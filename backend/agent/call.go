@@ -148,10 +148,12 @@ func (t *turn) execute(g *gated) (*tool.Result, error) {
 	key := deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID}
 	env := tool.Env{Workspace: t.workspace, Ask: t.askQuestionFor(g), ReviewPlan: t.reviewPlanFor(g), Elicit: t.elicit,
 		Output: func(chunk string) { t.deltas.add(EventToolOutput, key, chunk) }}
-	if err := t.confine(g, &env); err != nil {
+	err := t.confine(g, &env)
+	if err != nil {
 		return nil, err
 	}
-	res, err := g.tool.Run(t.ctx, env, g.call.Input)
+	var res tool.Result
+	t.aroundTool(g, func() { res, err = g.tool.Run(t.ctx, env, g.call.Input) })
 	t.deltas.flush()
 	if err != nil {
 		return nil, err

@@ -80,8 +80,9 @@ type Store struct {
 	opts Options
 	// mu serializes this process's snapshots and restores; last remembers each workspace's
 	// newest manifest so unchanged files are not read again.
-	mu   sync.Mutex
-	last map[string]scanned
+	mu        sync.Mutex
+	last      map[string]scanned
+	manifests manifestCache
 }
 
 // scanned is a workspace's manifest, when the walk that made it began, and what it left out.

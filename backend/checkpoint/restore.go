@@ -94,7 +94,7 @@ func (s *Store) planLocked(id int64, opts RestoreOptions) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	target, err := manifestEntries(s.db, c.Manifest)
+	target, err := s.entries(c)
 	if err != nil {
 		return Plan{}, err
 	}

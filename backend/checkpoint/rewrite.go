@@ -24,7 +24,7 @@ func (s *Store) FileAt(id int64, rel string) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	entries, err := manifestEntries(s.db, c.Manifest)
+	entries, err := s.entries(c)
 	if err != nil {
 		return File{}, err
 	}
@@ -47,7 +47,8 @@ func (s *Store) Entries(id int64) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return manifestEntries(s.db, c.Manifest)
+	e, err := s.entries(c)
+	return slices.Clone(e), err
 }
 
 // Rewrite replaces the content of one regular file of the workspace with what change makes of

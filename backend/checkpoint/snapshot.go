@@ -96,6 +96,7 @@ func (s *Store) snapshotLocked(req Request, root string) (Checkpoint, error) {
 		return Checkpoint{}, err
 	}
 	s.last[root] = scanned{entries: index(w.entries), began: w.began, rules: w.rules}
+	s.manifests.put(c.Manifest, w.entries)
 	return c, nil
 }
 
