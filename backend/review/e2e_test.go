@@ -275,4 +275,6 @@ func restore(t *testing.T, r *rig, id int64) review.Restored {
 	return done
 }
 
-func agentInput(r *rig, text string) agent.Input { return agent.Input{SessionID: r.session, Text: text} }
+func agentInput(r *rig, text string) agent.Input {
+	return agent.Input{SessionID: r.session, Text: text}
+}
