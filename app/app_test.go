@@ -62,7 +62,8 @@ func TestBridgeExposesEveryBoundMethod(t *testing.T) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	want := []string{"Composer.Cancel", "Composer.RunTool", "Composer.Send", "Composer.Tools", "Composer.Unqueue",
+	want := []string{"Checkpoints.Changes", "Checkpoints.List", "Checkpoints.Preview", "Checkpoints.Restore", "Checkpoints.Review",
+		"Composer.Cancel", "Composer.RunTool", "Composer.Send", "Composer.Tools", "Composer.Unqueue",
 		"Decisions.Pending", "Decisions.Resolve",
 		"MCP.Add", "MCP.AddRule", "MCP.Approve", "MCP.Disable", "MCP.Enable", "MCP.Import", "MCP.List", "MCP.Preview",
 		"MCP.Remove", "MCP.SetToolOff",

@@ -240,3 +240,41 @@ func changesOf(in []checkpoint.Change) []eventlog.FileChange {
 	}
 	return out
 }
+
+// Diff is what changed from checkpoint from to checkpoint to (0: the workspace now), file by
+// file with hunks.
+func (s *Service) Diff(sessionID string, from, to int64) ([]FileDiff, error) {
+	if s.Checkpoints == nil {
+		return nil, errs.New(Unavailable)
+	}
+	a, err := s.checkpointOf(sessionID, from)
+	if err != nil {
+		return nil, err
+	}
+	if to != 0 {
+		if _, err := s.checkpointOf(sessionID, to); err != nil {
+			return nil, err
+		}
+	}
+	changes, err := s.Checkpoints.Diff(from, to)
+	if err != nil {
+		return nil, err
+	}
+	out := []FileDiff{}
+	for _, ch := range changes {
+		old, err := s.Checkpoints.FileAt(from, ch.Path)
+		if err != nil {
+			return nil, err
+		}
+		after := onDisk(a.Workspace, ch.Path)
+		if to != 0 {
+			f, err := s.Checkpoints.FileAt(to, ch.Path)
+			if err != nil {
+				return nil, err
+			}
+			after = textOf(f)
+		}
+		out = append(out, diffOf(ch.Path, ch.Action, textOf(old), after))
+	}
+	return out, nil
+}

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// agentdesk checkpoints: list a headless run's checkpoints, diff one against the workspace,
+// preview a restore (nothing changes without --yes), then restore it and undo the restore.
+func TestCheckpointsListDiffRestore(t *testing.T) {
+	d, w := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(w, "old.txt"), []byte("old\n"), 0o644)
+	script := writeScript(t, `{"responses":[
+		{"tool_calls":[{"name":"write","input":{"path":"new.txt","content":"new\n"}},{"name":"bash","input":{"command":"rm old.txt"}}]},
+		{"text":"Done."}]}`)
+	if code, out, errOut := run(t, nil, "run", "--workspace", w, "--permission", "full", "--script", script, "--data-dir", d, "go"); code != 0 {
+		t.Fatalf("run: %d %s %s", code, out, errOut)
+	}
+	_, out, _ := run(t, nil, "sessions", "list", "--json", "--data-dir", d)
+	var sessions []struct{ ID string }
+	if err := json.Unmarshal([]byte(out), &sessions); err != nil || len(sessions) != 1 {
+		t.Fatalf("sessions: %s", out)
+	}
+	sid := sessions[0].ID
+	code, out, errOut := run(t, nil, "checkpoints", "list", "--session", sid, "--json", "--data-dir", d)
+	var list []struct {
+		ID     int64  `json:"id"`
+		Reason string `json:"reason"`
+	}
+	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil || len(list) != 6 {
+		t.Fatalf("list: %d %s %s", code, out, errOut)
+	}
+	first := list[len(list)-1]
+	if first.Reason != "turn" {
+		t.Fatalf("newest first, the turn's checkpoint last: %+v", list)
+	}
+	id := strconv.FormatInt(first.ID, 10)
+	if code, out, _ := run(t, nil, "checkpoints", "diff", id, "--session", sid, "--data-dir", d); code != 0 ||
+		!strings.Contains(out, "+++ b/new.txt") || !strings.Contains(out, "-old") {
+		t.Fatalf("diff: %d %s", code, out)
+	}
+	code, out, _ = run(t, nil, "checkpoints", "restore", id, "--session", sid, "--data-dir", d)
+	if code != 0 || !strings.Contains(out, "deletes new.txt") || !strings.Contains(out, "brings back old.txt") || !strings.Contains(out, "--yes") {
+		t.Fatalf("preview: %d %s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(w, "new.txt")); err != nil {
+		t.Fatal("a preview restored")
+	}
+	code, out, errOut = run(t, nil, "checkpoints", "restore", id, "--session", sid, "--yes", "--json", "--data-dir", d)
+	var done struct {
+		Event struct {
+			UndoID int64 `json:"undo_id"`
+		} `json:"event"`
+	}
+	if err := json.Unmarshal([]byte(out), &done); code != 0 || err != nil || done.Event.UndoID == 0 {
+		t.Fatalf("restore: %d %s %s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(w, "new.txt")); err == nil {
+		t.Fatal("new.txt was not removed")
+	}
+	if b, _ := os.ReadFile(filepath.Join(w, "old.txt")); string(b) != "old\n" {
+		t.Fatal("old.txt was not brought back")
+	}
+	undo := strconv.FormatInt(done.Event.UndoID, 10)
+	if code, out, _ := run(t, nil, "checkpoints", "restore", undo, "--session", sid, "--yes", "--data-dir", d); code != 0 || !strings.Contains(out, "Restored checkpoint") {
+		t.Fatalf("undo: %d %s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(w, "old.txt")); err == nil {
+		t.Fatal("the undo did not return the later state")
+	}
+	if code, _, _ := run(t, nil, "checkpoints", "list", "--data-dir", d); code != ExitUsage {
+		t.Fatalf("a missing --session exits %d", code)
+	}
+	if code, _, _ := run(t, nil, "checkpoints", "restore", "x", "--session", sid, "--data-dir", d); code != ExitUsage {
+		t.Fatalf("a bad checkpoint id exits %d", code)
+	}
+}
