@@ -69,7 +69,7 @@ func TestBridgeExposesEveryBoundMethod(t *testing.T) {
 		"MCP.Remove", "MCP.SetToolOff",
 		"Sessions.Configure", "Sessions.Continue", "Sessions.Create", "Sessions.Delete", "Sessions.Fork", "Sessions.List",
 		"Sessions.Rename", "Sessions.SetPermission", "Sessions.Transcript",
-		"Settings.DeleteKey", "Settings.Get", "Settings.ProbeLocal", "Settings.RevokeRule", "Settings.Rules", "Settings.SaveKey",
+		"Settings.DeleteKey", "Settings.Get", "Settings.ProbeLocal", "Settings.RevokeRule", "Settings.Rules", "Settings.SaveKey", "Settings.SetCheckpoints",
 		"Settings.SetDecisionTimeout", "Settings.SetDefaultPermission", "Settings.SetExternalAgents", "Settings.SetExternalStartTimeout", "Settings.SetLanguage", "Settings.SetProvider", "Settings.SetShellEnvPassthrough",
 		"Settings.SetTheme", "Settings.StartDemo", "System.Info", "System.NotifyDecision"}
 	if !slices.Equal(names, want) {

@@ -79,3 +79,27 @@ func TestCheckpointsListDiffRestore(t *testing.T) {
 		t.Fatalf("a bad checkpoint id exits %d", code)
 	}
 }
+
+// The checkpoint settings read their defaults, take sizes with units, and refuse bad values.
+func TestCheckpointSettings(t *testing.T) {
+	d := t.TempDir()
+	if _, out, _ := run(t, nil, "settings", "get", "checkpoint-quota", "--data-dir", d); strings.TrimSpace(out) != "2147483648" {
+		t.Fatalf("default quota %q", out)
+	}
+	if code, _, errOut := run(t, nil, "settings", "set", "checkpoint-quota", "512MB", "--data-dir", d); code != 0 {
+		t.Fatal(errOut)
+	}
+	if _, out, _ := run(t, nil, "settings", "get", "checkpoint-quota", "--data-dir", d); strings.TrimSpace(out) != "536870912" {
+		t.Fatalf("quota %q", out)
+	}
+	if code, _, _ := run(t, nil, "settings", "set", "checkpoint-quota", "1KB", "--data-dir", d); code != ExitUsage {
+		t.Fatalf("a quota below 64 MB exits %d", code)
+	}
+	run(t, nil, "settings", "set", "checkpoint-secrets", "*.secret\n.env", "--data-dir", d)
+	if _, out, _ := run(t, nil, "settings", "get", "checkpoint-secrets", "--data-dir", d); out != "*.secret\n.env\n" {
+		t.Fatalf("secrets %q", out)
+	}
+	if code, _, _ := run(t, nil, "settings", "set", "review-before-apply", "maybe", "--data-dir", d); code != ExitUsage {
+		t.Fatalf("a bad boolean exits %d", code)
+	}
+}

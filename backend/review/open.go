@@ -19,3 +19,18 @@ func Open(st *store.Store, dataDir string) (*checkpoint.Store, error) {
 	}
 	return checkpoint.Open(dataDir, Options(cs))
 }
+
+// Effective fills what Settings left unset with the checkpoint store's defaults, as Settings
+// show them.
+func Effective(cs store.CheckpointSettings) store.CheckpointSettings {
+	if cs.Quota <= 0 {
+		cs.Quota = checkpoint.DefaultQuota
+	}
+	if cs.MaxFileSize <= 0 {
+		cs.MaxFileSize = checkpoint.DefaultMaxFileSize
+	}
+	if cs.Secrets == nil {
+		cs.Secrets = append([]string{}, checkpoint.DefaultSecrets...)
+	}
+	return cs
+}
