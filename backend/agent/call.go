@@ -56,6 +56,8 @@ type gated struct {
 	escalated bool
 	// why says to the person why a decision about this call ended without their yes.
 	why *tool.Message
+	// staged is the call's change held for review before apply, hunk by hunk (staged.go).
+	staged *staging
 }
 
 // handle takes one call through describe, the gate (hard layer), an approval when the gate
@@ -153,7 +155,13 @@ func (t *turn) execute(g *gated) (*tool.Result, error) {
 		return nil, err
 	}
 	var res tool.Result
-	t.aroundTool(g, func() { res, err = g.tool.Run(t.ctx, env, g.call.Input) })
+	t.aroundTool(g, func() {
+		if g.staged.partial() {
+			res, err = t.runPartial(g, env)
+			return
+		}
+		res, err = g.tool.Run(t.ctx, env, g.call.Input)
+	})
 	t.deltas.flush()
 	if err != nil {
 		return nil, err

@@ -15,7 +15,7 @@ import (
 func TestEveryKindHasAMessage(t *testing.T) {
 	kinds := []errs.Kind{checkpoint.Missing, checkpoint.NeedsConfirmation, checkpoint.RestoreFailed, checkpoint.TooLarge,
 		checkpoint.NotAFile, review.Busy, review.Unavailable, review.NoTurn, review.NotText, hunk.Conflict}
-	keys := []string{"acp.restore.files", "acp.restore.conversation", "acp.restore.both", "acp.review.accepted", "acp.review.reverted"}
+	keys := []string{"tool.result.partial", "acp.restore.files", "acp.restore.conversation", "acp.restore.both", "acp.review.accepted", "acp.review.reverted"}
 	for _, k := range kinds {
 		keys = append(keys, "error."+string(k))
 	}
