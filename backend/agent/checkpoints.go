@@ -15,14 +15,16 @@ const EventCheckpoint = "checkpoint.created"
 // CheckpointView is the payload of checkpoint.created, and how the transcript shows a
 // checkpoint of the log.
 type CheckpointView struct {
-	SessionID    string       `json:"sessionId,omitempty"`
-	TurnID       string       `json:"turnId,omitempty"`
-	CallID       string       `json:"callId,omitempty"`
-	CheckpointID int64        `json:"checkpointId,omitempty"`
-	Reason       string       `json:"reason"`
-	Files        int          `json:"files,omitempty"`
-	Changed      []FileChange `json:"changed,omitempty"`
-	Error        string       `json:"error,omitempty"`
+	SessionID    string         `json:"sessionId,omitempty"`
+	TurnID       string         `json:"turnId,omitempty"`
+	CallID       string         `json:"callId,omitempty"`
+	CheckpointID int64          `json:"checkpointId,omitempty"`
+	Reason       string         `json:"reason"`
+	Files        int            `json:"files,omitempty"`
+	From         int64          `json:"from,omitempty"`
+	Changed      []FileChange   `json:"changed,omitempty"`
+	Error        string         `json:"error,omitempty"`
+	ErrorArgs    map[string]any `json:"errorArgs,omitempty"`
 }
 
 // FileChange is one changed file as the window sees it.
@@ -34,7 +36,8 @@ type FileChange struct {
 // ViewOf is the window's form of a logged checkpoint.
 func ViewOf(sessionID string, c eventlog.Checkpoint) CheckpointView {
 	return CheckpointView{SessionID: sessionID, TurnID: c.TurnID, CallID: c.CallID, CheckpointID: c.CheckpointID,
-		Reason: c.Reason, Files: c.Files, Changed: ChangeViews(c.Changed), Error: c.Error}
+		Reason: c.Reason, Files: c.Files, From: c.From, Changed: ChangeViews(c.Changed), Error: c.Error,
+		ErrorArgs: c.ErrorArgs}
 }
 
 // ChangeViews is the window's form of logged file changes.
@@ -63,11 +66,12 @@ func (t *turn) snapshot(reason, callID string, since int64) int64 {
 	c, err := cs.Snapshot(checkpoint.Request{SessionID: t.sessionID, TurnID: t.active.turnID, Workspace: t.workspace,
 		Reason: reason, Detail: callID})
 	if err == nil {
-		ev.CheckpointID, ev.Files = c.ID, c.Files
+		ev.CheckpointID, ev.Files, ev.From = c.ID, c.Files, since
 		ev.Changed, err = changedSince(cs, since, c.ID)
 	}
 	if err != nil {
-		ev.Error = string(errs.KindOf(err))
+		e := errs.As(err)
+		ev.Error, ev.ErrorArgs = string(e.Kind), e.Args
 	}
 	if err := t.record(ev); err != nil {
 		t.rt.publishFailure(t.sessionID, err)

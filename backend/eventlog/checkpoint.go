@@ -16,13 +16,17 @@ const (
 // A snapshot that could not be taken has no id and says why (Error, an error kind): the turn
 // went on without it, and the transcript shows that it is missing.
 type Checkpoint struct {
-	TurnID       string       `json:"turn_id,omitempty"`
-	CallID       string       `json:"call_id,omitempty"`
-	CheckpointID int64        `json:"checkpoint_id,omitempty"`
-	Reason       string       `json:"reason"`
-	Files        int          `json:"files,omitempty"`
-	Changed      []FileChange `json:"changed,omitempty"`
-	Error        string       `json:"error,omitempty"`
+	TurnID       string `json:"turn_id,omitempty"`
+	CallID       string `json:"call_id,omitempty"`
+	CheckpointID int64  `json:"checkpoint_id,omitempty"`
+	Reason       string `json:"reason"`
+	Files        int    `json:"files,omitempty"`
+	// Changed is measured from checkpoint From (the one before the call, or before the turn).
+	From    int64        `json:"from,omitempty"`
+	Changed []FileChange `json:"changed,omitempty"`
+	Error   string       `json:"error,omitempty"`
+	// ErrorArgs fill the error's message (the folder, the limit).
+	ErrorArgs map[string]any `json:"error_args,omitempty"`
 }
 
 // FileChange is one file a snapshot, a restore or a review changed, and how ("create",

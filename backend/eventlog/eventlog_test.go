@@ -20,7 +20,7 @@ var every = []Event{
 	ContextCleared{},
 	NewModeSet(mode.Preference{Interaction: mode.Smart, Override: mode.Debug}),
 	PermissionSet{PermissionMode: "auto"},
-	Checkpoint{TurnID: "t1", CallID: "c1", CheckpointID: 4, Reason: "after_tool", Files: 3,
+	Checkpoint{TurnID: "t1", CallID: "c1", CheckpointID: 4, Reason: "after_tool", Files: 3, From: 3,
 		Changed: []FileChange{{Path: "a.txt", Action: "modify"}}, Error: "X"},
 	Restore{CheckpointID: 4, TurnID: "t1", Scope: ScopeBoth, UndoID: 5, ResultID: 6,
 		Changed: []FileChange{{Path: "a.txt", Action: "delete"}}, ForkID: "f", ForkOf: "s"},
