@@ -58,6 +58,7 @@ func TestSessionStateFollowsTheTurnAndItsDecisions(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	svc.Runtime.Wait(ctx, sess.ID)
+	svc.Bus.Sync(ctx) // the subscriber has its own goroutine: let it take the turn's last events
 
 	want := []SessionState{{Running: true}, {Running: true, Waiting: 1}, {Running: true}, {}}
 	// The bus hands events to each subscriber on its own goroutine: the last state may still be

@@ -2,8 +2,8 @@ package cli
 
 import (
 	"flag"
-	"maps"
 	"fmt"
+	"maps"
 	"strings"
 
 	"agentdesk/backend/decision"

@@ -33,7 +33,10 @@ func checkpointSettings() map[string]setting {
 	}
 	return map[string]setting{
 		"checkpoint-quota": field(func(cs store.CheckpointSettings) string { return strconv.FormatInt(cs.Quota, 10) },
-			func(cs *store.CheckpointSettings, v string) (err error) { cs.Quota, err = parseSize("quota", v); return err }),
+			func(cs *store.CheckpointSettings, v string) (err error) {
+				cs.Quota, err = parseSize("quota", v)
+				return err
+			}),
 		"checkpoint-max-file-size": field(func(cs store.CheckpointSettings) string { return strconv.FormatInt(cs.MaxFileSize, 10) },
 			func(cs *store.CheckpointSettings, v string) (err error) {
 				cs.MaxFileSize, err = parseSize("large-file limit", v)
