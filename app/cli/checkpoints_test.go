@@ -4,9 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"agentdesk/backend/checkpoint"
+	"agentdesk/backend/i18n"
 )
 
 // agentdesk checkpoints: list a headless run's checkpoints, diff one against the workspace,
@@ -101,5 +105,30 @@ func TestCheckpointSettings(t *testing.T) {
 	}
 	if code, _, _ := run(t, nil, "settings", "set", "review-before-apply", "maybe", "--data-dir", d); code != ExitUsage {
 		t.Fatalf("a bad boolean exits %d", code)
+	}
+}
+
+// Every message the checkpoint commands print has a text in every shipped language: the keys
+// written in their sources, and one per checkpoint reason the list names.
+func TestCheckpointCommandMessagesExist(t *testing.T) {
+	var keys []string
+	for _, f := range []string{"checkpoints.go", "settings_checkpoints.go"} {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile(`"(cli\.(?:checkpoints|settings)\.[A-Za-z0-9_.]+[A-Za-z0-9_])"`).FindAllSubmatch(src, -1) {
+			keys = append(keys, string(m[1]))
+		}
+	}
+	if len(keys) < 8 {
+		t.Fatalf("found only %v", keys)
+	}
+	for _, r := range []string{checkpoint.ReasonTurn, checkpoint.ReasonBeforeTool, checkpoint.ReasonAfterTool, checkpoint.ReasonTurnEnd,
+		checkpoint.ReasonBeforeRestore, checkpoint.ReasonRestored, checkpoint.ReasonBeforeReview, checkpoint.ReasonReviewed} {
+		keys = append(keys, "cli.checkpoints.reason."+r)
+	}
+	for _, m := range i18n.Missing(keys...) {
+		t.Errorf("no message for %s", m)
 	}
 }

@@ -15,11 +15,11 @@ const MB = 1 << 20;
 const GB = 1 << 30;
 
 /** A byte count as the person reads it: 1.5 GB, 340 MB, 12 KB. */
-export function formatBytes(n: number): string {
-  if (n >= GB) return `${+(n / GB).toFixed(2)} GB`;
-  if (n >= MB) return `${+(n / MB).toFixed(1)} MB`;
-  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
-  return `${n} B`;
+export function formatBytes(n: number, t: TFunction): string {
+  if (n >= GB) return t('settings.checkpoints.size.gb', { N: +(n / GB).toFixed(2) });
+  if (n >= MB) return t('settings.checkpoints.size.mb', { N: +(n / MB).toFixed(1) });
+  if (n >= 1024) return t('settings.checkpoints.size.kb', { N: Math.round(n / 1024) });
+  return t('settings.checkpoints.size.b', { N: n });
 }
 
 interface Draft {
@@ -42,7 +42,7 @@ function usageLine(c: CheckpointSettings, t: TFunction): string {
   if (c.unavailable) return t('settings.checkpoints.unavailable', { Why: renderMessage(t, { key: `error.${c.unavailable}` }) ?? c.unavailable });
   const u = c.usage;
   if (!u) return '';
-  return t('settings.checkpoints.usage', { Used: formatBytes(u.bytes), Quota: formatBytes(u.quota), Count: u.checkpoints });
+  return t('settings.checkpoints.usage', { Used: formatBytes(u.bytes, t), Quota: formatBytes(u.quota, t), Count: u.checkpoints });
 }
 
 /**
@@ -103,7 +103,7 @@ export function CheckpointsSection({ settings, store }: { settings: AppSettings;
           <div className="setting-row__control field-inline">
             <input id={`${id}-quota`} className="input input--narrow" type="number" min={0.0625} step={0.25} value={draft.quotaGB}
               data-testid="checkpoints-quota" onChange={(e) => edit({ quotaGB: e.target.value })} />
-            <span className="setting-row__unit">GB</span>
+            <span className="setting-row__unit">{t('settings.checkpoints.unit.gb')}</span>
           </div>
         </div>
         <div className="setting-row">
@@ -116,7 +116,7 @@ export function CheckpointsSection({ settings, store }: { settings: AppSettings;
           <div className="setting-row__control field-inline">
             <input id={`${id}-max`} className="input input--narrow" type="number" min={0.001} step={1} value={draft.maxFileMB}
               data-testid="checkpoints-max-file" onChange={(e) => edit({ maxFileMB: e.target.value })} />
-            <span className="setting-row__unit">MB</span>
+            <span className="setting-row__unit">{t('settings.checkpoints.unit.mb')}</span>
           </div>
         </div>
         <div className="setting-row setting-row--stacked">
