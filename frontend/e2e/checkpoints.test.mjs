@@ -170,4 +170,11 @@ test('restore: a preview lists the files and their diff before confirming; the r
   assert.equal(readFileSync(file, 'utf8'), changed);
   assert.equal(readFileSync(join(srv.workspace, 'new.txt'), 'utf8'), 'new\n');
   await shot('04-restore-undone');
+
+  // Read back from the session's log, the transcript shows the same checkpoints and restores.
+  await page.reload();
+  await byId('restore-marker').first().waitFor();
+  assert.equal(await byId('restore-marker').count(), 2);
+  assert.equal(await byId('checkpoint-marker').count(), 1);
+  assert.deepEqual(await byId('checkpoint-files').allTextContents(), ['app.txt', '+new.txt', 'app.txt, +new.txt', 'app.txt, −new.txt', 'app.txt, +new.txt']);
 });
