@@ -101,7 +101,7 @@ export function CheckpointsSection({ settings, store }: { settings: AppSettings;
             <p className="setting-row__help">{t('settings.checkpoints.quotaHelp')}</p>
           </div>
           <div className="setting-row__control field-inline">
-            <input id={`${id}-quota`} className="input input--narrow" type="number" min={0.0625} step={0.25} value={draft.quotaGB}
+            <input id={`${id}-quota`} className="input input--narrow" type="number" min={0.0625} step="any" value={draft.quotaGB}
               data-testid="checkpoints-quota" onChange={(e) => edit({ quotaGB: e.target.value })} />
             <span className="setting-row__unit">{t('settings.checkpoints.unit.gb')}</span>
           </div>
@@ -114,7 +114,7 @@ export function CheckpointsSection({ settings, store }: { settings: AppSettings;
             <p className="setting-row__help">{t('settings.checkpoints.maxFileHelp')}</p>
           </div>
           <div className="setting-row__control field-inline">
-            <input id={`${id}-max`} className="input input--narrow" type="number" min={0.001} step={1} value={draft.maxFileMB}
+            <input id={`${id}-max`} className="input input--narrow" type="number" min={0.001} step="any" value={draft.maxFileMB}
               data-testid="checkpoints-max-file" onChange={(e) => edit({ maxFileMB: e.target.value })} />
             <span className="setting-row__unit">{t('settings.checkpoints.unit.mb')}</span>
           </div>
