@@ -38,8 +38,8 @@ function recorded() {
   return JSON.parse(readFileSync(srv.record, 'utf8')).requests.map((r) => JSON.stringify(r));
 }
 
-async function openSession() {
-  const s = await api('Sessions.Create', { workspace: srv.workspace, interactionMode: 'smart', executionOverride: 'execute', permissionMode: 'auto' });
+async function openSession(permissionMode = 'auto') {
+  const s = await api('Sessions.Create', { workspace: srv.workspace, interactionMode: 'smart', executionOverride: 'execute', permissionMode });
   await page.goto(`${srv.base}/?token=${srv.token}#/session/${s.id}`);
   await page.locator(`[data-testid="session-view"][data-session-id="${s.id}"]`).waitFor();
   await byId('composer').waitFor();
@@ -177,4 +177,35 @@ test('restore: a preview lists the files and their diff before confirming; the r
   assert.equal(await byId('restore-marker').count(), 2);
   assert.equal(await byId('checkpoint-marker').count(), 1);
   assert.deepEqual(await byId('checkpoint-files').allTextContents(), ['app.txt', '+new.txt', 'app.txt, +new.txt', 'app.txt, −new.txt', 'app.txt, +new.txt']);
+});
+
+test('review before apply (Ask): reject one hunk with a reason; only the other is written, and the model hears why in the same turn', async () => {
+  srv = await startServer([
+    { text: 'Changing the file.', tool_calls: [{ name: 'write', input: { path: 'app.txt', content: changed } }] },
+    { text: 'I will leave line nineteen alone.' },
+  ]);
+  const { checkpoints } = await api('Settings.Get');
+  await api('Settings.SetCheckpoints', { quota: checkpoints.quota, maxFileSize: checkpoints.maxFileSize, secrets: checkpoints.secrets ?? [], reviewBeforeApply: true });
+  const file = join(srv.workspace, 'app.txt');
+  writeFileSync(file, original);
+  await openSession('ask');
+  await send('Change the app');
+
+  const staged = byId('staged-review');
+  await staged.waitFor();
+  const hunks = staged.getByTestId('diff-hunk');
+  await eventually(async () => (await hunks.count()) === 2, 'two staged hunks');
+  // Nothing is written before the person decides.
+  assert.equal(readFileSync(file, 'utf8'), original);
+  await hunks.nth(1).getByTestId('staged-hunk-toggle').click();
+  await hunks.nth(1).getByTestId('staged-hunk-reason').fill(REASON);
+  assert.equal(await byId('approval-allow-once').textContent(), 'Apply 1 of 2 hunks');
+  await shot('05-review-before-apply');
+  await byId('approval-allow-once').click();
+  await waitTurns(1);
+
+  assert.equal(readFileSync(file, 'utf8'), lines.map((l, i) => (i === 1 ? 'line 2 CHANGED' : l)).join('\n') + '\n');
+  const requests = recorded();
+  assert.equal(requests.length, 2, 'the rejection is heard in the same turn');
+  assert.ok(requests[1].includes(REASON), `the tool result carries the reason: ${requests[1]}`);
 });
