@@ -184,8 +184,19 @@ test('review before apply (Ask): reject one hunk with a reason; only the other i
     { text: 'Changing the file.', tool_calls: [{ name: 'write', input: { path: 'app.txt', content: changed } }] },
     { text: 'I will leave line nineteen alone.' },
   ]);
-  const { checkpoints } = await api('Settings.Get');
-  await api('Settings.SetCheckpoints', { quota: checkpoints.quota, maxFileSize: checkpoints.maxFileSize, secrets: checkpoints.secrets ?? [], reviewBeforeApply: true });
+  // Settings: the store's usage against its quota; a quota of 1.5 GB and review before apply saved.
+  await page.goto(`${srv.base}/?token=${srv.token}`);
+  await byId('nav-settings').click();
+  const section = byId('checkpoints-section');
+  await section.waitFor();
+  assert.match(await byId('checkpoints-usage').textContent(), /of 2 GB · checkpoints: 0/);
+  await byId('checkpoints-quota').fill('1.5');
+  await byId('checkpoints-review-before-apply').check();
+  await byId('checkpoints-save').click();
+  await eventually(async () => (await api('Settings.Get')).checkpoints.reviewBeforeApply, 'the checkpoint settings saved');
+  const saved = (await api('Settings.Get')).checkpoints;
+  assert.equal(saved.quota, 1.5 * 2 ** 30);
+  assert.match(await byId('checkpoints-usage').textContent(), /of 1\.5 GB/);
   const file = join(srv.workspace, 'app.txt');
   writeFileSync(file, original);
   await openSession('ask');
