@@ -62,13 +62,14 @@ func TestBridgeExposesEveryBoundMethod(t *testing.T) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	want := []string{"Composer.Cancel", "Composer.RunTool", "Composer.Send", "Composer.Tools", "Composer.Unqueue",
+	want := []string{"Checkpoints.Changes", "Checkpoints.List", "Checkpoints.Preview", "Checkpoints.Restore", "Checkpoints.Review",
+		"Composer.Cancel", "Composer.RunTool", "Composer.Send", "Composer.Tools", "Composer.Unqueue",
 		"Decisions.Pending", "Decisions.Resolve",
 		"MCP.Add", "MCP.AddRule", "MCP.Approve", "MCP.Disable", "MCP.Enable", "MCP.Import", "MCP.List", "MCP.Preview",
 		"MCP.Remove", "MCP.SetToolOff",
 		"Sessions.Configure", "Sessions.Continue", "Sessions.Create", "Sessions.Delete", "Sessions.Fork", "Sessions.List",
 		"Sessions.Rename", "Sessions.SetPermission", "Sessions.Transcript",
-		"Settings.DeleteKey", "Settings.Get", "Settings.ProbeLocal", "Settings.RevokeRule", "Settings.Rules", "Settings.SaveKey",
+		"Settings.DeleteKey", "Settings.Get", "Settings.ProbeLocal", "Settings.RevokeRule", "Settings.Rules", "Settings.SaveKey", "Settings.SetCheckpoints",
 		"Settings.SetDecisionTimeout", "Settings.SetDefaultPermission", "Settings.SetExternalAgents", "Settings.SetExternalStartTimeout", "Settings.SetLanguage", "Settings.SetProvider", "Settings.SetShellEnvPassthrough",
 		"Settings.SetTheme", "Settings.StartDemo", "System.Info", "System.NotifyDecision"}
 	if !slices.Equal(names, want) {

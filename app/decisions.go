@@ -30,6 +30,8 @@ type ResolveRequest struct {
 	Feedback string         `json:"feedback"`
 	Action   string         `json:"action,omitempty"`
 	Content  map[string]any `json:"content,omitempty"`
+	// Hunks are per-hunk verdicts on a write or an edit staged for review (review before apply).
+	Hunks []decision.HunkVerdict `json:"hunks,omitempty"`
 }
 
 // ResolveResult is false when someone else answered first.
@@ -46,7 +48,7 @@ func (f *Decisions) Resolve(req ResolveRequest) (ResolveResult, error) {
 	var res decision.Resolution
 	switch kind {
 	case decision.KindApproval:
-		res = decision.ApprovalScoped(decision.Choice(req.Choice), req.Reason, req.Scope)
+		res = decision.ApprovalReviewed(decision.Choice(req.Choice), req.Reason, req.Scope, req.Hunks)
 	case decision.KindPlanReview:
 		res = decision.Plan(decision.PlanChoice(req.Choice), req.Feedback)
 	case decision.KindElicitation:

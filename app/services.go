@@ -10,11 +10,13 @@ import (
 
 	"agentdesk/backend/agent"
 	"agentdesk/backend/bus"
+	"agentdesk/backend/checkpoint"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/host"
 	"agentdesk/backend/i18n"
 	"agentdesk/backend/mcp"
 	"agentdesk/backend/provider"
+	"agentdesk/backend/review"
 	"agentdesk/backend/store"
 )
 
@@ -52,6 +54,11 @@ type Services struct {
 	Decisions *decision.Registry
 	Runtime   *agent.Runtime
 	MCP       *mcp.Host
+	// Checkpoints snapshot the workspaces (nil when the store could not open: checkpointErr
+	// says why, and Settings shows it); Review restores and reviews over them.
+	Checkpoints   *checkpoint.Store
+	Review        *review.Service
+	checkpointErr error
 
 	getenv   func(string) string
 	override provider.Provider // fixed provider from the command line, shared by every turn
@@ -101,6 +108,7 @@ func NewServices(st *store.Store, msgs *i18n.Bundle, opts Options) (*Services, e
 		return nil, err
 	}
 	s.host, s.Decisions, s.Runtime, s.MCP = h, h.Decisions, h.Runtime, h.MCP
+	s.Checkpoints, s.checkpointErr, s.Review = h.Checkpoints, h.CheckpointErr, h.Review
 	return s, nil
 }
 
@@ -140,5 +148,5 @@ func (s *Services) T(key string, args map[string]any) string {
 // Facades are the structs bound to the window and served over HTTP, in one list so the two
 // transports cannot drift apart.
 func (s *Services) Facades() []any {
-	return []any{&Sessions{s}, &Composer{s}, &Decisions{s}, &Settings{s}, &System{s}, &MCP{s}}
+	return []any{&Sessions{s}, &Composer{s}, &Decisions{s}, &Settings{s}, &System{s}, &MCP{s}, &Checkpoints{s}}
 }

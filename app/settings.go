@@ -29,6 +29,8 @@ type SettingsView struct {
 	ShellEnvPassthrough []string `json:"shellEnvPassthrough"`
 	// Sandbox is what the kernel offers shell commands here ("landlock" or "none").
 	Sandbox sandbox.Support `json:"sandbox"`
+	// Checkpoints are the checkpoint store's settings and usage (settings_checkpoints.go).
+	Checkpoints CheckpointSettingsView `json:"checkpoints"`
 }
 
 // NamesRequest is a list of environment variable names.
@@ -115,7 +117,11 @@ func (f *Settings) Get() (SettingsView, error) {
 	if err != nil {
 		return SettingsView{}, f.s.fail(err)
 	}
-	return SettingsView{Language: f.s.Language(), DefaultPermission: string(def.Mode), Theme: theme, ExternalAgents: agents,
+	checkpoints, err := f.s.checkpointView()
+	if err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	return SettingsView{Checkpoints: checkpoints, Language: f.s.Language(), DefaultPermission: string(def.Mode), Theme: theme, ExternalAgents: agents,
 		DecisionTimeout: decision.FormatTimeout(decision.TimeoutSetting(f.s.Store)()), Provider: prov, ProviderReady: f.s.providerReady(prov),
 		ShellEnvPassthrough: pass, Sandbox: sandbox.Status(), ExternalStartTimeout: f.s.Store.ExternalStartTimeout().String(),
 		CommandLine: f.s.commandLine}, nil

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"agentdesk/backend/agent"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/eventlog"
@@ -85,6 +86,10 @@ type Item struct {
 	// Display says Output to the person; Answered marks Output as the person's own answer.
 	Display  *tool.Message `json:"display,omitempty"`
 	Answered bool          `json:"answered,omitempty"`
+	// Checkpoint, Restore and Review are set on items of those types (transcript_checkpoints.go).
+	Checkpoint *agent.CheckpointView `json:"checkpoint,omitempty"`
+	Restore    *RestoreItem          `json:"restore,omitempty"`
+	Review     *ReviewItem           `json:"review,omitempty"`
 }
 
 // Transcript reads a page of the timeline from the session's log, with the turns it names.

@@ -65,6 +65,7 @@ func commands() []command {
 		{"run", runRun},
 		{"acp", runACP},
 		{"mcp", runMCP},
+		{"checkpoints", runCheckpoints},
 	}
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"time"
 
@@ -17,8 +18,12 @@ const closeGrace = 10 * time.Second
 // composition root. It does not mark other processes' turns interrupted: only the app that
 // owns the data folder does that at start. The host owns st from here on.
 func (c *Context) newHeadless(st *store.Store, prov agent.ProviderSource, logw io.Writer) (*host.Host, error) {
-	return host.New(st, host.Options{Provider: prov, Messages: c.msgs, DataDir: c.DataDir, Log: logw,
+	h, err := host.New(st, host.Options{Provider: prov, Messages: c.msgs, DataDir: c.DataDir, Log: logw,
 		Getenv: c.Getenv, Version: Version})
+	if err == nil && h.CheckpointErr != nil {
+		fmt.Fprintln(logw, c.msgs.Error(c.lang, h.CheckpointErr)) // the turn runs, without checkpoints
+	}
+	return h, err
 }
 
 // closeHost ends a command's runtime in order: turns, external agents, subscribers, store.

@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"strings"
 
 	"agentdesk/backend/decision"
@@ -18,7 +19,7 @@ type setting struct {
 }
 
 func settingsTable() map[string]setting {
-	return map[string]setting{
+	table := map[string]setting{
 		"decision-timeout": {
 			get: func(st *store.Store) (string, error) {
 				return decision.FormatTimeout(decision.TimeoutSetting(st)()), nil
@@ -70,6 +71,8 @@ func settingsTable() map[string]setting {
 			},
 		},
 	}
+	maps.Copy(table, checkpointSettings())
+	return table
 }
 
 // splitNames reads "A,B C" as a list of names; an empty value clears the list.

@@ -36,6 +36,9 @@ type ApprovalPayload struct {
 	Change *tool.Change `json:"change,omitempty"`
 	// Server names the MCP server of an MCP tool.
 	Server string `json:"server,omitempty"`
+	// Review is set when the change is staged for review before apply: the card takes a
+	// verdict per hunk (staged.go).
+	Review *StagedReview `json:"review,omitempty"`
 }
 
 // ScopeOption is one scope the approval card offers for saving.
@@ -78,6 +81,7 @@ func (t *turn) askIn(ctx context.Context, kind decision.Kind, payload any) (deci
 func (t *turn) approve(g *gated) error {
 	p := approvalPayload(g)
 	p.Change = t.preview(g)
+	t.stage(g, &p)
 	res, err := t.ask(decision.KindApproval, p)
 	if err != nil {
 		return err
@@ -91,6 +95,12 @@ func (t *turn) approve(g *gated) error {
 		return err
 	}
 	g.approved = string(a.Choice)
+	if g.staged != nil {
+		if err := g.staged.takeVerdicts(a.Hunks); err != nil {
+			g.approved, g.why = string(decision.Reject), displayOf(err)
+			return err
+		}
+	}
 	if g.desc.Gate.Escalation != policy.NoEscalation {
 		// A step out of the sandbox is never saved: whatever was pressed, it is this call only.
 		g.escalated, g.approved = true, string(decision.AllowOnce)

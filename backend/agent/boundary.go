@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"agentdesk/backend/checkpoint"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/store"
@@ -47,8 +48,10 @@ func (r *Runtime) launchLocked(st store.StartedTurn) Ack {
 
 // execute runs a turn to its end, records how it ended, then crosses the boundary.
 func (r *Runtime) execute(t *turn) {
+	start := t.snapshot(checkpoint.ReasonTurn, "", 0)
 	status, failure := r.runTurn(t)
 	t.deltas.close()
+	t.snapshot(checkpoint.ReasonTurnEnd, "", start)
 	if err := r.opts.Store.EndTurn(t.active.turnID, status, failure); err != nil && errs.KindOf(err) != errs.NotFound {
 		r.publishFailure(t.sessionID, err) // NOT_FOUND: a restart beside us marked it interrupted
 	}

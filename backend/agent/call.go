@@ -56,6 +56,8 @@ type gated struct {
 	escalated bool
 	// why says to the person why a decision about this call ended without their yes.
 	why *tool.Message
+	// staged is the call's change held for review before apply, hunk by hunk (staged.go).
+	staged *staging
 }
 
 // handle takes one call through describe, the gate (hard layer), an approval when the gate
@@ -148,10 +150,18 @@ func (t *turn) execute(g *gated) (*tool.Result, error) {
 	key := deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID}
 	env := tool.Env{Workspace: t.workspace, Ask: t.askQuestionFor(g), ReviewPlan: t.reviewPlanFor(g), Elicit: t.elicit,
 		Output: func(chunk string) { t.deltas.add(EventToolOutput, key, chunk) }}
-	if err := t.confine(g, &env); err != nil {
+	err := t.confine(g, &env)
+	if err != nil {
 		return nil, err
 	}
-	res, err := g.tool.Run(t.ctx, env, g.call.Input)
+	var res tool.Result
+	t.aroundTool(g, func() {
+		if g.staged.partial() {
+			res, err = t.runPartial(g, env)
+			return
+		}
+		res, err = g.tool.Run(t.ctx, env, g.call.Input)
+	})
 	t.deltas.flush()
 	if err != nil {
 		return nil, err

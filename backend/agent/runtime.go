@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agentdesk/backend/checkpoint"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/eventlog"
@@ -55,6 +56,9 @@ type Options struct {
 	MCP tool.ServedTools
 	// MaxSteps bounds the model requests of one turn (a runaway loop ends as failed).
 	MaxSteps int
+	// Checkpoints snapshots the workspace before every turn and around every call that may
+	// change files (checkpoints.go); nil takes none.
+	Checkpoints *checkpoint.Store
 }
 
 // ProviderSource gives the provider for a session's next turn, so a change in Settings applies

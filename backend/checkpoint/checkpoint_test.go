@@ -375,3 +375,113 @@ func TestRestoreStaysInsideTheWorkspace(t *testing.T) {
 		t.Fatal("the restore wrote through a link to outside the workspace")
 	}
 }
+
+// A file created after the preview is not among the deletes the person saw: the restore is
+// refused even though they confirmed, so no file is deleted unlisted.
+func TestRestoreNeverDeletesAFileThePersonWasNotShown(t *testing.T) {
+	s, ws := open(t, Options{}), t.TempDir()
+	put(t, ws, "a.txt", "a", 0o644)
+	c := snap(t, s, ws, ReasonTurn)
+	put(t, ws, "agent.txt", "made by the agent", 0o644)
+	plan, err := s.PlanRestore(c.ID, RestoreOptions{})
+	if err != nil || !slices.Equal(plan.Deletes, []string{"agent.txt"}) {
+		t.Fatalf("plan %+v %v", plan, err)
+	}
+	put(t, ws, "mine.txt", "written by the person after the preview", 0o644)
+	_, err = s.Restore(c.ID, Request{SessionID: "s1"}, RestoreOptions{ConfirmDeletes: true, Seen: plan.Deletes})
+	if errs.KindOf(err) != NeedsConfirmation {
+		t.Fatalf("a delete the person did not see must refuse the restore: %v", err)
+	}
+	if read(t, ws, "mine.txt") == "" || read(t, ws, "agent.txt") == "" {
+		t.Fatal("a refused restore deleted a file")
+	}
+	os.Remove(filepath.Join(ws, "mine.txt"))
+	if _, err := s.Restore(c.ID, Request{SessionID: "s1"}, RestoreOptions{ConfirmDeletes: true, Seen: plan.Deletes}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "agent.txt")); err == nil {
+		t.Fatal("the listed delete did not happen")
+	}
+}
+
+// A rewrite keeps the file's mode, sits between two checkpoints, and restoring the first undoes it.
+func TestRewriteCanBeUndone(t *testing.T) {
+	s, ws := open(t, Options{}), t.TempDir()
+	put(t, ws, "run.sh", "#!/bin/sh\necho one\n", 0o755)
+	done, err := s.Rewrite(Request{SessionID: "s1", Workspace: ws}, "run.sh", func(cur []byte, exists bool) ([]byte, error) {
+		if !exists {
+			t.Fatal("run.sh exists")
+		}
+		return []byte(strings.Replace(string(cur), "one", "two", 1)), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := os.Stat(filepath.Join(ws, "run.sh")); read(t, ws, "run.sh") != "#!/bin/sh\necho two\n" || info.Mode().Perm() != 0o755 {
+		t.Fatalf("rewrite: %q %v", read(t, ws, "run.sh"), info.Mode())
+	}
+	if done.Undo.Reason != ReasonBeforeReview || done.Result.Reason != ReasonReviewed {
+		t.Fatalf("checkpoints around a rewrite: %+v", done)
+	}
+	if _, err := s.Restore(done.Undo.ID, Request{SessionID: "s1"}, RestoreOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, ws, "run.sh") != "#!/bin/sh\necho one\n" {
+		t.Fatal("the undo did not give the file back")
+	}
+	if err := os.Symlink("run.sh", filepath.Join(ws, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Rewrite(Request{SessionID: "s1", Workspace: ws}, "link", func([]byte, bool) ([]byte, error) { return nil, nil }); errs.KindOf(err) != NotAFile {
+		t.Fatalf("a link is not rewritten: %v", err)
+	}
+}
+
+// A folder with more files than a snapshot walks is refused with a kind, not read for minutes.
+func TestAFolderTooLargeIsRefused(t *testing.T) {
+	s, ws := open(t, Options{MaxFiles: 3}), t.TempDir()
+	for i := range 4 {
+		put(t, ws, fmt.Sprintf("f%d", i), "x", 0o644)
+	}
+	if _, err := s.Snapshot(Request{SessionID: "s1", Workspace: ws, Reason: ReasonTurn}); errs.KindOf(err) != TooLarge {
+		t.Fatalf("snapshot of a folder over the limit: %v", err)
+	}
+}
+
+// Pruning may drop the newest checkpoint of another workspace; a later snapshot of that
+// workspace must not name contents that went with it.
+func TestPruningForgetsWhatTheDroppedCheckpointsHeld(t *testing.T) {
+	s := open(t, Options{Quota: 100 << 10})
+	a, b := t.TempDir(), t.TempDir()
+	put(t, a, "keep.bin", noise(t, 30<<10), 0o644)
+	snap(t, s, a, ReasonTurn)
+	for range 5 {
+		put(t, b, "data.bin", noise(t, 30<<10), 0o644)
+		snap(t, s, b, ReasonTurn)
+	}
+	c := snap(t, s, a, ReasonTurn) // keep.bin did not change since a's dropped checkpoint
+	put(t, a, "keep.bin", "changed", 0o644)
+	if _, err := s.Restore(c.ID, Request{SessionID: "s1"}, RestoreOptions{}); err != nil {
+		t.Fatalf("the newest checkpoint of a pruned workspace must restore: %v", err)
+	}
+}
+
+// A staged change keeps both versions, and they survive pruning while it is kept.
+func TestStagedChangesKeepBothVersions(t *testing.T) {
+	s := open(t, Options{})
+	st, err := s.Stage(Staged{SessionID: "s1", TurnID: "t", CallID: "c", Path: "a.txt"}, []byte("old\n"), []byte("new\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, base, proposed, err := s.StagedChange(st.ID)
+	if err != nil || got.Path != "a.txt" || string(base) != "old\n" || string(proposed) != "new\n" {
+		t.Fatalf("%+v %q %q %v", got, base, proposed, err)
+	}
+	created, _ := s.Stage(Staged{SessionID: "s1", Path: "b.txt"}, nil, []byte("b"))
+	if _, base, _, err := s.StagedChange(created.ID); err != nil || base != nil {
+		t.Fatalf("a new file has no base: %q %v", base, err)
+	}
+	if _, _, _, err := s.StagedChange(999); errs.KindOf(err) != errs.NotFound {
+		t.Fatalf("unknown staged id: %v", err)
+	}
+}

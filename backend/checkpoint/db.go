@@ -25,12 +25,16 @@ type Options struct {
 	MaxFileSize int64
 	// Secrets are gitignore-style patterns of files never stored (DefaultSecrets when nil).
 	Secrets []string
+	// MaxFiles is the most files a snapshot walks: a bigger folder (a home folder, say) is not
+	// snapshotted at all rather than read for minutes (TooLarge).
+	MaxFiles int
 }
 
-// Defaults: a 2 GB quota and files up to 16 MB stored whole.
+// Defaults: a 2 GB quota, files up to 16 MB stored whole, folders up to 100,000 files.
 const (
 	DefaultQuota       = 2 << 30
 	DefaultMaxFileSize = 16 << 20
+	DefaultMaxFiles    = 100_000
 )
 
 // DefaultSecrets are the files a snapshot never stores unless Settings says otherwise.
@@ -47,7 +51,26 @@ func (o Options) withDefaults() Options {
 	if o.Secrets == nil {
 		o.Secrets = DefaultSecrets
 	}
+	if o.MaxFiles <= 0 {
+		o.MaxFiles = DefaultMaxFiles
+	}
 	return o
+}
+
+// Configure changes the options of a store in use (Settings): the next snapshot follows them,
+// and a smaller quota prunes at once.
+func (s *Store) Configure(opts Options) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.opts = opts.withDefaults()
+	return s.pruneLocked()
+}
+
+// Options are the options in force.
+func (s *Store) Options() Options {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opts
 }
 
 // Store is the snapshot database of one data folder.
@@ -57,8 +80,9 @@ type Store struct {
 	opts Options
 	// mu serializes this process's snapshots and restores; last remembers each workspace's
 	// newest manifest so unchanged files are not read again.
-	mu   sync.Mutex
-	last map[string]scanned
+	mu        sync.Mutex
+	last      map[string]scanned
+	manifests manifestCache
 }
 
 // scanned is a workspace's manifest, when the walk that made it began, and what it left out.
@@ -76,6 +100,10 @@ var schema = []string{
 		files INTEGER NOT NULL, bytes INTEGER NOT NULL, created_at DATETIME NOT NULL)`,
 	`CREATE INDEX checkpoints_session ON checkpoints (session_id, id)`,
 	`CREATE INDEX checkpoints_workspace ON checkpoints (workspace, id)`,
+	// A write or an edit waiting for the person's review before it is applied: the file as it
+	// was (base, '' when it did not exist) and as the agent would have it (proposed), as blobs.
+	`CREATE TABLE staged (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, turn_id TEXT NOT NULL,
+		call_id TEXT NOT NULL, path TEXT NOT NULL, base TEXT NOT NULL, proposed TEXT NOT NULL, created_at DATETIME NOT NULL)`,
 }
 
 // Open opens (creating if needed) the snapshot database in dataDir.

@@ -8,7 +8,7 @@ func (s *Store) Diff(from, to int64) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	before, err := manifestEntries(s.db, a.Manifest)
+	before, err := s.entries(a)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +29,7 @@ func (s *Store) stateOf(id int64) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return manifestEntries(s.db, c.Manifest)
+	return s.entries(c)
 }
 
 // Content is a stored file's content, by the hash an Entry names.

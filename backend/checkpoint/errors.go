@@ -10,4 +10,8 @@ const (
 	NeedsConfirmation errs.Kind = "RESTORE_NEEDS_CONFIRMATION"
 	// RestoreFailed: a file could not be put back (the workspace changed under the restore).
 	RestoreFailed errs.Kind = "RESTORE_FAILED"
+	// TooLarge: the folder has more files than a snapshot walks (Options.MaxFiles).
+	TooLarge errs.Kind = "CHECKPOINT_TOO_LARGE"
+	// NotAFile: a hunk or a file can be rewritten only where a regular file is (or was).
+	NotAFile errs.Kind = "CHECKPOINT_NOT_A_FILE"
 )

@@ -20,12 +20,16 @@ func (s *Store) Usage() (Usage, error) {
 
 // pruneLocked keeps the store within its quota: the oldest checkpoints go first, then every
 // blob no remaining manifest names. The newest checkpoint always stays, even alone over quota.
+//
+// What the last walk of a workspace remembered may name contents only a dropped checkpoint
+// held: it is forgotten, and the next walk starts from the newest checkpoint still stored.
 func (s *Store) pruneLocked() error {
 	for {
 		u, err := s.Usage()
 		if err != nil || u.Bytes <= s.opts.Quota || u.Checkpoints <= 1 {
 			return err
 		}
+		clear(s.last)
 		if err := s.dropOldest(); err != nil {
 			return err
 		}
@@ -36,6 +40,10 @@ func (s *Store) pruneLocked() error {
 func (s *Store) dropOldest() error {
 	return s.db.Transaction(func(tx *gorm.DB) error {
 		if err := tx.Exec("DELETE FROM checkpoints WHERE id = (SELECT MIN(id) FROM checkpoints)").Error; err != nil {
+			return storeErr(err)
+		}
+		// A staged change older than every checkpoint left goes with them.
+		if err := tx.Exec("DELETE FROM staged WHERE created_at < (SELECT MIN(created_at) FROM checkpoints)").Error; err != nil {
 			return storeErr(err)
 		}
 		live, err := liveBlobs(tx)
@@ -65,6 +73,13 @@ func liveBlobs(tx *gorm.DB) (map[string]bool, error) {
 		return nil, storeErr(err)
 	}
 	live := map[string]bool{}
+	var staged []struct{ Base, Proposed string }
+	if err := tx.Raw("SELECT base, proposed FROM staged").Scan(&staged).Error; err != nil {
+		return nil, storeErr(err)
+	}
+	for _, st := range staged {
+		live[st.Base], live[st.Proposed] = true, true
+	}
 	for _, m := range manifests {
 		live[m] = true
 		entries, err := manifestEntries(tx, m)

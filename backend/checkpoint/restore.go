@@ -70,6 +70,9 @@ type RestoreOptions struct {
 	// ConfirmDeletes is the person's yes to the Plan's Deletes; without it a restore that would
 	// delete anything is refused with NeedsConfirmation.
 	ConfirmDeletes bool
+	// Seen, when set, are the deletes the person was shown: a file that would be deleted and is
+	// not among them (created since the preview) refuses the restore, confirmed or not.
+	Seen []string
 }
 
 // Restored is a finished restore: Undo is the checkpoint of the state it replaced.
@@ -91,7 +94,7 @@ func (s *Store) planLocked(id int64, opts RestoreOptions) (Plan, error) {
 	if err != nil {
 		return Plan{}, err
 	}
-	target, err := manifestEntries(s.db, c.Manifest)
+	target, err := s.entries(c)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -124,7 +127,7 @@ func (s *Store) current(root string) ([]Entry, error) {
 	}
 	w, err := walk(root, s.opts, prev)
 	if err != nil {
-		return nil, errs.Wrap(errs.NoWorkspace, err, "Path", root)
+		return nil, walkErr(err, root, s.opts)
 	}
 	for _, i := range w.dirty {
 		e := &w.entries[i]
@@ -146,8 +149,8 @@ func (s *Store) Restore(id int64, req Request, opts RestoreOptions) (Restored, e
 	if err != nil {
 		return Restored{}, err
 	}
-	if len(plan.Deletes) > 0 && !opts.ConfirmDeletes {
-		return Restored{}, errs.New(NeedsConfirmation, "Count", len(plan.Deletes))
+	if err := confirmed(plan, opts); err != nil {
+		return Restored{}, err
 	}
 	if err := s.verify(plan); err != nil {
 		return Restored{}, err // a damaged store restores nothing, not half the files
@@ -166,6 +169,23 @@ func (s *Store) Restore(id int64, req Request, opts RestoreOptions) (Restored, e
 		return Restored{Undo: undo}, err
 	}
 	return Restored{Undo: undo, Result: result, Changed: plan.Changes}, s.pruneLocked()
+}
+
+// confirmed checks the person's yes to every delete the restore would do.
+func confirmed(plan Plan, opts RestoreOptions) error {
+	if len(plan.Deletes) == 0 {
+		return nil
+	}
+	unseen := 0
+	for _, d := range plan.Deletes {
+		if opts.Seen != nil && !slices.Contains(opts.Seen, d) {
+			unseen++
+		}
+	}
+	if !opts.ConfirmDeletes || unseen > 0 {
+		return errs.New(NeedsConfirmation, "Count", len(plan.Deletes))
+	}
+	return nil
 }
 
 // verify reads every content the restore needs before any file is touched.

@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"bufio"
+	"errors"
 	"io/fs"
 	"os"
 	"path"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"agentdesk/backend/errs"
 )
 
 // Entry is one file of a workspace as a snapshot recorded it.
@@ -197,6 +200,17 @@ type walked struct {
 	rules   *rules
 }
 
+// errTooMany stops a walk that passed Options.MaxFiles.
+var errTooMany = errors.New("too many files")
+
+// walkErr says why a walk failed: too many files, or a workspace that cannot be read.
+func walkErr(err error, root string, opts Options) error {
+	if errors.Is(err, errTooMany) {
+		return errs.New(TooLarge, "Path", root, "Max", opts.MaxFiles)
+	}
+	return errs.Wrap(errs.NoWorkspace, err, "Path", root)
+}
+
 // walk lists the workspace's files, reusing prev's hash for a file that provably did not change.
 func walk(root string, opts Options, prev scanned) (walked, error) {
 	w := walked{began: time.Now()}
@@ -230,6 +244,9 @@ func walk(root string, opts Options, prev scanned) (walked, error) {
 		e, ok := entryOf(p, rel, info)
 		if !ok {
 			return nil
+		}
+		if len(w.entries) >= opts.MaxFiles {
+			return errTooMany
 		}
 		if seen && unchanged(old, e, prev.began) {
 			e.Hash, e.Large = old.Hash, old.Large

@@ -34,6 +34,9 @@ const (
 	ReasonAfterTool     = "after_tool"     // after it: what it changed, the shell's side effects too
 	ReasonBeforeRestore = "before_restore" // the state a restore replaced: undo goes back here
 	ReasonRestored      = "restored"       // the state a restore made
+	ReasonTurnEnd       = "turn_end"       // when a turn ended: the turn's changes end here
+	ReasonBeforeReview  = "before_review"  // the state a reverted hunk or file replaced
+	ReasonReviewed      = "reviewed"       // the state the revert made
 )
 
 // Request names what a snapshot belongs to.
@@ -69,7 +72,7 @@ func (s *Store) snapshotLocked(req Request, root string) (Checkpoint, error) {
 	}
 	w, err := walk(root, s.opts, prev)
 	if err != nil {
-		return Checkpoint{}, errs.Wrap(errs.NoWorkspace, err, "Path", root)
+		return Checkpoint{}, walkErr(err, root, s.opts)
 	}
 	c := Checkpoint{SessionID: req.SessionID, TurnID: req.TurnID, Workspace: root, Reason: req.Reason, Detail: req.Detail,
 		Files: len(w.entries), CreatedAt: w.began.UTC()}
@@ -93,6 +96,7 @@ func (s *Store) snapshotLocked(req Request, root string) (Checkpoint, error) {
 		return Checkpoint{}, err
 	}
 	s.last[root] = scanned{entries: index(w.entries), began: w.began, rules: w.rules}
+	s.manifests.put(c.Manifest, w.entries)
 	return c, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strconv"
 
 	"agentdesk/backend/errs"
 )
@@ -27,6 +28,31 @@ type ApprovalAnswer struct {
 	// Scope is what allow_session and allow_always save: ScopeExact (the default, the call
 	// itself) or ScopePrefix (the program and subcommand the approval card offered).
 	Scope string `json:"scope,omitempty"`
+	// Hunks are the person's verdicts on the hunks of a write or an edit staged for review
+	// (review before apply); a hunk without a verdict is accepted.
+	Hunks []HunkVerdict `json:"hunks,omitempty"`
+}
+
+// HunkVerdict accepts or rejects one hunk (by index) of a staged change; a rejection's reason
+// reaches the model with the call's result.
+type HunkVerdict struct {
+	Hunk   int    `json:"hunk"`
+	Accept bool   `json:"accept"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// ApprovalReviewed is ApprovalScoped with the person's verdicts on a staged change's hunks.
+func ApprovalReviewed(c Choice, reason, scope string, hunks []HunkVerdict) Resolution {
+	res := ApprovalScoped(c, reason, scope)
+	if c == Reject || len(hunks) == 0 {
+		return res
+	}
+	a := ApprovalAnswer{Choice: c, Hunks: hunks}
+	if scope != "" {
+		a.Scope = scope
+	}
+	res.Answer = mustJSON(a)
+	return res
 }
 
 // Scopes an approval may save; anything else is refused.
@@ -90,8 +116,15 @@ func Answer(selected []string, text string) Resolution {
 // ParseApproval reads an approval's answer; an unknown choice is INVALID_VALUE.
 func ParseApproval(raw json.RawMessage) (ApprovalAnswer, error) {
 	var a ApprovalAnswer
-	if err := decodeStrict(raw, &a, "choice", "reason", "scope"); err != nil {
+	if err := decodeStrict(raw, &a, "choice", "reason", "scope", "hunks"); err != nil {
 		return a, err
+	}
+	seen := map[int]bool{}
+	for _, h := range a.Hunks {
+		if h.Hunk < 0 || seen[h.Hunk] {
+			return a, errs.Invalid("hunk", strconv.Itoa(h.Hunk), []string{"each hunk once, from 0"})
+		}
+		seen[h.Hunk] = true
 	}
 	if !slices.Contains(choices, a.Choice) {
 		return a, errs.Invalid("choice", string(a.Choice), names(choices))

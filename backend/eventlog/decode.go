@@ -59,6 +59,9 @@ var decoders = map[string]func(raw []byte) (Event, error){
 	TypeContextCleared:   decodeAs[ContextCleared],
 	TypeModeSet:          decodeAs[ModeSet],
 	TypePermissionSet:    decodeAs[PermissionSet],
+	TypeCheckpoint:       decodeAs[Checkpoint],
+	TypeRestore:          decodeAs[Restore],
+	TypeReview:           decodeAs[Review],
 }
 
 func decode(typ string, raw []byte) (Event, error) {

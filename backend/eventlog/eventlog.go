@@ -31,7 +31,7 @@ const (
 // Types lists every type a session's log holds, and so every type an import accepts.
 var Types = []string{
 	TypeUserMessage, TypeAssistantMessage, TypeQueuedMessage, TypeToolResult, TypeDirectTool,
-	TypeContextCleared, TypeModeSet, TypePermissionSet,
+	TypeContextCleared, TypeModeSet, TypePermissionSet, TypeCheckpoint, TypeRestore, TypeReview,
 }
 
 // Payload is a decoded entry: one of the event types below, or Unreadable.

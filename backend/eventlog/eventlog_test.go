@@ -20,6 +20,11 @@ var every = []Event{
 	ContextCleared{},
 	NewModeSet(mode.Preference{Interaction: mode.Smart, Override: mode.Debug}),
 	PermissionSet{PermissionMode: "auto"},
+	Checkpoint{TurnID: "t1", CallID: "c1", CheckpointID: 4, Reason: "after_tool", Files: 3, From: 3,
+		Changed: []FileChange{{Path: "a.txt", Action: "modify"}}, Error: "X"},
+	Restore{CheckpointID: 4, TurnID: "t1", Scope: ScopeBoth, UndoID: 5, ResultID: 6,
+		Changed: []FileChange{{Path: "a.txt", Action: "delete"}}, ForkID: "f", ForkOf: "s"},
+	Review{TurnID: "t1", Path: "a.txt", Action: ReviewRevert, Hunks: []int{0, 2}, Reason: "no", Patch: "@@", UndoID: 7, ResultID: 8},
 }
 
 func TestEveryTypeRoundTrips(t *testing.T) {
@@ -75,6 +80,12 @@ func TestWhatCannotBeReadIsUnreadableNamingWhy(t *testing.T) {
 		{TypeQueuedMessage, `{"text":"x"}`, "message_id is missing"},
 		{TypeDirectTool, `{"callId":"d"}`, "name is missing"},
 		{TypePermissionSet, `{}`, "permission_mode is missing"},
+		{TypeCheckpoint, `{"reason":"turn"}`, "checkpoint_id or error is missing"},
+		{TypeCheckpoint, `{"checkpoint_id":1}`, "reason is missing"},
+		{TypeRestore, `{"checkpoint_id":1,"scope":"all"}`, "scope must be"},
+		{TypeRestore, `{"scope":"files"}`, "checkpoint_id is missing"},
+		{TypeReview, `{"turn_id":"t","path":"a","action":"keep"}`, "action must be"},
+		{TypeReview, `{"turn_id":"t","action":"accept"}`, "path is missing"},
 		{TypeModeSet, `[1]`, "not a JSON object"},
 		{"note", `{}`, `unknown event type "note"`},
 	}
@@ -101,6 +112,9 @@ func (r *recorder) DirectTool(m DirectTool)             { r.seen = append(r.seen
 func (r *recorder) ContextCleared(ContextCleared)       { r.seen = append(r.seen, "cleared") }
 func (r *recorder) ModeSet(m ModeSet)                   { r.seen = append(r.seen, "mode:"+m.ExecutionOverride) }
 func (r *recorder) PermissionSet(m PermissionSet)       { r.seen = append(r.seen, "perm:"+m.PermissionMode) }
+func (r *recorder) Checkpoint(m Checkpoint)             { r.seen = append(r.seen, "checkpoint:"+m.Reason) }
+func (r *recorder) Restore(m Restore)                   { r.seen = append(r.seen, "restore:"+m.Scope) }
+func (r *recorder) Review(m Review)                     { r.seen = append(r.seen, "review:"+m.Action) }
 func (r *recorder) Unreadable(u Unreadable)             { r.seen = append(r.seen, "unreadable:"+u.Type) }
 
 func TestWalkHandsEveryEntryInOrderIncludingTheUnreadable(t *testing.T) {
@@ -113,7 +127,8 @@ func TestWalkHandsEveryEntryInOrderIncludingTheUnreadable(t *testing.T) {
 	var r recorder
 	log := Read(entries)
 	Walk(log, &r)
-	want := []string{"user:hi", "assistant:ok", "queued:m1", "result:c1", "direct:d1", "cleared", "mode:debug", "perm:auto", "unreadable:tool.result"}
+	want := []string{"user:hi", "assistant:ok", "queued:m1", "result:c1", "direct:d1", "cleared", "mode:debug", "perm:auto",
+		"checkpoint:after_tool", "restore:both", "review:revert", "unreadable:tool.result"}
 	if !slices.Equal(r.seen, want) {
 		t.Fatalf("walked %v, want %v", r.seen, want)
 	}

@@ -12,6 +12,9 @@ type Visitor interface {
 	ContextCleared(ContextCleared)
 	ModeSet(ModeSet)
 	PermissionSet(PermissionSet)
+	Checkpoint(Checkpoint)
+	Restore(Restore)
+	Review(Review)
 	Unreadable(Unreadable)
 }
 
@@ -33,6 +36,9 @@ func (Ignore) DirectTool(DirectTool)             {}
 func (Ignore) ContextCleared(ContextCleared)     {}
 func (Ignore) ModeSet(ModeSet)                   {}
 func (Ignore) PermissionSet(PermissionSet)       {}
+func (Ignore) Checkpoint(Checkpoint)             {}
+func (Ignore) Restore(Restore)                   {}
+func (Ignore) Review(Review)                     {}
 
 func (m UserMessage) visit(v Visitor)      { v.UserMessage(m) }
 func (m AssistantMessage) visit(v Visitor) { v.AssistantMessage(m) }

@@ -14,9 +14,11 @@ import (
 	"agentdesk/backend/acp/client"
 	"agentdesk/backend/agent"
 	"agentdesk/backend/bus"
+	"agentdesk/backend/checkpoint"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/i18n"
 	"agentdesk/backend/mcp"
+	"agentdesk/backend/review"
 	"agentdesk/backend/store"
 	"agentdesk/backend/tool"
 )
@@ -53,6 +55,12 @@ type Host struct {
 	Runtime   *agent.Runtime
 	External  *client.Pool
 	MCP       *mcp.Host
+	// Checkpoints snapshot the workspaces: one store per composition root, nil when it could
+	// not open (CheckpointErr says why; turns then run without checkpoints rather than not at
+	// all). Review restores and reviews over it.
+	Checkpoints   *checkpoint.Store
+	CheckpointErr error
+	Review        *review.Service
 }
 
 // New builds the parts over st. From then on the host owns st: Close closes it. When New
@@ -80,9 +88,14 @@ func New(st *store.Store, opts Options) (*Host, error) {
 	// mcp.changed is for the windows only: it is no session's state.
 	h.MCP = mcp.NewHost(st, mcp.Options{DataDir: opts.DataDir, Getenv: opts.Getenv, Log: opts.Log,
 		Publish: h.Bus.Publish, Version: opts.Version})
+	if opts.DataDir != "" {
+		h.Checkpoints, h.CheckpointErr = review.Open(st, opts.DataDir)
+	}
 	h.Runtime = agent.New(agent.Options{Store: st, Publish: publish, Decisions: h.Decisions,
 		Tools: tool.NewRegistry(), Provider: opts.Provider, Messages: opts.Messages, DataDir: opts.DataDir,
-		External: h.External, MCP: h.MCP})
+		External: h.External, MCP: h.MCP, Checkpoints: h.Checkpoints})
+	h.Review = &review.Service{Store: st, Checkpoints: h.Checkpoints, Publish: publish,
+		Running: func(id string) bool { _, ok := h.Runtime.Running(id); return ok }}
 	return h, nil
 }
 
@@ -91,8 +104,9 @@ func New(st *store.Store, opts Options) (*Host, error) {
 var ErrBusy = errors.New("host: turns still running at the close deadline; the store was left open")
 
 // Close cancels every running turn and waits for it to end, stops the external agents and the
-// MCP servers (their whole process groups), lets the subscribers handle what is queued, then
-// closes the store. Everything committed is kept; pending decisions end as cancelled.
+// MCP servers (their whole process groups), closes the checkpoint store, lets the subscribers
+// handle what is queued, then closes the store. Everything committed is kept; pending decisions
+// end as cancelled.
 func (h *Host) Close(ctx context.Context) error {
 	if err := h.Runtime.Shutdown(ctx); err != nil {
 		h.External.Close()
@@ -100,6 +114,10 @@ func (h *Host) Close(ctx context.Context) error {
 	}
 	h.External.Close()
 	mcpErr := h.MCP.Close(ctx)
+	var cpErr error
+	if h.Checkpoints != nil {
+		cpErr = h.Checkpoints.Close()
+	}
 	busErr := h.Bus.Close(ctx)
-	return errors.Join(mcpErr, busErr, h.Store.Close())
+	return errors.Join(mcpErr, cpErr, busErr, h.Store.Close())
 }

@@ -25,7 +25,7 @@ import (
 var broadcastOnly = []string{
 	"turn.started", "turn.delta", "tool.call", "tool.output", "tool.done", "tool.direct.done", "turn.ended",
 	"queue.changed", "session.failed", "session.mode", "session.cleared", "decision.asked", "decision.resolved",
-	"agent.status", "bus.overflow", "mcp.changed",
+	"agent.status", "bus.overflow", "mcp.changed", "checkpoint.created", "checkpoint.restore.done", "review.done",
 }
 
 // stringConsts returns the untyped string constants declared under root (test files excluded)

@@ -182,7 +182,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
             <ErrorNotice error={state.error} title={t('shell.sessions.loadFailed')} onRetry={() => void sessions.load()} />
           </div>
         ) : current ? (
-          <SessionView key={current.id} api={api} session={current} onSessionUpdated={sessions.upsert} />
+          <SessionView key={current.id} api={api} session={current} onSessionUpdated={sessions.upsert} onOpenSession={select} />
         ) : (
           <NewTaskView
             api={api}

@@ -33,6 +33,8 @@ import type {
   TurnEndedEvent,
   TurnStartedEvent,
 } from './types';
+import type { Checkpoint, CheckpointMark, RestorePreview, RestoreScope, ReviewRequest, TurnChanges } from './checkpoints';
+import type { Session as SessionDTO } from './types';
 
 export interface SendRequest {
   sessionId: string;
@@ -100,6 +102,19 @@ export function createApi(getTransport = transport) {
       onQueue: on<QueueChangedEvent>('queue.changed'),
       onSessionFailed: on<SessionFailedEvent>('session.failed'),
       onCleared: on<SessionRef>('session.cleared'),
+    },
+    checkpoints: {
+      list: (sessionId: string) => call<Checkpoint[] | null>('Checkpoints.List', { sessionId }).then((c) => c ?? []),
+      preview: (sessionId: string, checkpointId: number, scope: RestoreScope) =>
+        call<RestorePreview>('Checkpoints.Preview', { sessionId, checkpointId, scope }),
+      /** deletes: the files the preview listed for deletion; any other would refuse the restore. */
+      restore: (sessionId: string, checkpointId: number, scope: RestoreScope, deletes: string[]) =>
+        call<{ restore: unknown; fork?: SessionDTO | null }>('Checkpoints.Restore', { sessionId, checkpointId, scope, deletes }),
+      changes: (sessionId: string, turnId: string) => call<TurnChanges>('Checkpoints.Changes', { sessionId, turnId }),
+      review: (req: ReviewRequest) => call<TurnChanges>('Checkpoints.Review', req),
+      onCreated: on<CheckpointMark>('checkpoint.created'),
+      onRestored: on<{ sessionId: string; forkId?: string }>('checkpoint.restore.done'),
+      onReviewed: on<{ sessionId: string; turnId: string; path: string }>('review.done'),
     },
     settings: {
       get: () => call<Settings>('Settings.Get'),

@@ -1,6 +1,7 @@
 import { transport } from './select';
 import { typedTransport } from './typed';
 import type { Language, Permission, Session, SystemInfo, Theme } from './types';
+import type { CheckpointSettings } from './checkpoints';
 
 // Shared with the app API's types; re-exported so the settings features import from one place.
 export { PERMISSIONS, THEMES, type Permission, type SystemInfo, type Theme } from './types';
@@ -41,6 +42,8 @@ export interface AppSettings {
   externalStartTimeout?: string;
   /** The provider the command line fixed for every turn (serve --provider …); null: Settings decide. */
   commandLine: { kind: string; model: string } | null;
+  /** Checkpoints: quota, large-file limit, secret patterns, review before apply, and usage. */
+  checkpoints?: CheckpointSettings | null;
 }
 
 /** The kernel sandbox under shell commands: Landlock, or none (every shell command then asks). */
@@ -189,6 +192,9 @@ export function createSettingsApi(getTransport = transport) {
       /** Replaces the list; the server rejects a name that is not a variable name. */
       setShellEnvPassthrough: (names: string[]) => call<AppSettings>('Settings.SetShellEnvPassthrough', { names }),
       setExternalStartTimeout: (value: string) => call<AppSettings>('Settings.SetExternalStartTimeout', { value }),
+      /** Saves every checkpoint setting at once; the store follows at once (a smaller quota prunes now). */
+      setCheckpoints: (req: { quota: number; maxFileSize: number; secrets: string[]; reviewBeforeApply: boolean }) =>
+        call<AppSettings>('Settings.SetCheckpoints', req),
       onChanged: on<AppSettings>('settings.changed'),
       /** A rule was added or revoked elsewhere (an MCP rule from its section, another window). */
       onRulesChanged: on<Rule[] | null>('rules.changed'),

@@ -1,4 +1,5 @@
 /** Wire types of the Go app API (JSON field names as the Go side emits them). See docs/API.md. */
+import type { CheckpointMark, HunkVerdict, RestoreMark, ReviewMark, StagedReview } from './checkpoints';
 
 export type Language = 'en' | 'zh-CN';
 
@@ -182,6 +183,25 @@ export interface ClearedItem {
   type: 'cleared';
   turnId: '';
 }
+/** A snapshot of the workspace (before a turn, after a tool call, at a turn's end). */
+export interface CheckpointItem {
+  type: 'checkpoint';
+  turnId: string;
+  callId?: string;
+  checkpoint: CheckpointMark;
+}
+/** The person restored files, the conversation, or both. */
+export interface RestoreItem {
+  type: 'restore';
+  turnId: '';
+  restore: RestoreMark;
+}
+/** The person accepted or reverted a turn's change to a file. */
+export interface ReviewItem {
+  type: 'review';
+  turnId: '';
+  review: ReviewMark;
+}
 /** An entry of the session's log the server could not read: shown, never silently skipped. */
 export interface UnreadableItem {
   type: 'unreadable';
@@ -189,7 +209,17 @@ export interface UnreadableItem {
   seq: number;
   logType: string;
 }
-export type Item = UserItem | AssistantItem | ToolItem | DirectItem | ModeItem | ClearedItem | UnreadableItem;
+export type Item =
+  | UserItem
+  | AssistantItem
+  | ToolItem
+  | DirectItem
+  | ModeItem
+  | ClearedItem
+  | UnreadableItem
+  | CheckpointItem
+  | RestoreItem
+  | ReviewItem;
 
 export type DecisionKind = 'question' | 'approval' | 'plan_review' | 'elicitation';
 
@@ -225,6 +255,8 @@ export interface ApprovalPayload {
   diff?: string;
   /** A write's or an edit's change to its file, for the diff (features/diff). */
   change?: { path: string; before: string; after: string; created?: boolean; omitted?: string } | null;
+  /** Set when the change is staged for review before apply: the card takes a verdict per hunk. */
+  review?: StagedReview | null;
 }
 export type ScopeId = 'exact' | 'prefix';
 export interface ScopeOption {
@@ -294,6 +326,8 @@ export interface ResolveRequest {
   /** An elicitation's answer: accept (with content, the form) or decline. */
   action?: 'accept' | 'decline';
   content?: Record<string, unknown>;
+  /** Per-hunk verdicts on a change staged for review before apply; a hunk without one is accepted. */
+  hunks?: HunkVerdict[];
 }
 
 export interface Transcript {

@@ -1,6 +1,6 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useT } from '../../i18n/I18nProvider';
-import { buildDiff, fileLines, sideBySide, type DiffLine, type Hunk } from './diffModel';
+import { buildDiff, fileLines, fromServer, sideBySide, type DiffLine, type Hunk, type ServerHunkLike } from './diffModel';
 import { highlightLines, languageOf } from './highlight';
 import './diff.css';
 
@@ -13,10 +13,26 @@ type Layout = 'unified' | 'split';
  * with the line numbers of the file before and after; a new file is its content with line
  * numbers. Highlighting runs over each whole file, so multi-line comments and strings are right.
  */
-export default function DiffView({ change }: { change: FileChange }) {
+export default function DiffView({
+  change,
+  hunks,
+  hunkBar,
+  hunkState,
+}: {
+  change: FileChange;
+  /** Hunks the server computed: shown instead of the view's own diff, numbered as the server numbers them. */
+  hunks?: readonly ServerHunkLike[] | null;
+  /** What each hunk's header carries besides its position (a review's accept and revert). */
+  hunkBar?: (index: number) => ReactNode;
+  /** A state per hunk (accepted, reverted…), for the hunk's data-state. */
+  hunkState?: (index: number) => string | undefined;
+}) {
   const t = useT();
   const [layout, setLayout] = useState<Layout>('unified');
-  const model = useMemo(() => (change.created ? null : buildDiff(change.before, change.after)), [change]);
+  const model = useMemo(
+    () => (hunks ? fromServer(hunks) : change.created ? null : buildDiff(change.before, change.after)),
+    [change, hunks],
+  );
   const lang = languageOf(change.path, change.after.split('\n', 1)[0] ?? '');
   const html = useMemo(
     () => ({ before: highlightLines(change.before, lang), after: highlightLines(change.after, lang) }),
@@ -73,7 +89,10 @@ export default function DiffView({ change }: { change: FileChange }) {
         {model.hunks.length === 0 ? (
           <p className="diff__same">{t('composer.diff.same')}</p>
         ) : (
-          model.hunks.map((h, i) => (layout === 'unified' ? <Unified key={i} hunk={h} code={code} /> : <Split key={i} hunk={h} code={code} />))
+          model.hunks.map((h, i) => {
+            const head = { bar: hunkBar?.(i), state: hunkState?.(i), index: i };
+            return layout === 'unified' ? <Unified key={i} hunk={h} code={code} {...head} /> : <Split key={i} hunk={h} code={code} {...head} />;
+          })
         )}
       </div>
     </div>
@@ -96,13 +115,33 @@ function DiffHead({ path, note, children }: { path: string; note: string; childr
 
 const MARK = { add: '+', del: '−', ctx: ' ' } as const;
 
-function Unified({ hunk, code }: { hunk: Hunk; code: (l: DiffLine) => string }) {
+interface HunkHead {
+  bar?: ReactNode;
+  state?: string;
+  index: number;
+}
+
+/** A hunk's header row: its position, and the actions a review gives it. */
+function HunkRow({ hunk, bar, colSpan }: { hunk: Hunk; bar?: ReactNode; colSpan: number }) {
   return (
-    <table className="diff__table">
+    <tr className="diff__hunk">
+      <td colSpan={colSpan}>
+        <div className="diff__hunk-head">
+          <span>
+            @@ −{hunk.oldStart} +{hunk.newStart} @@
+          </span>
+          {bar}
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+function Unified({ hunk, code, bar, state, index }: { hunk: Hunk; code: (l: DiffLine) => string } & HunkHead) {
+  return (
+    <table className="diff__table" data-testid="diff-hunk" data-hunk={index} data-state={state}>
       <tbody>
-        <tr className="diff__hunk">
-          <td colSpan={4}>@@ −{hunk.oldStart} +{hunk.newStart} @@</td>
-        </tr>
+        <HunkRow hunk={hunk} bar={bar} colSpan={4} />
         {hunk.lines.map((l, i) => (
           <tr key={i} className={`diff__row diff__row--${l.kind}`} data-testid="diff-line" data-kind={l.kind}>
             <td className="diff__num">{l.old ?? ''}</td>
@@ -118,7 +157,7 @@ function Unified({ hunk, code }: { hunk: Hunk; code: (l: DiffLine) => string }) 
   );
 }
 
-function Split({ hunk, code }: { hunk: Hunk; code: (l: DiffLine) => string }) {
+function Split({ hunk, code, bar, state, index }: { hunk: Hunk; code: (l: DiffLine) => string } & HunkHead) {
   const cell = (l: DiffLine | undefined, side: 'left' | 'right') =>
     l ? (
       <>
@@ -132,7 +171,7 @@ function Split({ hunk, code }: { hunk: Hunk; code: (l: DiffLine) => string }) {
       </>
     );
   return (
-    <table className="diff__table diff__table--split">
+    <table className="diff__table diff__table--split" data-testid="diff-hunk" data-hunk={index} data-state={state}>
       <colgroup>
         <col className="diff__col-num" />
         <col />
@@ -140,9 +179,7 @@ function Split({ hunk, code }: { hunk: Hunk; code: (l: DiffLine) => string }) {
         <col />
       </colgroup>
       <tbody>
-        <tr className="diff__hunk">
-          <td colSpan={4}>@@ −{hunk.oldStart} +{hunk.newStart} @@</td>
-        </tr>
+        <HunkRow hunk={hunk} bar={bar} colSpan={4} />
         {sideBySide(hunk).map((r, i) => (
           <tr key={i} className="diff__row" data-testid="diff-row">
             {cell(r.left, 'left')}

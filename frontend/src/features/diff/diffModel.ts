@@ -88,3 +88,30 @@ export function fileLines(text: string): string[] {
   if (lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
+
+/** The shape of a hunk the server computed (Go: backend/hunk); its lines keep their end of line. */
+export interface ServerHunkLike {
+  oldStart: number;
+  newStart: number;
+  lines: { kind: 'ctx' | 'add' | 'del'; text: string; old?: number; new?: number }[];
+}
+
+/**
+ * The server's hunks as the view's model: the same hunks a review accepts or reverts by index, so
+ * what the person sees is exactly what the server applies.
+ */
+export function fromServer(hunks: readonly ServerHunkLike[]): DiffModel {
+  let added = 0;
+  let removed = 0;
+  const out = hunks.map((h) => ({
+    oldStart: h.oldStart,
+    newStart: h.newStart,
+    lines: h.lines.map((l): DiffLine => {
+      if (l.kind === 'add') added++;
+      if (l.kind === 'del') removed++;
+      const text = l.text.replace(/\r?\n$/, '');
+      return l.kind === 'add' ? { kind: 'add', text, new: l.new } : l.kind === 'del' ? { kind: 'del', text, old: l.old } : { kind: 'ctx', text, old: l.old, new: l.new };
+    }),
+  }));
+  return { hunks: out, added, removed };
+}

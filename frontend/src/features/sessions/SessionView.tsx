@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Api, Session } from '../../bridge';
 import { useI18n } from '../../i18n/I18nProvider';
 import { ErrorNotice } from '../../ui/ErrorNotice';
@@ -11,13 +11,47 @@ import { agentName } from '../composer/RuntimePicker';
 import { createSessionLive } from '../transcript/sessionLive';
 import { Transcript } from '../transcript/Transcript';
 import { fullDateTime } from './formatTime';
+import { CheckpointActionsContext, type CheckpointActions } from '../checkpoints/actions';
+import { ChangesView } from '../checkpoints/ChangesView';
+import { RestoreView } from '../checkpoints/RestoreView';
+
+/** What the session's main area shows: the conversation, a turn's Changes, or a restore's preview. */
+type Pane = { kind: 'transcript' } | { kind: 'changes'; turnId: string } | { kind: 'restore'; checkpointId: number };
 
 /** The selected session: its header, the live transcript, and the composer docked below it. */
-export function SessionView({ api, session, onSessionUpdated }: { api: Api; session: Session; onSessionUpdated: (s: Session) => void }) {
+export function SessionView({
+  api,
+  session,
+  onSessionUpdated,
+  onOpenSession,
+}: {
+  api: Api;
+  session: Session;
+  onSessionUpdated: (s: Session) => void;
+  /** Opens another session (the fork a conversation restore made). */
+  onOpenSession?: (id: string) => void;
+}) {
   const { t, lang } = useI18n();
   const live = useMemo(() => createSessionLive(api, session.id), [api, session.id]);
   useEffect(() => live.start(), [live]);
   const state = useStore(live);
+  const [pane, setPane] = useState<Pane>({ kind: 'transcript' });
+  const closePane = useCallback(() => setPane({ kind: 'transcript' }), []);
+  const actions = useMemo<CheckpointActions>(
+    () => ({
+      restore: (checkpointId) => setPane({ kind: 'restore', checkpointId }),
+      review: (turnId) => setPane({ kind: 'changes', turnId }),
+      openSession: (id) => onOpenSession?.(id),
+    }),
+    [onOpenSession],
+  );
+  const forked = useCallback(
+    (fork: Session) => {
+      onSessionUpdated(fork);
+      onOpenSession?.(fork.id);
+    },
+    [onSessionUpdated, onOpenSession],
+  );
   // Only the mode it was created in: nothing happened yet.
   const empty = state.transcript.turns.length === 0 && state.transcript.items.every((i) => i.type === 'mode');
 
@@ -43,7 +77,11 @@ export function SessionView({ api, session, onSessionUpdated }: { api: Api; sess
           <span className="meta-text">{t('shell.session.created', { When: fullDateTime(session.createdAt, lang) })}</span>
         </div>
       </header>
-      {state.status === 'loading' ? (
+      {pane.kind === 'changes' ? (
+        <ChangesView api={api} sessionId={session.id} turnId={pane.turnId} onClose={closePane} />
+      ) : pane.kind === 'restore' ? (
+        <RestoreView api={api} sessionId={session.id} checkpointId={pane.checkpointId} onClose={closePane} onForked={forked} />
+      ) : state.status === 'loading' ? (
         <div className="transcript transcript--center">
           <Spinner label={t('shell.state.loading')} size={20} />
         </div>
@@ -62,14 +100,16 @@ export function SessionView({ api, session, onSessionUpdated }: { api: Api; sess
           </div>
         </section>
       ) : (
-        <Transcript
-          transcript={state.transcript}
-          sent={state.sent}
-          waiting={state.decisions.pending.length > 0}
-          onStop={() => void live.cancel()}
-          onContinue={() => void live.continueTurn()}
-          onOlder={() => void live.loadOlder()}
-        />
+        <CheckpointActionsContext.Provider value={actions}>
+          <Transcript
+            transcript={state.transcript}
+            sent={state.sent}
+            waiting={state.decisions.pending.length > 0}
+            onStop={() => void live.cancel()}
+            onContinue={() => void live.continueTurn()}
+            onOlder={() => void live.loadOlder()}
+          />
+        </CheckpointActionsContext.Provider>
       )}
       <div className="session-view__composer">
         <AgentStatusLine status={state.agent} />

@@ -111,7 +111,8 @@ describe('Settings: always-allow rules', () => {
   it('shows the empty state, and refreshes when a decision is resolved elsewhere', async () => {
     const backend = new FakeSettingsBackend();
     renderSettingsPage(backend);
-    expect((await screen.findByTestId('rules-empty')).textContent).toContain('No rules yet');
+    // The rules load on their own request, after the settings: on a loaded machine, past 1 s.
+    expect((await screen.findByTestId('rules-empty', {}, { timeout: 5000 })).textContent).toContain('No rules yet');
     backend.rules = [rule('r9', { command: 'go test ./...' })];
     act(() => backend.emit('decision.resolved', { id: 'd1', sessionId: 's1' }));
     expect((await screen.findByTestId('rule-pattern')).textContent).toBe('go test ./...');

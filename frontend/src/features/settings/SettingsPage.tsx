@@ -4,6 +4,7 @@ import { useT } from '../../i18n/I18nProvider';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { Spinner } from '../../ui/Spinner';
 import { AboutSection, type InfoState } from './AboutSection';
+import { CheckpointsSection } from './CheckpointsSection';
 import { useAppSettings } from './appSettingsStore';
 import { DecisionTimeoutField } from './DecisionTimeoutField';
 import { DefaultPermissionPicker } from './DefaultPermissionPicker';
@@ -88,6 +89,7 @@ export function SettingsPage({
             />
           </SettingsSection>
           <ShellSection settings={settings} store={store} />
+          <CheckpointsSection settings={settings} store={store} />
           <RulesSection />
           <McpSection />
           <ProvidersSection settings={settings} store={store} />

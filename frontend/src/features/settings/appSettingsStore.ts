@@ -12,6 +12,7 @@ import {
   type Theme,
 } from '../../bridge/settingsApi';
 import { fieldsOf } from '../../bridge/wire';
+import { normalizeCheckpoints } from './checkpointSettings';
 import { createStore, useStore } from '../../ui/store';
 import { useSettingsApi } from './settingsApiContext';
 
@@ -53,6 +54,7 @@ export function normalizeSettings(raw: unknown): AppSettings {
     shellEnvPassthrough: strings(r.shellEnvPassthrough),
     sandbox: normalizeSandbox(r.sandbox),
     commandLine: commandLineOf(r.commandLine),
+    ...normalizeCheckpoints(r.checkpoints),
   };
 }
 

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import type { Item, Transcript as TranscriptData } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
+import { CheckpointMarker, RestoreMarker, ReviewMarker } from '../checkpoints/Markers';
 import { preferenceLabelKey } from '../composer/selector';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
@@ -121,6 +122,12 @@ function ItemView({ item }: { item: Item }) {
           <span>{t('composer.transcript.cleared')}</span>
         </div>
       );
+    case 'checkpoint':
+      return <CheckpointMarker item={item} />;
+    case 'restore':
+      return <RestoreMarker item={item} />;
+    case 'review':
+      return <ReviewMarker item={item} />;
     case 'unreadable':
       return (
         <div className="divider divider--warning" role="note" data-testid="log-unreadable" data-seq={item.seq}>

@@ -1,5 +1,6 @@
 import type {
   Ack,
+  CheckpointMark,
   ExecutionMode,
   DirectResult,
   Item,
@@ -38,6 +39,7 @@ export type TranscriptAction =
   | { type: 'session.mode'; e: SessionModeEvent }
   | { type: 'queue.changed'; e: QueueChangedEvent }
   | { type: 'context.cleared' }
+  | { type: 'checkpoint.created'; e: CheckpointMark }
   /** Our own Composer.Send was accepted: show the message at once. */
   | { type: 'sent'; text: string; ack: Ack };
 
@@ -110,6 +112,12 @@ function normalizeItem(it: Item, running: string): Item {
       return { ...it, turnId: it.turnId ?? '', executionOverride: it.executionOverride ?? '' };
     case 'unreadable':
       return { ...it, turnId: '', seq: it.seq ?? 0, logType: it.logType ?? '' };
+    case 'checkpoint':
+      return { ...it, turnId: it.turnId ?? '', checkpoint: { ...it.checkpoint, changed: it.checkpoint?.changed ?? [] } };
+    case 'restore':
+      return { ...it, turnId: '', restore: { ...it.restore, changed: it.restore?.changed ?? [] } };
+    case 'review':
+      return { ...it, turnId: '', review: { ...it.review, hunks: it.review?.hunks ?? [] } };
     default:
       return it;
   }
@@ -261,6 +269,12 @@ export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcrip
       return { ...t, queue: a.e.items ?? [] };
     case 'context.cleared':
       return { ...t, items: [...t.items, { type: 'cleared', turnId: '' }] };
+    case 'checkpoint.created': {
+      const { e } = a;
+      // A snapshot before a call shows nothing of its own; the one after it lists the changes.
+      if (e.reason === 'before_tool' && !e.error) return t;
+      return { ...t, items: [...t.items, { type: 'checkpoint', turnId: e.turnId ?? '', callId: e.callId, checkpoint: e }] };
+    }
     case 'sent': {
       const { ack, text } = a;
       if (ack.cleared || ack.queued || !ack.turnId) return t;

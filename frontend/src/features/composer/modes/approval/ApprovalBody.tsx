@@ -5,11 +5,14 @@ import type { TFunction } from '../../../../i18n/translate';
 import type { ModeBodyProps } from '../../ComposerMode';
 import { isFileChange, LazyDiffView } from '../../../diff/change';
 import { ExpandableCode } from '../../ExpandableCode';
+import { StagedReviewBody } from './StagedReview';
 
 export interface ApprovalState {
   reason: string;
   /** What "Allow for this session" and "Always allow" save; exact unless the person picks the prefix. */
   scope: ScopeId;
+  /** A staged change's hunks the person rejects (review before apply), with their reasons. */
+  rejected?: Record<number, string>;
 }
 
 function scopesOf(raw: unknown): ScopeOption[] {
@@ -35,6 +38,7 @@ export function approvalPayload(p: unknown): ApprovalPayload & { scopes: ScopeOp
     agent: o.agent,
     diff: o.diff,
     change: o.change,
+    review: o.review && Array.isArray(o.review.hunks) && o.review.hunks.length > 0 ? o.review : undefined,
   };
 }
 
@@ -82,7 +86,9 @@ export function ApprovalBody({ state, setState, decision, ctx, run, busy }: Mode
         {p.agent ? <span data-testid="approval-agent">{t('composer.approval.agentLead', { Agent: p.agent })}</span> : t('composer.approval.lead')}
         {why && <span className="decision__why"> · {why}</span>}
       </p>
-      {isFileChange(p.change) ? (
+      {isFileChange(p.change) && p.review ? (
+        <StagedReviewBody change={p.change} review={p.review} state={state} setState={setState} busy={busy} t={t} />
+      ) : isFileChange(p.change) ? (
         <Suspense fallback={<ExpandableCode text={p.summary} testId="approval-summary" />}>
           <LazyDiffView change={p.change} />
         </Suspense>

@@ -1,6 +1,7 @@
 import type { ComposerMode } from '../../ComposerMode';
 import { toolLabel } from '../../toolLabel';
 import { ApprovalBody, approvalPayload, type ApprovalState } from './ApprovalBody';
+import { verdictsOf } from './StagedReview';
 
 const CHOICES = ['allow_once', 'allow_session', 'allow_always', 'reject'] as const;
 /** The answers that save something, and so carry the scope the card showed. */
@@ -14,10 +15,13 @@ export const approvalMode: ComposerMode<ApprovalState> = {
   id: 'approval',
   decisionKind: 'approval',
   title: (d, t) => toolLabel(t, approvalPayload(d?.payload).tool),
-  init: () => ({ reason: '', scope: 'exact' }),
+  init: () => ({ reason: '', scope: 'exact', rejected: {} }),
   Body: ApprovalBody,
   actions: (state, { t }, decision) => {
-    const once = approvalPayload(decision?.payload).escalation !== undefined;
+    const p = approvalPayload(decision?.payload);
+    const once = p.escalation !== undefined;
+    const total = p.review?.hunks?.length ?? 0;
+    const kept = total - Object.keys(state.rejected ?? {}).length;
     return [
       {
         id: 'reject',
@@ -31,16 +35,25 @@ export const approvalMode: ComposerMode<ApprovalState> = {
             { id: 'allow_always', label: t('decision.approval.allow_always'), tone: 'secondary' as const, testId: 'approval-allow-always' },
             { id: 'allow_session', label: t('decision.approval.allow_session'), tone: 'secondary' as const, testId: 'approval-allow-session' },
           ]),
-      { id: 'allow_once', label: t('decision.approval.allow_once'), tone: 'primary' as const, testId: 'approval-allow-once' },
+      {
+        id: 'allow_once',
+        label: kept < total ? t('composer.review.applySome', { Kept: kept, Total: total }) : t('decision.approval.allow_once'),
+        tone: 'primary' as const,
+        testId: 'approval-allow-once',
+        disabled: total > 0 && kept === 0,
+      },
     ];
   },
   perform: async (id, state, ctx, decision) => {
     if (!decision || !CHOICES.includes(id as (typeof CHOICES)[number])) return;
     const reason = state.reason.trim();
-    const offered = approvalPayload(decision.payload).scopes.some((s) => s.id === state.scope);
+    const p = approvalPayload(decision.payload);
+    const offered = p.scopes.some((s) => s.id === state.scope);
+    const hunks = id === 'reject' ? undefined : verdictsOf(p.review, state);
     await ctx.resolve({
       id: decision.id,
       choice: id,
+      ...(hunks ? { hunks } : {}),
       ...(id === 'reject' && reason ? { reason } : {}),
       ...(SAVING.includes(id) && offered && state.scope !== 'exact' ? { scope: state.scope } : {}),
     });

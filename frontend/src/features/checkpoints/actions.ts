@@ -1,0 +1,17 @@
+import { createContext, useContext } from 'react';
+
+/**
+ * What the transcript's checkpoint markers can open: the restore of a checkpoint (its preview
+ * first) and the review of a turn's changes. The session view provides them; a transcript shown
+ * elsewhere (a test, a read-only view) offers neither.
+ */
+export interface CheckpointActions {
+  restore: (checkpointId: number) => void;
+  review: (turnId: string) => void;
+  /** Opens another session (the fork a conversation restore made). */
+  openSession: (id: string) => void;
+}
+
+export const CheckpointActionsContext = createContext<CheckpointActions | null>(null);
+
+export const useCheckpointActions = () => useContext(CheckpointActionsContext);
