@@ -17,7 +17,8 @@ func TestEveryKeyHasAMessage(t *testing.T) {
 		}
 	}
 	for _, k := range Kinds {
-		want = append(want, "decision.kind."+string(k))
+		// The composer's running chip says what the turn waits for, by kind.
+		want = append(want, "decision.kind."+string(k), "composer.chip.waiting."+string(k))
 	}
 	for _, c := range choices {
 		want = append(want, "decision.approval."+string(c))
