@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -212,10 +213,49 @@ func walkErr(err error, root string, opts Options) error {
 }
 
 // walk lists the workspace's files, reusing prev's hash for a file that provably did not change.
+// The tree is read in order (the ignore rules of a folder apply below it), then the files are
+// looked up (one lstat each, the bulk of a snapshot's time) by a few goroutines at once.
 func walk(root string, opts Options, prev scanned) (walked, error) {
 	w := walked{began: time.Now()}
+	found, err := list(root, opts, prev, &w)
+	if err != nil {
+		return w, err
+	}
+	infos := statAll(found)
+	for i, c := range found {
+		if infos[i] == nil {
+			continue // it vanished or cannot be read: not recorded
+		}
+		e, ok := entryOf(c.path, c.rel, infos[i])
+		if !ok {
+			continue
+		}
+		if len(w.entries) >= opts.MaxFiles {
+			return w, errTooMany
+		}
+		if old, seen := prev.entries[c.rel]; seen && unchanged(old, e, prev.began) {
+			e.Hash, e.Large = old.Hash, old.Large
+		} else if e.Mode.IsRegular() {
+			w.dirty = append(w.dirty, len(w.entries))
+		}
+		w.entries = append(w.entries, e)
+	}
+	return w, nil
+}
+
+// candidate is a file the walk keeps, before it is looked up.
+type candidate struct {
+	path, rel string
+	entry     fs.DirEntry
+}
+
+// list walks the tree in order, applying the ignore and secret rules, and returns the files
+// to look up; more files than Options.MaxFiles ends it early.
+func list(root string, opts Options, prev scanned, w *walked) ([]candidate, error) {
 	f := newFilter(root, opts.Secrets, prev.rules)
 	w.rules = f.now
+	var found []candidate
+	recordable := 0
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == root {
@@ -223,8 +263,7 @@ func walk(root string, opts Options, prev scanned) (walked, error) {
 			}
 			return nil // an entry that vanished or cannot be read is not recorded
 		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
+		rel := relative(root, p)
 		if d.IsDir() {
 			_, known := prev.rules.dirs()[rel]
 			if rel != "." && f.skip(rel, true, known) {
@@ -233,30 +272,53 @@ func walk(root string, opts Options, prev scanned) (walked, error) {
 			f.enter(rel)
 			return nil
 		}
-		old, seen := prev.entries[rel]
-		if f.skip(rel, false, seen) {
+		if _, seen := prev.entries[rel]; f.skip(rel, false, seen) {
 			return nil
 		}
-		info, err := d.Info()
-		if err != nil {
-			return nil
+		if t := d.Type(); t.IsRegular() || t&fs.ModeSymlink != 0 {
+			if recordable++; recordable > opts.MaxFiles {
+				return errTooMany
+			}
 		}
-		e, ok := entryOf(p, rel, info)
-		if !ok {
-			return nil
-		}
-		if len(w.entries) >= opts.MaxFiles {
-			return errTooMany
-		}
-		if seen && unchanged(old, e, prev.began) {
-			e.Hash, e.Large = old.Hash, old.Large
-		} else if e.Mode.IsRegular() {
-			w.dirty = append(w.dirty, len(w.entries))
-		}
-		w.entries = append(w.entries, e)
+		found = append(found, candidate{path: p, rel: rel, entry: d})
 		return nil
 	})
-	return w, err
+	return found, err
+}
+
+// relative is p below root, slash-separated: WalkDir builds every path as root joined with names,
+// so cutting the prefix is filepath.Rel without its cleaning.
+func relative(root, p string) string {
+	if p == root {
+		return "."
+	}
+	if !strings.HasPrefix(p, root) { // a root WalkDir cleaned differently
+		rel, _ := filepath.Rel(root, p)
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(strings.TrimPrefix(p[len(root):], string(filepath.Separator)))
+}
+
+// statWorkers look files up at once: each lookup is a system call that waits on the kernel.
+const statWorkers = 4
+
+// statAll is each candidate's FileInfo, nil where the lookup failed, in the candidates' order.
+func statAll(found []candidate) []fs.FileInfo {
+	infos := make([]fs.FileInfo, len(found))
+	var wg sync.WaitGroup
+	chunk := (len(found) + statWorkers - 1) / statWorkers
+	for lo := 0; lo < len(found); lo += chunk {
+		hi := min(lo+chunk, len(found))
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				if info, err := found[i].entry.Info(); err == nil {
+					infos[i] = info
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return infos
 }
 
 // entryOf describes a regular file or a symbolic link; anything else is not recorded.
