@@ -93,7 +93,9 @@ func (t *turn) decide(g *gated) (*tool.Result, error) {
 	if g.verdict, err = t.evaluate(g); err != nil {
 		return nil, err
 	}
-	t.publishCall(g)
+	if err := t.announceCall(g); err != nil {
+		return nil, err
+	}
 	switch g.verdict.Decision {
 	case policy.DecideAllow:
 		return nil, nil
@@ -125,21 +127,12 @@ func (t *turn) judge(g *gated) (policy.Verdict, error) {
 
 // verdictOf asks the pure gate about a resolved call.
 func (t *turn) verdictOf(call policy.Resolved, sandboxed bool) (policy.Verdict, error) {
-	sess, err := t.rt.opts.Store.GetSession(t.sessionID)
+	in, err := t.rt.opts.Store.GateInputs(t.sessionID)
 	if err != nil {
 		return policy.Verdict{}, err
 	}
-	perm, _ := sess.Permission()
-	rules, err := t.rt.opts.Store.PolicyRules()
-	if err != nil {
-		return policy.Verdict{}, err
-	}
-	grants, err := t.rt.opts.Store.Grants(t.sessionID)
-	if err != nil {
-		return policy.Verdict{}, err
-	}
-	return policy.Evaluate(policy.Input{Mode: t.exec, Permission: perm, Rules: rules, Grants: grants, Call: call,
-		Sandboxed: sandboxed}), nil
+	return policy.Evaluate(policy.Input{Mode: t.exec, Permission: in.Permission, Rules: in.Rules, Grants: in.Grants,
+		Call: call, Sandboxed: sandboxed}), nil
 }
 
 // sandboxed reports whether shell commands run under the kernel sandbox here.
@@ -218,13 +211,19 @@ func (t *turn) finishCall(g *gated, res tool.Result) error {
 	rec := eventlog.ToolResult{TurnID: t.active.turnID, CallID: g.call.ID, Name: g.call.Name, Content: res.Output,
 		IsError: res.IsError, Verdict: string(g.verdict.Decision), Layer: string(g.verdict.Layer),
 		Code: string(g.verdict.Code), Approved: g.approved, Display: res.Display, Answered: res.Answered}
+	done := func() {
+		t.deltas.end(deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID})
+		t.rt.opts.Publish(EventToolDone, ToolDoneView{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID,
+			Name: g.call.Name, Output: res.Output, IsError: res.IsError, Approved: g.approved, Display: res.Display,
+			Answered: res.Answered})
+	}
+	if holdsBack(g) {
+		return t.hold(rec, done)
+	}
 	if err := t.record(rec); err != nil {
 		return err
 	}
-	t.deltas.end(deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID})
-	t.rt.opts.Publish(EventToolDone, ToolDoneView{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID,
-		Name: g.call.Name, Output: res.Output, IsError: res.IsError, Approved: g.approved, Display: res.Display,
-		Answered: res.Answered})
+	done()
 	return nil
 }
 

@@ -40,6 +40,9 @@ type harness struct {
 type harnessOpts struct {
 	interaction, override, permission string
 	timeout                           time.Duration
+	// published, when set, sees every broadcast of the runtime and the registry as it is made,
+	// before the bus has it.
+	published func(name string, data any)
 }
 
 func newHarness(t testing.TB, script string, o harnessOpts) *harness {
@@ -58,7 +61,11 @@ func newHarness(t testing.TB, script string, o harnessOpts) *harness {
 	if timeout == 0 {
 		timeout = time.Minute
 	}
-	h.reg = decision.New(st, b.Publish, decision.Options{Timeout: func() time.Duration { return timeout }})
+	publish := b.Publish
+	if o.published != nil {
+		publish = func(name string, data any) { o.published(name, data); b.Publish(name, data) }
+	}
+	h.reg = decision.New(st, publish, decision.Options{Timeout: func() time.Duration { return timeout }})
 	prov, err := scripted.FromBytes("test script", []byte(script))
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +78,7 @@ func newHarness(t testing.TB, script string, o harnessOpts) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.rt = New(Options{Store: st, Publish: b.Publish, Decisions: h.reg, Tools: tool.NewRegistry(), Provider: Fixed(rec), Messages: msgs, DataDir: dataDir})
+	h.rt = New(Options{Store: st, Publish: publish, Decisions: h.reg, Tools: tool.NewRegistry(), Provider: Fixed(rec), Messages: msgs, DataDir: dataDir})
 	h.session = h.newSession(o)
 	t.Cleanup(h.close) // before the store closes: cleanups run last in, first out
 	return h

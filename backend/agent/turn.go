@@ -49,6 +49,7 @@ type turn struct {
 	history  conversation        // the model history, read from the log once and kept
 	prov     provider.Provider   // chosen at the first model request and kept for the turn
 	calls    []provider.ToolCall // the model's calls waiting to run
+	held     held                // the step's results not committed yet (persist.go)
 	steps    int
 	nudges   int
 	mutated  bool // something changed since the last passing verification
@@ -117,7 +118,7 @@ func (t *turn) askModel() (phase, error) {
 	if err != nil {
 		return phaseDone, err
 	}
-	if err := t.record(assistantRecord(t.active.turnID, resp)); err != nil {
+	if err := t.recordAnswer(resp); err != nil {
 		return phaseDone, err
 	}
 	if len(resp.ToolCalls) > 0 {
@@ -139,8 +140,17 @@ func (t *turn) finishOrNudge() (phase, error) {
 	return phaseModel, t.record(eventlog.UserMessage{TurnID: t.active.turnID, Text: verifyNudge, Steer: true})
 }
 
-// runCalls runs the model's calls in order; each passes the gate.
+// runCalls runs the model's calls in order; each passes the gate. What the step held back is
+// committed when its calls end, however they end.
 func (t *turn) runCalls() (phase, error) {
+	p, err := t.runEach()
+	if cerr := t.commit(); err == nil {
+		err = cerr
+	}
+	return p, err
+}
+
+func (t *turn) runEach() (phase, error) {
 	calls := t.calls
 	t.calls = nil
 	for i, c := range calls {
@@ -201,11 +211,9 @@ func assistantRecord(turnID string, resp provider.Response) eventlog.AssistantMe
 	return m
 }
 
-// record appends one step of the turn to the session's log as it happens: one store operation.
-func (t *turn) record(e eventlog.Event) error {
-	_, err := t.rt.opts.Store.AppendStep(t.sessionID, e)
-	return err
-}
+// record appends an event of the turn to the session's log as it happens, after what the step
+// held back, in one transaction (persist.go).
+func (t *turn) record(e eventlog.Event) error { return t.commit(e) }
 
 // errorText is the English text of an error, as the model and the log receive it.
 // A person's rejection reason reaches the model verbatim (R-DEC-4).

@@ -79,6 +79,7 @@ func exerciseEveryReadAndWrite(t *testing.T, s *Store) {
 	s.AddGrant(a.ID, policy.Grant{Kind: policy.KindEdit, Path: "/w/a.go"})
 	s.Grants(a.ID)
 	s.PolicyRules()
+	s.GateInputs(a.ID)
 	s.CreateDecision(DecisionRow{ID: "d1", SessionID: a.ID, TurnID: started.Turn.ID, Kind: "question"})
 	s.PendingDecisions(a.ID)
 	s.AllPending()

@@ -10,7 +10,7 @@ go run ./build/gendata "$AGENTDESK_SCALE_DATA" >&2
 declare -A budget=(
   [BenchmarkEvaluate]=1000            # a gate decision: 1 µs
   [BenchmarkFold100k]=20000000        # the mode fold over 100,000 events: 20 ms
-  [BenchmarkToolCallOverhead]=500000  # gate + persist + emit per tool call, end to end: 0.5 ms
+  [BenchmarkToolCallOverhead]=500000  # gate + persist + emit per tool call, end to end (its answer logged too), in steps of 1 and of 8 calls: 0.5 ms
   [BenchmarkScaleSessionsList]=100000000 # `sessions list --json` over 10,000 sessions (the 100 most recent), store opened: 100 ms
   [BenchmarkScaleModeInForce]=1000000    # the mode in force of a 100,000-event session: 1 ms
   [BenchmarkScaleModelStep]=20000000     # one model step in a 100,000-event session, AgentDesk's own work: 20 ms
