@@ -26,6 +26,7 @@ if [ "${1:-}" != --under-xvfb ]; then
   sessions=$(sed -n 's/.*"sessions": *\([0-9]*\).*/\1/p' "$scale/scale-manifest.json")
   env bin="$bin" runs="$runs" work="$work" sessions="$sessions" \
     xvfb-run -a -s "-screen 0 1280x800x24" bash "$0" --under-xvfb
+  exit
 fi
 
 # The resident memory, in kB, of a process and all its descendants (WebKit's web and network
@@ -116,7 +117,7 @@ row "desktop: memory at the composer, empty folder" "$((${e_kb%.*} / 1024)) MB" 
 goal_kb=$(awk -v e="$e_kb" 'BEGIN { printf "%.0f", e + 50 * 1024 }')
 r=$(ratio "$y_kb" "$goal_kb")
 row "desktop: memory at the composer, $sessions sessions" "$((${y_kb%.*} / 1024)) MB" "$((goal_kb / 1024)) MB" "$r" "$(ok "$r")"
-row "  samples, empty (ms, MB)" "$(awk '{ printf "%s%s/%d", NR > 1 ? " " : "", $1, $2 / 1024 }' "$work/empty.txt")" - -
-row "  samples, $sessions sessions (ms, MB)" "$(awk '{ printf "%s%s/%d", NR > 1 ? " " : "", $1, $2 / 1024 }' "$work/year.txt")" - -
+row "  samples, empty (ms, MB)" "$(awk '{ printf "%s%s/%d", (NR > 1 ? " " : ""), $1, $2 / 1024 }' "$work/empty.txt")" - -
+row "  samples, $sessions sessions (ms, MB)" "$(awk '{ printf "%s%s/%d", (NR > 1 ? " " : ""), $1, $2 / 1024 }' "$work/year.txt")" - -
 printf 'load average after the desktop figures: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 [ "$missed" -eq 0 ] || echo "bench-desktop: $missed launch(es) drew no composer within 300 s" >&2
