@@ -43,12 +43,15 @@ const mb = (v) => `${Math.round(v / 2 ** 20)} MB`;
 const rows = [];
 let unmeasured = 0;
 
-/** One figure beside its goal; value null means it was not reached within the limit. */
-function report(name, value, goal, fmt) {
+/**
+ * One figure beside its goal; value null means it was not reached within the limit, which is
+ * then shown as the least it could be (over, in the figure's unit).
+ */
+function report(name, value, goal, fmt, over = limitMs) {
   let line;
   if (value === null) {
     unmeasured++;
-    line = [name.padEnd(56), `>${fmt(limitMs)}`.padStart(14), fmt(goal).padStart(12), '-'.padStart(8), '✗'];
+    line = [name.padEnd(56), `>${fmt(over)}`.padStart(14), fmt(goal).padStart(12), `>${(over / goal).toFixed(3)}`.padStart(8), '✗'];
   } else {
     const ratio = value / goal;
     line = [name.padEnd(56), fmt(value).padStart(14), fmt(goal).padStart(12), ratio.toFixed(3).padStart(8), ratio <= 1 ? '✓' : '✗'];
@@ -341,7 +344,7 @@ async function liveFigures(page) {
     const got = ex.events.filter((e) => e.type === 'message.assistant').reduce((n, e) => n + (e.payload.text?.length ?? 0), 0);
     if (got !== answer.length) throw new Error(`the answer was recorded with ${got} characters, not ${answer.length}`);
   });
-  report(`browser: live turn, ${answerBytes / 1000} KB answer, page done / backend`, text.page === null ? null : text.page / text.backend, 1.2, (v) => `${v.toFixed(2)}×`);
+  report(`browser: live turn, ${answerBytes / 1000} KB answer, page done / backend`, text.page === null ? null : text.page / text.backend, 1.2, (v) => `${v.toFixed(2)}×`, limitMs / text.backend);
   info('  backend / page done, from the turn\'s start', `${ms(text.backend)} / ${text.page === null ? '-' : ms(text.page)}`);
 
   // A turn runs at most 50 model steps: the calls come 25 to a step, as a model reading many
@@ -354,7 +357,7 @@ async function liveFigures(page) {
     const results = ex.events.filter((e) => e.type === 'tool.result').length;
     if (results !== calls) throw new Error(`${results} tool results recorded, not ${calls}`);
   });
-  report(`browser: live turn, ${calls} tool calls, page done / backend`, tools.page === null ? null : tools.page / tools.backend, 1.2, (v) => `${v.toFixed(2)}×`);
+  report(`browser: live turn, ${calls} tool calls, page done / backend`, tools.page === null ? null : tools.page / tools.backend, 1.2, (v) => `${v.toFixed(2)}×`, limitMs / tools.backend);
   info('  backend / page done, from the turn\'s start', `${ms(tools.backend)} / ${tools.page === null ? '-' : ms(tools.page)}`);
 }
 
