@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"io/fs"
+	"os"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -26,6 +27,11 @@ func RunWindow(s *Services, assets fs.FS) error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup: func(ctx context.Context) {
 			stop = relay(s.Bus, func(name string, data any) { runtime.EventsEmit(ctx, name, data) })
+		},
+		OnDomReady: func(ctx context.Context) {
+			if marksWanted() {
+				markComposer(ctx, os.Stderr)
+			}
 		},
 		OnShutdown: func(context.Context) {
 			if stop != nil {

@@ -59,3 +59,11 @@ secs=${AGENTDESK_STRESS_SECONDS:-60}
 printf '\nwriters on one data folder for %ss each (goal: 0 failed)\n' "$secs"
 AGENTDESK_STRESS_SECONDS=$secs go test -count=1 -run 'NeverFail' -v ./backend/store/ ./app/cli/ \
   | grep -E 'operations tried|runs, [0-9]+ failed|^(FAIL|ok)'
+# The browser and desktop rows of issue 11, each figure beside its goal: Chromium against
+# `agentdesk serve`, then the real window under Xvfb, both on copies of the scale folder (the
+# app writes to the folder it opens). A missed goal is printed, not failed.
+bin=build/bin/agentdesk
+printf '\nbrowser: Chromium (playwright-core) against agentdesk serve\n'
+node frontend/bench/browser.mjs --data "$AGENTDESK_SCALE_DATA" --bin "$bin"
+printf '\ndesktop: the window under Xvfb, from launch to its composer drawn\n'
+bash build/scripts/bench-desktop.sh "$bin"

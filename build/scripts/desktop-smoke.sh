@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts the real desktop binary under Xvfb, waits for the window titled AgentDesk to map,
-# waits until it has painted the shell (not a blank background), and saves a screenshot.
+# waits until it has painted the shell (not a blank background) and drawn its composer (the line
+# the app writes when AGENTDESK_BENCH_MARKS is set), and saves a screenshot.
 # Usage: desktop-smoke.sh BINARY OUT.png
 set -euo pipefail
 bin=$(realpath "$1")
@@ -12,7 +13,7 @@ trap 'rm -rf "$data"' EXIT
 export bin out data
 xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
   set -euo pipefail
-  LANG=en_US.UTF-8 "$bin" --data-dir "$data" >"$data/app.log" 2>&1 &
+  AGENTDESK_BENCH_MARKS=1 LANG=en_US.UTF-8 "$bin" --data-dir "$data" >"$data/app.log" 2>&1 &
   pid=$!
   trap "kill $pid 2>/dev/null || true" EXIT
   if ! wid=$(timeout 30 xdotool search --sync --onlyvisible --name "^AgentDesk$" | head -n1); then
@@ -28,6 +29,12 @@ xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
   geometry=$(xdotool getwindowgeometry "$wid" | tr -s " " | tr "\n" " ")
   echo "desktop-smoke: window $wid mapped ($geometry), $colours colours painted"
   [ "$colours" -ge 64 ] || { echo "desktop-smoke: the window stayed blank"; cat "$data/app.log"; exit 1; }
+  for _ in $(seq 1 60); do
+    grep -q "^agentdesk-bench: composer drawn at " "$data/app.log" && break
+    sleep 0.5
+  done
+  grep -q "^agentdesk-bench: composer drawn at " "$data/app.log" || { echo "desktop-smoke: no composer was drawn"; cat "$data/app.log"; exit 1; }
+  echo "desktop-smoke: the composer is drawn"
   # Painted is not settled: give the shell a moment to load its data before the kept shot.
   sleep 2
   import -window "$wid" "$out"
