@@ -38,6 +38,10 @@ type Manifest struct {
 	Spec
 	BigID    string `json:"big_id"`
 	MediumID string `json:"medium_id"`
+	// Schema is the store's schema version the folder was built at. A folder from an older
+	// schema is migrated forward when opened, like a person's; one without it, or from a newer
+	// schema, is rebuilt (a branch that numbered its migrations differently left such folders).
+	Schema int `json:"schema"`
 }
 
 // manifestName is the file beside the database that says the folder is complete.
@@ -48,6 +52,9 @@ func Open(dir string, spec Spec) (Manifest, bool) {
 	b, err := os.ReadFile(filepath.Join(dir, manifestName))
 	var m Manifest
 	if err != nil || json.Unmarshal(b, &m) != nil || m.Spec != spec {
+		return Manifest{}, false
+	}
+	if m.Schema < 1 || m.Schema > store.SupportedSchema() {
 		return Manifest{}, false
 	}
 	return m, true
@@ -77,7 +84,7 @@ func Build(dir string, spec Spec, progress func(done, total int)) (Manifest, err
 	defer st.Close()
 	g := &generator{st: st, rnd: rand.New(rand.NewPCG(11, 2026))}
 	rest := spec.Events - spec.Big - spec.Medium
-	m := Manifest{Spec: spec}
+	m := Manifest{Spec: spec, Schema: store.SupportedSchema()}
 	done := 0
 	for i := 0; i < spec.Sessions; i++ {
 		n := rest / (spec.Sessions - 2)

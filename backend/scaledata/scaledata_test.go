@@ -1,6 +1,9 @@
 package scaledata
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"agentdesk/backend/eventlog"
@@ -48,5 +51,34 @@ func TestAFolderHoldsItsSpec(t *testing.T) {
 	}
 	if _, ok := Open(dir, Smoke); ok {
 		t.Fatal("a folder of another spec passed for this one")
+	}
+}
+
+// A folder whose manifest names no schema, or a schema newer than the store's, is not taken as
+// complete: its migrations may be numbered differently, and the store could not open it.
+func TestAFolderOfAnotherSchemaIsRebuilt(t *testing.T) {
+	dir := t.TempDir()
+	spec := Spec{Sessions: 3, Events: 30, Big: 10, Medium: 5}
+	m, err := Ensure(dir, spec, nil)
+	if err != nil || m.Schema != store.SupportedSchema() {
+		t.Fatalf("%+v %v", m, err)
+	}
+	for _, schema := range []int{0, store.SupportedSchema() + 1} {
+		stale := m
+		stale.Schema = schema
+		b, _ := json.Marshal(stale)
+		if err := os.WriteFile(filepath.Join(dir, manifestName), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := Open(dir, spec); ok {
+			t.Fatalf("a folder of schema %d passed for one of schema %d", schema, store.SupportedSchema())
+		}
+	}
+	older := m
+	older.Schema = store.SupportedSchema() - 1
+	b, _ := json.Marshal(older)
+	os.WriteFile(filepath.Join(dir, manifestName), b, 0o600)
+	if _, ok := Open(dir, spec); !ok {
+		t.Fatal("a folder of an older schema, which the store migrates forward, was refused")
 	}
 }
