@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/errs"
-	"agentdesk/backend/provider/internal/ssetest"
+	"agentdesk/backend/provider/ssetest"
 	"agentdesk/backend/provider/scripted"
 )
 

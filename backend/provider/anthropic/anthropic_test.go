@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"agentdesk/backend/errs"
-	"agentdesk/backend/provider/internal/ssetest"
+	"agentdesk/backend/provider/ssetest"
 	"agentdesk/backend/provider/llm"
 )
 
