@@ -51,6 +51,18 @@ const (
 	maxPart = 6000
 )
 
+// keepBudget is how many tokens of messages may stay verbatim: share of the window, less when
+// the system prompt and the tools take so much that the rest would cross the threshold again.
+func keepBudget(req provider.Request, window int, share float64) int {
+	fixed := req
+	fixed.Messages = nil
+	room := int(compactAt*float64(window)) - requestTokens(fixed) - summaryTokens(window)
+	return max(0, min(int(share*float64(window)), room))
+}
+
+// summaryTokens is how long a summary may be.
+func summaryTokens(window int) int { return min(maxSummary, max(256, int(summaryShare*float64(window)))) }
+
 // reserve is what a request leaves of the window for the answer.
 func reserve(window int) int { return min(8192, window/4) }
 
@@ -96,7 +108,7 @@ func (t *turn) compact(req provider.Request, window int, reason string) (provide
 		keep = keepOnOverflow
 	}
 	h := t.history.h
-	c, ok := h.plan(int(keep * float64(window)))
+	c, ok := h.plan(keepBudget(req, window, keep))
 	if !ok {
 		return req, errs.New(ContextTooLong, "Window", window, "Tokens", before)
 	}
@@ -130,7 +142,7 @@ func (t *turn) compact(req provider.Request, window int, reason string) (provide
 // summarise asks the turn's provider for a summary of msgs: in one request when they fit its
 // share of the window, else part by part, each part with the summary so far.
 func (t *turn) summarise(msgs []provider.Message, window int) (string, error) {
-	out := min(maxSummary, max(256, int(summaryShare*float64(window))))
+	out := summaryTokens(window)
 	budget := max(1, int(summaryInputShare*float64(window))-out)
 	summary := ""
 	for _, part := range splitTranscript(msgs, budget) {
