@@ -61,7 +61,9 @@ func keepBudget(req provider.Request, window int, share float64) int {
 }
 
 // summaryTokens is how long a summary may be.
-func summaryTokens(window int) int { return min(maxSummary, max(256, int(summaryShare*float64(window)))) }
+func summaryTokens(window int) int {
+	return min(maxSummary, max(256, int(summaryShare*float64(window))))
+}
 
 // reserve is what a request leaves of the window for the answer.
 func reserve(window int) int { return min(8192, window/4) }
