@@ -33,6 +33,9 @@ type CompactedView struct {
 	SessionID string `json:"sessionId"`
 	TurnID    string `json:"turnId"`
 	Seq       int64  `json:"seq"`
+	From      int64  `json:"from"`
+	Through   int64  `json:"through"`
+	Summary   string `json:"summary"`
 }
 
 // The budget, as fractions of the window: a request past compactAt is compacted; what stays
@@ -130,7 +133,8 @@ func (t *turn) compact(req provider.Request, window int, reason string) (provide
 	if err != nil {
 		return req, err
 	}
-	t.rt.opts.Publish(EventCompacted, CompactedView{SessionID: t.sessionID, TurnID: t.active.turnID, Seq: row.Seq})
+	t.rt.opts.Publish(EventCompacted, CompactedView{SessionID: t.sessionID, TurnID: t.active.turnID, Seq: row.Seq,
+		From: c.From, Through: c.Through, Summary: summary})
 	if req.Messages, err = t.history.messages(t.rt.opts.Store, t.sessionID); err != nil {
 		return req, err
 	}
