@@ -151,7 +151,7 @@ func (t *turn) summarise(msgs []provider.Message, window int) (string, error) {
 	out := summaryTokens(window)
 	budget := max(1, int(summaryInputShare*float64(window))-out)
 	summary := ""
-	for _, part := range splitTranscript(msgs, budget) {
+	for _, part := range boundParts(splitTranscript(msgs, budget)) {
 		req := provider.Request{System: summarySystem, MaxTokens: out,
 			Messages: []provider.Message{{Role: provider.RoleUser, Text: summaryPrompt(summary, part)}}}
 		resp, err := t.prov.Stream(t.ctx, req, nil)
@@ -182,6 +182,20 @@ func summaryPrompt(soFar, part string) string {
 	}
 	fmt.Fprintf(&b, "<conversation>\n%s</conversation>", part)
 	return b.String()
+}
+
+// maxSummaryParts bounds the summary requests of one compaction: a history far beyond the
+// window (a long session opened with a smaller model) keeps its first part, where the task was
+// set, and its latest ones, and says what was left out between them.
+const maxSummaryParts = 8
+
+func boundParts(parts []string) []string {
+	if len(parts) <= maxSummaryParts {
+		return parts
+	}
+	left := len(parts) - maxSummaryParts
+	gap := fmt.Sprintf("[… %d more parts of the conversation are left out here …]\n\n", left)
+	return append([]string{parts[0] + gap}, parts[len(parts)-maxSummaryParts+1:]...)
 }
 
 // splitTranscript renders msgs as plain text for the summary request, in parts of at most

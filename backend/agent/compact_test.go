@@ -455,3 +455,66 @@ func TestCompactionKindsHaveMessages(t *testing.T) {
 		t.Errorf("no message for %s", m)
 	}
 }
+
+// The summary request quotes the history as text: long parts cut head and tail, parts split
+// to the budget, at most maxSummaryParts of them with the first kept and the gap said.
+func TestTheSummaryRequestIsBounded(t *testing.T) {
+	long := strings.Repeat("x", 3*maxPart)
+	msgs := []provider.Message{
+		{Role: provider.RoleUser, Text: "the task"},
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "c1", Name: "read", Input: json.RawMessage(`{"path":"a"}`)}}},
+		{Role: provider.RoleUser, ToolResults: []provider.ToolResult{{CallID: "c1", Name: "read", Content: long, IsError: true}}},
+	}
+	text := renderMessage(msgs[2])
+	if len(text) > maxPart+200 || !strings.Contains(text, "bytes left out") || !strings.Contains(text, "[tool error of read c1]") {
+		t.Fatalf("a long result renders as %d bytes:\n%.200s", len(text), text)
+	}
+	var many []provider.Message
+	for i := range 40 {
+		many = append(many, provider.Message{Role: provider.RoleUser, Text: fmt.Sprintf("message %d %s", i, strings.Repeat("y", 400))})
+	}
+	parts := boundParts(splitTranscript(many, 150))
+	if len(parts) != maxSummaryParts || !strings.Contains(parts[0], "message 0 ") || !strings.Contains(parts[0], "more parts") ||
+		!strings.Contains(parts[len(parts)-1], "message 39 ") {
+		t.Fatalf("%d parts: %.100q … %.100q", len(parts), parts[0], parts[len(parts)-1])
+	}
+}
+
+// The history cut never parts a call from its result, and a rebuild of the cut from the log
+// gives the same messages as the live history.
+func TestACutNeverPartsACallFromItsResult(t *testing.T) {
+	log := eventlog.Read([]eventlog.Entry{
+		entry(1, eventlog.UserMessage{TurnID: "t", Text: "go"}),
+		entry(2, eventlog.AssistantMessage{TurnID: "t", ToolCalls: []eventlog.CallRecord{{ID: "c1", Name: "read", Input: json.RawMessage(`{}`)}}}),
+		entry(3, eventlog.ToolResult{TurnID: "t", CallID: "c1", Name: "read", Content: strings.Repeat("r", 4000)}),
+		entry(4, eventlog.AssistantMessage{TurnID: "t", ToolCalls: []eventlog.CallRecord{{ID: "c2", Name: "read", Input: json.RawMessage(`{}`)}}}),
+		entry(5, eventlog.ToolResult{TurnID: "t", CallID: "c2", Name: "read", Content: strings.Repeat("s", 400)}),
+	})
+	h := &history{open: map[string]string{}}
+	h.walk(log)
+	for keep := 0; keep < 2000; keep += 50 {
+		c, ok := h.plan(keep)
+		if !ok {
+			t.Fatalf("keep %d: no cut", keep)
+		}
+		if m := h.msgs[c.At]; m.Role == provider.RoleUser && len(m.ToolResults) > 0 {
+			t.Fatalf("keep %d: cut before a result", keep)
+		}
+	}
+	c, _ := h.plan(200)
+	if c.At != 3 || c.From != 1 || c.Through != 3 {
+		t.Fatalf("cut %+v, want before the second call", c)
+	}
+	withSummary := append(log, eventlog.Read([]eventlog.Entry{entry(6, eventlog.ContextCompacted{From: c.From, Through: c.Through, Summary: "S"})})...)
+	got := buildHistory(withSummary)
+	if len(got) != 3 || got[0].Text != summaryIntro+"S" || got[1].ToolCalls[0].ID != "c2" || got[2].ToolResults[0].CallID != "c2" {
+		t.Fatalf("after the cut: %+v", got)
+	}
+	h.ContextCompacted(eventlog.ContextCompacted{From: c.From, Through: c.Through, Summary: "S"})
+	if !reflect.DeepEqual(h.msgs, got) {
+		t.Fatal("the live history and the rebuild differ")
+	}
+	if _, ok := (&history{msgs: got[:1], origin: []int64{3}}).plan(0); ok {
+		t.Fatal("a lone summary has nothing to cut")
+	}
+}
