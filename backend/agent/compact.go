@@ -73,6 +73,9 @@ func reserve(window int) int { return min(8192, window/4) }
 
 // fit compacts the history when req would take more than compactAt of the window.
 func (t *turn) fit(req provider.Request) (provider.Request, error) {
+	if t.prov == nil {
+		return req, nil // no model chosen yet, so no window to measure against
+	}
 	window := provider.WindowOf(t.prov)
 	if t.history.tokens(req) <= int(compactAt*float64(window)) {
 		return req, nil

@@ -107,12 +107,14 @@ const (
 	partTokens    = 4
 )
 
-func textTokens(s string) int { return (len(s) + bytesPerToken - 1) / bytesPerToken }
+func textTokens(s string) int { return sizeTokens(len(s)) }
+
+func sizeTokens(n int) int { return (n + bytesPerToken - 1) / bytesPerToken }
 
 func messageTokens(m provider.Message) int {
 	n := partTokens + textTokens(m.Text)
 	for _, c := range m.ToolCalls {
-		n += partTokens + textTokens(c.Name) + textTokens(string(c.Input))
+		n += partTokens + textTokens(c.Name) + sizeTokens(len(c.Input))
 	}
 	for _, r := range m.ToolResults {
 		n += partTokens + textTokens(r.Content)
@@ -126,7 +128,7 @@ func requestTokens(req provider.Request) int {
 		n += messageTokens(m)
 	}
 	for _, t := range req.Tools {
-		n += partTokens + textTokens(t.Name) + textTokens(t.Description) + textTokens(string(t.InputSchema))
+		n += partTokens + textTokens(t.Name) + textTokens(t.Description) + sizeTokens(len(t.InputSchema))
 	}
 	return n
 }
