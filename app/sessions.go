@@ -167,9 +167,20 @@ func (f *Sessions) SetPermission(req SetSessionPermissionRequest) (Session, erro
 	return f.changed(f.svc().SetPermission(req.ID, req.PermissionMode))
 }
 
-// Fork copies a session with its history; the copy is in the same mode.
-func (f *Sessions) Fork(req SessionRef) (Session, error) {
-	row, err := f.s.Store.ForkSession(req.ID, "")
+// ForkRequest names the session to copy and, with Before, the log entry the copy stops before
+// (a compaction, say: the copy then continues from the original words).
+type ForkRequest struct {
+	ID     string `json:"id"`
+	Before int64  `json:"before,omitempty"`
+}
+
+// Fork copies a session with its history (up to Before, when set); the copy is in the same mode.
+func (f *Sessions) Fork(req ForkRequest) (Session, error) {
+	fork := func() (store.Session, error) { return f.s.Store.ForkSession(req.ID, "") }
+	if req.Before != 0 {
+		fork = func() (store.Session, error) { return f.s.Store.ForkSessionBefore(req.ID, "", req.Before) }
+	}
+	row, err := fork()
 	if err != nil {
 		return Session{}, f.s.fail(err)
 	}

@@ -90,6 +90,8 @@ type Item struct {
 	Checkpoint *agent.CheckpointView `json:"checkpoint,omitempty"`
 	Restore    *RestoreItem          `json:"restore,omitempty"`
 	Review     *ReviewItem           `json:"review,omitempty"`
+	// Compacted is set on items of type "compacted" (transcript_compact.go).
+	Compacted *CompactedItem `json:"compacted,omitempty"`
 }
 
 // Transcript reads a page of the timeline from the session's log, with the turns it names.

@@ -94,7 +94,7 @@ func runSessions(c *Context, args []string) int {
 		{name: "create", flags: createFlags, run: runCreate},
 		{name: "list", flags: listFlags, run: runList},
 		{name: "show", args: []string{"ID"}, flags: jsonFlag, run: runShow},
-		{name: "fork", args: []string{"ID"}, flags: jsonFlag, run: runFork},
+		{name: "fork", args: []string{"ID"}, flags: forkFlags, run: runFork},
 		{name: "delete", args: []string{"ID"}, flags: jsonFlag, run: runDelete},
 		{name: "export", args: []string{"ID"}, run: runExport},
 		{name: "import", args: []string{"FILE"}, flags: jsonFlag, run: runImport},
@@ -278,9 +278,19 @@ func runShow(c *Context, fs *flag.FlagSet, args []string) int {
 	})
 }
 
+func forkFlags(c *Context, fs *flag.FlagSet) {
+	jsonFlag(c, fs)
+	fs.Int64("before", 0, c.T("cli.flag.before"))
+}
+
 func runFork(c *Context, fs *flag.FlagSet, args []string) int {
 	return c.withSessions(func(svc *session.Service) error {
-		row, err := svc.Store.ForkSession(args[0], "")
+		before, _ := strconv.ParseInt(fs.Lookup("before").Value.String(), 10, 64)
+		fork := svc.Store.ForkSession
+		if before != 0 {
+			fork = func(id, title string) (store.Session, error) { return svc.Store.ForkSessionBefore(id, title, before) }
+		}
+		row, err := fork(args[0], "")
 		if err != nil {
 			return err
 		}

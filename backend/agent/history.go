@@ -24,14 +24,16 @@ const unreadableNote = "NOTE: entry %d of this conversation's log could not be r
 // history is the model conversation built from a log, starting after the last /clear.
 type history struct {
 	eventlog.Ignore
-	msgs []provider.Message
-	open map[string]string // call id -> tool name, for calls still waiting for a result
+	msgs   []provider.Message
+	origin []int64           // the log entry each message began at (history_compact.go)
+	from   int64             // the first entry the last summary stands for, 0 when none
+	open   map[string]string // call id -> tool name, for calls still waiting for a result
 }
 
 // buildHistory turns a session log into model messages.
 func buildHistory(log []eventlog.Record) []provider.Message {
 	h := &history{open: map[string]string{}}
-	eventlog.Walk(log, h)
+	h.walk(log)
 	return closeOpen(h.msgs, h.open)
 }
 
@@ -40,8 +42,9 @@ func buildHistory(log []eventlog.Record) []provider.Message {
 // recorded since (its own steps, steering, a /clear). A step costs the same in a 100-event and
 // a 100k-event session, and reads the same history a rebuild from the log would.
 type conversation struct {
-	h    *history
-	seen int64 // the number of the last log entry read into h
+	h     *history
+	seen  int64 // the number of the last log entry read into h
+	usage usage // what the model reported of the last request (history_compact.go)
 }
 
 // messages is the conversation as the model is sent it now.
@@ -54,7 +57,7 @@ func (c *conversation) messages(s *store.Store, sessionID string) ([]provider.Me
 		if err != nil {
 			return nil, err
 		}
-		eventlog.Walk(page, c.h)
+		c.h.walk(page)
 		if len(page) > 0 {
 			c.seen = page[len(page)-1].Seq
 		}
@@ -78,7 +81,7 @@ func (c *conversation) messages(s *store.Store, sessionID string) ([]provider.Me
 const logBatch = 5000
 
 func (h *history) ContextCleared(eventlog.ContextCleared) {
-	h.msgs, h.open = nil, map[string]string{}
+	h.msgs, h.open, h.from = nil, map[string]string{}, 0
 }
 
 func (h *history) UserMessage(m eventlog.UserMessage) {

@@ -27,6 +27,7 @@ func BenchmarkScaleModelStep(b *testing.B) {
 	}
 	tr := &turn{rt: h.rt, ctx: context.Background(), active: &active{turnID: "bench"}, sessionID: h.session,
 		workspace: h.workspace, pref: mode.Default, exec: mode.ModeExecute, deltas: newCoalescer(h.rt.opts.Publish)}
+	tr.prov, _ = h.rt.opts.Provider(h.session) // its window is measured against at every step
 	first, err := tr.request()
 	if err != nil || len(first.Messages) < m.Big/100 {
 		b.Fatalf("the history of %d events read %d messages: %v", m.Big, len(first.Messages), err)

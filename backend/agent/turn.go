@@ -99,17 +99,18 @@ func (t *turn) askModel() (phase, error) {
 	if err := t.absorbSteering(); err != nil {
 		return phaseDone, err
 	}
-	req, err := t.request()
-	if err != nil {
-		return phaseDone, err
-	}
+	var err error
 	if t.prov == nil {
 		if t.prov, err = t.rt.opts.Provider(t.sessionID); err != nil {
 			return phaseDone, err
 		}
 	}
+	req, err := t.request()
+	if err != nil {
+		return phaseDone, err
+	}
 	key := deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID}
-	resp, err := t.prov.Stream(t.ctx, req, func(e provider.Event) {
+	resp, err := t.stream(req, func(e provider.Event) {
 		if e.Kind == provider.EventTextDelta {
 			t.deltas.add(EventTurnDelta, key, e.Text)
 		}
@@ -191,6 +192,7 @@ func (t *turn) absorbSteering() error {
 
 // request builds the model request from the log (through the turn's kept history): the tool
 // definitions come from the execution mode's profile (the soft layer); Chat sends none at all.
+// A request that would outgrow the model's context window compacts the history (compact.go).
 func (t *turn) request() (provider.Request, error) {
 	msgs, err := t.history.messages(t.rt.opts.Store, t.sessionID)
 	if err != nil {
@@ -200,7 +202,7 @@ func (t *turn) request() (provider.Request, error) {
 	for _, d := range append(t.rt.opts.Tools.Defs(mode.ProfileOf(t.exec).Tools), t.mcpDefs()...) {
 		req.Tools = append(req.Tools, provider.ToolDef{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema})
 	}
-	return req, nil
+	return t.fit(req)
 }
 
 func assistantRecord(turnID string, resp provider.Response) eventlog.AssistantMessage {

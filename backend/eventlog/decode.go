@@ -62,6 +62,7 @@ var decoders = map[string]func(raw []byte) (Event, error){
 	TypeCheckpoint:       decodeAs[Checkpoint],
 	TypeRestore:          decodeAs[Restore],
 	TypeReview:           decodeAs[Review],
+	TypeContextCompacted: decodeAs[ContextCompacted],
 }
 
 func decode(typ string, raw []byte) (Event, error) {

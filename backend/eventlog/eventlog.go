@@ -32,6 +32,7 @@ const (
 var Types = []string{
 	TypeUserMessage, TypeAssistantMessage, TypeQueuedMessage, TypeToolResult, TypeDirectTool,
 	TypeContextCleared, TypeModeSet, TypePermissionSet, TypeCheckpoint, TypeRestore, TypeReview,
+	TypeContextCompacted,
 }
 
 // Payload is a decoded entry: one of the event types below, or Unreadable.

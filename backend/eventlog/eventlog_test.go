@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -25,6 +26,7 @@ var every = []Event{
 	Restore{CheckpointID: 4, TurnID: "t1", Scope: ScopeBoth, UndoID: 5, ResultID: 6,
 		Changed: []FileChange{{Path: "a.txt", Action: "delete"}}, ForkID: "f", ForkOf: "s"},
 	Review{TurnID: "t1", Path: "a.txt", Action: ReviewRevert, Hunks: []int{0, 2}, Reason: "no", Patch: "@@", UndoID: 7, ResultID: 8},
+	ContextCompacted{TurnID: "t1", From: 1, Through: 9, Summary: "s", TokensBefore: 900, TokensAfter: 100, Window: 1000, Reason: CompactedOverflow},
 }
 
 func TestEveryTypeRoundTrips(t *testing.T) {
@@ -87,6 +89,9 @@ func TestWhatCannotBeReadIsUnreadableNamingWhy(t *testing.T) {
 		{TypeReview, `{"turn_id":"t","path":"a","action":"keep"}`, "action must be"},
 		{TypeReview, `{"turn_id":"t","action":"accept"}`, "path is missing"},
 		{TypeModeSet, `[1]`, "not a JSON object"},
+		{TypeContextCompacted, `{"from":1,"through":4}`, "summary is missing"},
+		{TypeContextCompacted, `{"from":5,"through":4,"summary":"s"}`, "must name a range"},
+		{TypeContextCompacted, `{"summary":"s"}`, "must name a range"},
 		{"note", `{}`, `unknown event type "note"`},
 	}
 	for _, c := range cases {
@@ -116,6 +121,9 @@ func (r *recorder) Checkpoint(m Checkpoint)             { r.seen = append(r.seen
 func (r *recorder) Restore(m Restore)                   { r.seen = append(r.seen, "restore:"+m.Scope) }
 func (r *recorder) Review(m Review)                     { r.seen = append(r.seen, "review:"+m.Action) }
 func (r *recorder) Unreadable(u Unreadable)             { r.seen = append(r.seen, "unreadable:"+u.Type) }
+func (r *recorder) ContextCompacted(m ContextCompacted) {
+	r.seen = append(r.seen, fmt.Sprintf("compacted:%d-%d", m.From, m.Through))
+}
 
 func TestWalkHandsEveryEntryInOrderIncludingTheUnreadable(t *testing.T) {
 	var entries []Entry
@@ -128,7 +136,7 @@ func TestWalkHandsEveryEntryInOrderIncludingTheUnreadable(t *testing.T) {
 	log := Read(entries)
 	Walk(log, &r)
 	want := []string{"user:hi", "assistant:ok", "queued:m1", "result:c1", "direct:d1", "cleared", "mode:debug", "perm:auto",
-		"checkpoint:after_tool", "restore:both", "review:revert", "unreadable:tool.result"}
+		"checkpoint:after_tool", "restore:both", "review:revert", "compacted:1-9", "unreadable:tool.result"}
 	if !slices.Equal(r.seen, want) {
 		t.Fatalf("walked %v, want %v", r.seen, want)
 	}

@@ -15,6 +15,7 @@ type Visitor interface {
 	Checkpoint(Checkpoint)
 	Restore(Restore)
 	Review(Review)
+	ContextCompacted(ContextCompacted)
 	Unreadable(Unreadable)
 }
 
@@ -39,6 +40,7 @@ func (Ignore) PermissionSet(PermissionSet)       {}
 func (Ignore) Checkpoint(Checkpoint)             {}
 func (Ignore) Restore(Restore)                   {}
 func (Ignore) Review(Review)                     {}
+func (Ignore) ContextCompacted(ContextCompacted) {}
 
 func (m UserMessage) visit(v Visitor)      { v.UserMessage(m) }
 func (m AssistantMessage) visit(v Visitor) { v.AssistantMessage(m) }

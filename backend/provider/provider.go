@@ -8,6 +8,8 @@ package provider
 
 import (
 	"os"
+	"strconv"
+	"strings"
 
 	"agentdesk/backend/errs"
 	"agentdesk/backend/provider/anthropic"
@@ -50,6 +52,7 @@ const (
 	ScriptInvalid   = llm.ScriptInvalid
 	RecordFailed    = llm.RecordFailed
 	KeyringFailed   = llm.KeyringFailed
+	ContextOverflow = llm.ContextOverflow
 )
 
 // ErrorKinds lists every error kind of the providers.
@@ -72,7 +75,42 @@ type Config struct {
 	BaseURL    string // empty: ANTHROPIC_BASE_URL / OPENAI_BASE_URL, then the vendor's endpoint
 	ScriptPath string // the script file of the scripted provider
 	RecordPath string // non-empty: record every request to this file (see Record)
-	Getenv     func(string) string
+	// ContextWindow overrides the model's context window in tokens (0: AGENTDESK_CONTEXT_WINDOW,
+	// then the catalogue, llm.ContextWindow): a local model's real window is known only to the
+	// person who loaded it.
+	ContextWindow int
+	Getenv        func(string) string
+}
+
+// WindowEnv names the environment variable that sets the context window of any model.
+const WindowEnv = "AGENTDESK_CONTEXT_WINDOW"
+
+// window is the configured override, or 0.
+func (cfg Config) window() int {
+	if cfg.ContextWindow > 0 {
+		return cfg.ContextWindow
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(cfg.Getenv(WindowEnv)))
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
+}
+
+// WindowOf is the context window of the model p sends to, in tokens: what the provider knows
+// of its model (through a recorder too), else llm.DefaultWindowUnknown.
+func WindowOf(p Provider) int {
+	for p != nil {
+		if w, ok := p.(llm.Windowed); ok && w.ContextWindow() > 0 {
+			return w.ContextWindow()
+		}
+		u, ok := p.(interface{ Unwrap() Provider })
+		if !ok {
+			break
+		}
+		p = u.Unwrap()
+	}
+	return llm.DefaultWindowUnknown
 }
 
 // New builds the provider cfg describes: it checks the kind, finds the API key (environment,
@@ -111,7 +149,7 @@ func newAnthropic(cfg Config) (Provider, error) {
 		return nil, keyMissing(KindAnthropic)
 	}
 	base := firstNonEmpty(cfg.BaseURL, cfg.Getenv("ANTHROPIC_BASE_URL"))
-	return anthropic.New(anthropic.Options{Key: key, BaseURL: base, Model: cfg.Model}), nil
+	return anthropic.New(anthropic.Options{Key: key, BaseURL: base, Model: cfg.Model, ContextWindow: cfg.window()}), nil
 }
 
 // localKey stands in for an API key on a loopback server: local servers ignore it, but the SDK
@@ -127,7 +165,7 @@ func newOpenAI(cfg Config) (Provider, error) {
 		}
 		key = localKey
 	}
-	return openai.New(openai.Options{Key: key, BaseURL: base, Model: cfg.Model}), nil
+	return openai.New(openai.Options{Key: key, BaseURL: base, Model: cfg.Model, ContextWindow: cfg.window()}), nil
 }
 
 func newScripted(cfg Config) (Provider, error) {

@@ -10,7 +10,7 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"agentdesk/backend/errs"
-	"agentdesk/backend/provider/internal/ssetest"
+	"agentdesk/backend/provider/ssetest"
 )
 
 // The tests never touch the real OS keyring.

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"agentdesk/backend/errs"
-	"agentdesk/backend/provider/internal/ssetest"
 	"agentdesk/backend/provider/scripted"
+	"agentdesk/backend/provider/ssetest"
 )
 
 // record mirrors the documented file shape; outside tests read exactly these names.

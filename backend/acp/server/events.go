@@ -50,6 +50,8 @@ func (s *Server) onEvent(e bus.Event) {
 		delete(s.open[id], d.CallID)
 		s.mu.Unlock()
 		s.notify(id, toolDone(d.CallID, d.Output, d.IsError))
+	case agent.EventCompacted:
+		s.onCompacted(e.Data.(agent.CompactedView))
 	case agent.EventModeChanged:
 		if s.heldBack(e.Data.(agent.ModeView)) {
 			return
@@ -192,6 +194,8 @@ func sessionOf(data any) string {
 	case agent.ModeView:
 		return d.SessionID
 	case agent.TurnEnded:
+		return d.SessionID
+	case agent.CompactedView:
 		return d.SessionID
 	case decision.Decision:
 		return d.SessionID

@@ -27,6 +27,8 @@ type Options struct {
 	Key     string
 	BaseURL string
 	Model   string
+	// ContextWindow overrides the catalogue's window of the model, in tokens (0: the catalogue).
+	ContextWindow int
 }
 
 // Provider talks to the Messages API.
@@ -34,6 +36,7 @@ type Provider struct {
 	client sdk.Client
 	model  string
 	key    string // kept only to redact it from any message that echoes it
+	window int
 }
 
 // New builds a provider. The SDK's own environment lookups are switched off: the caller has
@@ -47,8 +50,15 @@ func New(o Options) *Provider {
 	if model == "" {
 		model = DefaultModel
 	}
-	return &Provider{client: sdk.NewClient(opts...), model: model, key: o.Key}
+	window := o.ContextWindow
+	if window <= 0 {
+		window = llm.ContextWindow(model)
+	}
+	return &Provider{client: sdk.NewClient(opts...), model: model, key: o.Key, window: window}
 }
+
+// ContextWindow implements llm.Windowed: the window of the configured model.
+func (p *Provider) ContextWindow() int { return p.window }
 
 // Name implements provider.Provider.
 func (p *Provider) Name() string { return Name }
@@ -122,7 +132,9 @@ func response(m sdk.Message) llm.Response {
 	}
 	out.Text = text.String()
 	out.StopReason = string(m.StopReason)
-	out.Usage = llm.Usage{InputTokens: m.Usage.InputTokens, OutputTokens: m.Usage.OutputTokens}
+	// Cached input counts against the window like any other input.
+	in := m.Usage.InputTokens + m.Usage.CacheReadInputTokens + m.Usage.CacheCreationInputTokens
+	out.Usage = llm.Usage{InputTokens: in, OutputTokens: m.Usage.OutputTokens}
 	return out
 }
 
@@ -138,6 +150,9 @@ func (p *Provider) failure(err error) error {
 		msg := apiErr.Message
 		if msg == "" {
 			msg = apiErr.RawJSON()
+		}
+		if llm.IsOverflow(apiErr.StatusCode, string(apiErr.Type()), msg) {
+			return llm.OverflowError(Name, msg, p.key)
 		}
 		if apiErr.StatusCode >= 400 {
 			return llm.HTTPError(Name, apiErr.StatusCode, msg, p.key)

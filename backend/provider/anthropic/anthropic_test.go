@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"agentdesk/backend/errs"
-	"agentdesk/backend/provider/internal/ssetest"
 	"agentdesk/backend/provider/llm"
+	"agentdesk/backend/provider/ssetest"
 )
 
 const testKey = "sk-ant-test-0123456789"

@@ -26,12 +26,15 @@ const (
 	RecordFailed errs.Kind = "RECORD_FAILED"
 	// KeyringFailed: the OS keyring refused to store or delete a key. Args: Provider, Detail.
 	KeyringFailed errs.Kind = "KEYRING_UNAVAILABLE"
+	// ContextOverflow: the model refused the request as longer than its context window; the
+	// runtime summarises the conversation and tries once more. Args: Provider, Message.
+	ContextOverflow errs.Kind = "PROVIDER_CONTEXT_OVERFLOW"
 )
 
 // ErrorKinds lists every kind above, for tests that check each has a message in every locale.
 var ErrorKinds = []errs.Kind{
 	KeyMissing, HTTPFailed, StreamFailed, Unreachable, ScriptExhausted, ScriptInvalid,
-	RecordFailed, KeyringFailed,
+	RecordFailed, KeyringFailed, ContextOverflow,
 }
 
 // Redact removes secret from s, so a vendor or transport message that echoes the API key never

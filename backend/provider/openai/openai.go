@@ -31,6 +31,8 @@ type Options struct {
 	Key     string
 	BaseURL string
 	Model   string
+	// ContextWindow overrides the catalogue's window of the model, in tokens (0: the catalogue).
+	ContextWindow int
 }
 
 // Provider talks to a Chat Completions endpoint.
@@ -39,6 +41,7 @@ type Provider struct {
 	model    string
 	key      string // kept only to redact it from any message that echoes it
 	official bool   // the endpoint is OpenAI's own, not a compatible server
+	window   int
 }
 
 // New builds a provider. The base URL is always passed explicitly so the SDK's own
@@ -53,8 +56,15 @@ func New(o Options) *Provider {
 		model = DefaultModel
 	}
 	client := sdk.NewClient(option.WithAPIKey(o.Key), option.WithBaseURL(base))
-	return &Provider{client: client, model: model, key: o.Key, official: isOfficial(base)}
+	window := o.ContextWindow
+	if window <= 0 {
+		window = llm.ContextWindow(model)
+	}
+	return &Provider{client: client, model: model, key: o.Key, official: isOfficial(base), window: window}
 }
+
+// ContextWindow implements llm.Windowed: the window of the configured model.
+func (p *Provider) ContextWindow() int { return p.window }
 
 func isOfficial(base string) bool {
 	u, err := url.Parse(base)
@@ -105,6 +115,9 @@ func (p *Provider) failure(err error) error {
 		msg := apiErr.Message
 		if msg == "" {
 			msg = http.StatusText(apiErr.StatusCode)
+		}
+		if llm.IsOverflow(apiErr.StatusCode, apiErr.Code, msg) {
+			return llm.OverflowError(Name, msg, p.key)
 		}
 		return llm.HTTPError(Name, apiErr.StatusCode, msg, p.key)
 	}

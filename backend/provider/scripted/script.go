@@ -22,6 +22,9 @@ type file struct {
 	Responses *[]response `json:"responses"`
 	// Vars are the starting values of the variables a script's texts and inputs may use.
 	Vars map[string]string `json:"vars"`
+	// ContextWindow is the window the script pretends its model has, in tokens; 0 means none
+	// that a conversation could outgrow (a replay has no model to overflow).
+	ContextWindow int `json:"context_window"`
 }
 
 // response is one scripted answer; ID and Next let a script branch (see branch.go).
@@ -44,29 +47,32 @@ type toolCall struct {
 
 // parse decodes and checks a script, giving every tool call without an id a stable one
 // ("call_<n>", numbered through the whole file) so runs and records are reproducible.
-func parse(name string, data []byte) ([]response, map[string]string, error) {
+func parse(name string, data []byte) ([]response, map[string]string, int, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var f file
 	if err := dec.Decode(&f); err != nil {
-		return nil, nil, invalid(name, err.Error())
+		return nil, nil, 0, invalid(name, err.Error())
 	}
 	if dec.More() {
-		return nil, nil, invalid(name, "unexpected data after the script object")
+		return nil, nil, 0, invalid(name, "unexpected data after the script object")
 	}
 	if f.Responses == nil {
-		return nil, nil, invalid(name, `missing "responses"`)
+		return nil, nil, 0, invalid(name, `missing "responses"`)
+	}
+	if f.ContextWindow < 0 {
+		return nil, nil, 0, invalid(name, "context_window must not be negative")
 	}
 	n := 0
 	for i := range *f.Responses {
 		if err := check(&(*f.Responses)[i], i, &n); err != nil {
-			return nil, nil, invalid(name, err.Error())
+			return nil, nil, 0, invalid(name, err.Error())
 		}
 	}
 	if err := link(*f.Responses); err != nil {
-		return nil, nil, invalid(name, err.Error())
+		return nil, nil, 0, invalid(name, err.Error())
 	}
-	return *f.Responses, f.Vars, nil
+	return *f.Responses, f.Vars, f.ContextWindow, nil
 }
 
 // check validates one response and fills in defaults; n counts tool calls so far.

@@ -23,6 +23,7 @@ const Name = "scripted"
 type Provider struct {
 	file      string
 	responses []response
+	window    int
 
 	mu    sync.Mutex
 	next  int
@@ -44,15 +45,24 @@ func Load(path string) (*Provider, error) {
 // FromBytes builds a provider from script text (an embedded demo script, say); name stands for
 // the file in error messages.
 func FromBytes(name string, data []byte) (*Provider, error) {
-	responses, vars, err := parse(name, data)
+	responses, vars, window, err := parse(name, data)
 	if err != nil {
 		return nil, err
 	}
 	if vars == nil {
 		vars = map[string]string{}
 	}
-	return &Provider{file: name, responses: responses, last: -1, plays: make([]int, len(responses)), vars: vars}, nil
+	if window == 0 {
+		window = unbounded
+	}
+	return &Provider{file: name, responses: responses, last: -1, plays: make([]int, len(responses)), vars: vars, window: window}, nil
 }
+
+// unbounded is the window of a script that names none: more than any conversation holds.
+const unbounded = 1 << 40
+
+// ContextWindow implements llm.Windowed: the script's context_window, else unbounded.
+func (p *Provider) ContextWindow() int { return p.window }
 
 // Name implements provider.Provider.
 func (p *Provider) Name() string { return Name }

@@ -58,7 +58,8 @@ export function createApi(getTransport = transport) {
       create: (req: CreateSessionRequest = {}) => call<Session>('Sessions.Create', req),
       rename: (id: string, title: string) => call<Session>('Sessions.Rename', { id, title }),
       remove: (id: string) => call<null>('Sessions.Delete', { id }).then(() => undefined),
-      fork: (id: string) => call<Session>('Sessions.Fork', { id }),
+      /** A copy of the session; with `before`, of its history before that log entry only. */
+      fork: (id: string, before = 0) => call<Session>('Sessions.Fork', before ? { id, before } : { id }),
       configure: (req: ConfigureRequest) => call<ConfigureResult>('Sessions.Configure', req),
       setPermission: (id: string, permissionMode: Permission) =>
         call<Session>('Sessions.SetPermission', { id, permissionMode }),
@@ -102,6 +103,7 @@ export function createApi(getTransport = transport) {
       onQueue: on<QueueChangedEvent>('queue.changed'),
       onSessionFailed: on<SessionFailedEvent>('session.failed'),
       onCleared: on<SessionRef>('session.cleared'),
+      onCompacted: on<SessionRef>('session.compacted'),
     },
     checkpoints: {
       list: (sessionId: string) => call<Checkpoint[] | null>('Checkpoints.List', { sessionId }).then((c) => c ?? []),

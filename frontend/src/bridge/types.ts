@@ -209,7 +209,25 @@ export interface UnreadableItem {
   seq: number;
   logType: string;
 }
+/** The model's history from entry `from` through `through` now reaches it as a summary. */
+export interface CompactedMark {
+  from: number;
+  through: number;
+  summary: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  window: number;
+  reason?: string;
+}
+/** The runtime summarised the earlier conversation to fit the model's context window. */
+export interface CompactedItem {
+  type: 'compacted';
+  turnId: string;
+  seq?: number;
+  compacted: CompactedMark;
+}
 export type Item =
+  | CompactedItem
   | UserItem
   | AssistantItem
   | ToolItem

@@ -10,6 +10,8 @@ export interface CheckpointActions {
   review: (turnId: string) => void;
   /** Opens another session (the fork a conversation restore made). */
   openSession: (id: string) => void;
+  /** Forks this session before log entry `before` and opens the fork (before a compaction). */
+  forkBefore?: (before: number) => Promise<void>;
 }
 
 export const CheckpointActionsContext = createContext<CheckpointActions | null>(null);

@@ -37,20 +37,21 @@ export function SessionView({
   const state = useStore(live);
   const [pane, setPane] = useState<Pane>({ kind: 'transcript' });
   const closePane = useCallback(() => setPane({ kind: 'transcript' }), []);
-  const actions = useMemo<CheckpointActions>(
-    () => ({
-      restore: (checkpointId) => setPane({ kind: 'restore', checkpointId }),
-      review: (turnId) => setPane({ kind: 'changes', turnId }),
-      openSession: (id) => onOpenSession?.(id),
-    }),
-    [onOpenSession],
-  );
   const forked = useCallback(
     (fork: Session) => {
       onSessionUpdated(fork);
       onOpenSession?.(fork.id);
     },
     [onSessionUpdated, onOpenSession],
+  );
+  const actions = useMemo<CheckpointActions>(
+    () => ({
+      restore: (checkpointId) => setPane({ kind: 'restore', checkpointId }),
+      review: (turnId) => setPane({ kind: 'changes', turnId }),
+      openSession: (id) => onOpenSession?.(id),
+      forkBefore: (before) => api.sessions.fork(session.id, before).then(forked),
+    }),
+    [onOpenSession, api, session.id, forked],
   );
   // Only the mode it was created in: nothing happened yet.
   const empty = state.transcript.turns.length === 0 && state.transcript.items.every((i) => i.type === 'mode');

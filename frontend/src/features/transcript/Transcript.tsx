@@ -3,6 +3,7 @@ import type { Item, Transcript as TranscriptData } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
 import { CheckpointMarker, RestoreMarker, ReviewMarker } from '../checkpoints/Markers';
 import { preferenceLabelKey } from '../composer/selector';
+import { CompactedMarker } from './CompactedMarker';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
 import { groupTranscript } from './transcriptReducer';
@@ -122,6 +123,8 @@ function ItemView({ item }: { item: Item }) {
           <span>{t('composer.transcript.cleared')}</span>
         </div>
       );
+    case 'compacted':
+      return <CompactedMarker item={item} />;
     case 'checkpoint':
       return <CheckpointMarker item={item} />;
     case 'restore':

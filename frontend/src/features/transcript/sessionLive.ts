@@ -112,6 +112,8 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
         api.turns.onDirect(mine((e) => apply({ type: 'tool.direct', e }))),
         api.turns.onQueue(mine((e) => apply({ type: 'queue.changed', e }))),
         api.turns.onCleared(mine(() => apply({ type: 'context.cleared' }))),
+        // A compaction is recorded between two steps, with nothing streaming: read it afresh.
+        api.turns.onCompacted(mine(() => void load())),
         api.checkpoints.onCreated(mine((e) => apply({ type: 'checkpoint.created', e }))),
         // A restore or a review adds its entry to the log (and may change files): read it afresh.
         api.checkpoints.onRestored(mine(() => void load())),

@@ -61,6 +61,13 @@ func (s *Server) Body(t *testing.T, i int) map[string]any {
 	return m
 }
 
+// RawBody is the body of request i as it arrived.
+func (s *Server) RawBody(i int) []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.bodies[i]
+}
+
 // Header returns the headers of request i.
 func (s *Server) Header(i int) http.Header {
 	s.mu.Lock()
