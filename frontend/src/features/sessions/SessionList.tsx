@@ -1,13 +1,13 @@
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, type RefObject } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import type { Session } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
 import { SessionItem } from './SessionItem';
 
 export interface SessionListProps {
   sessions: Session[];
-  /** The element that scrolls the list (the sidebar's scroll area). */
-  scrollRef: RefObject<HTMLElement | null>;
+  /** The element that scrolls the list (the sidebar's scroll area), once it is in the page. */
+  scrollElement: HTMLElement | null;
   /** More sessions exist than are loaded (the next page is not read yet). */
   more?: boolean;
   /** Sessions with news the person has not seen. */
@@ -43,7 +43,7 @@ function useStable<A extends unknown[], R>(f: (...args: A) => R): (...args: A) =
  * or a delete confirmation makes one taller).
  */
 export function SessionList(props: SessionListProps) {
-  const { sessions, scrollRef, more = false, unread, selectedId, focusId } = props;
+  const { sessions, scrollElement, more = false, unread, selectedId, focusId } = props;
   const t = useT();
   const onFocused = useStable(props.onFocused);
   const onSelect = useStable(props.onSelect);
@@ -61,7 +61,7 @@ export function SessionList(props: SessionListProps) {
   }, []);
   const virtualizer = useVirtualizer({
     count: sessions.length,
-    getScrollElement: () => scrollRef.current,
+    getScrollElement: () => scrollElement,
     estimateSize: () => ROW_ESTIMATE,
     getItemKey: (i) => sessions[i]!.id,
     overscan: OVERSCAN,
