@@ -65,7 +65,7 @@ describe('the virtualized transcript', () => {
     const { rerender } = render(view(t));
     const summaries = vi.mocked(verdict.callSummary);
     summaries.mockClear();
-    t = transcriptReducer(t, { type: 'tool.result', e: { sessionId: 's1', turnId: 't1', callId: 'c2', name: 'bash', output: 'changed' } });
+    t = transcriptReducer(t, { type: 'tool.result', e: { sessionId: 's1', turnId: 't1', callId: 'c2', name: 'bash', output: 'changed', isError: false } });
     act(() => rerender(view(t)));
     expect(summaries).toHaveBeenCalledTimes(1);
     expect(screen.getAllByTestId('tool-card')[1]?.textContent).toContain('changed');

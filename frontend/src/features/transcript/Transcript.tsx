@@ -87,24 +87,42 @@ export function Transcript({
     scrollEndThreshold: AT_END,
   });
 
+  // Following: the person was at the bottom when they last scrolled (or sent). Kept apart from
+  // where the view is now, because the view also leaves the bottom without them: the composer
+  // grows (an approval card) and the transcript's box gets shorter.
+  const pinned = useRef(true);
+  const [atEnd, setAtEnd] = useState(true);
+  const follow = useStable(() => {
+    if (pinned.current && !virtualizer.isAtEnd(1)) virtualizer.scrollToEnd();
+  });
+
   // Opening the session, and each message the person sends, lands at the bottom.
   useLayoutEffect(() => {
+    pinned.current = true;
+    setAtEnd(true);
     virtualizer.scrollToEnd();
   }, [virtualizer, sent]);
+  const total = virtualizer.getTotalSize();
+  useLayoutEffect(follow, [follow, blocks, total]);
 
-  const [atEnd, setAtEnd] = useState(true);
   const older = useRef(onOlder);
   older.current = transcript.more ? onOlder : undefined;
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;
     const onScroll = () => {
-      setAtEnd(el.scrollHeight - el.scrollTop - el.clientHeight <= AT_END);
+      pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight <= AT_END;
+      setAtEnd(pinned.current);
       if (el.scrollTop < OLDER_MARGIN) older.current?.();
     };
     el.addEventListener('scroll', onScroll, { passive: true });
-    return () => el.removeEventListener('scroll', onScroll);
-  }, []);
+    const resized = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => follow());
+    resized?.observe(el);
+    return () => {
+      el.removeEventListener('scroll', onScroll);
+      resized?.disconnect();
+    };
+  }, [follow]);
 
   const rows = virtualizer.getVirtualItems();
   return (
@@ -150,7 +168,10 @@ export function Transcript({
         </div>
       </div>
       {!atEnd && (
-        <button type="button" className="transcript__latest btn btn--small" data-testid="jump-latest" onClick={() => virtualizer.scrollToEnd()}>
+        <button type="button" className="transcript__latest btn btn--small" data-testid="jump-latest" onClick={() => {
+            pinned.current = true;
+            virtualizer.scrollToEnd();
+          }}>
           <ChevronDownIcon size={14} />
           {t('composer.transcript.latest')}
         </button>
