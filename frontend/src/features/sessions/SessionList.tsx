@@ -41,6 +41,11 @@ function useStable<A extends unknown[], R>(f: (...args: A) => R): (...args: A) =
  * The session list, virtualized: only the rows in view (and a few around them) are in the page,
  * so ten thousand sessions cost what twenty do. Rows are measured as they render (a rename field
  * or a delete confirmation makes one taller).
+ *
+ * Hooks the e2e suites and the browser benchmark rely on (keep them): the list is
+ * [data-testid="session-list"] inside the scroller [data-testid="sessions-scroll"]; each mounted
+ * row is [data-testid="session-item"] with data-session-id, data-index, aria-posinset (1-based)
+ * and aria-setsize (-1 while more pages follow); its button is [data-testid="session-select"].
  */
 export function SessionList(props: SessionListProps) {
   const { sessions, scrollElement, more = false, unread, selectedId, focusId } = props;

@@ -45,6 +45,12 @@ function useStable<A extends unknown[], R>(f: (...args: A) => R): (...args: A) =
  * Virtualized (TanStack Virtual, rows measured as they render): a session of a hundred thousand
  * events puts only the rows in view in the page. The view follows the stream while the person is
  * at the bottom, anchored at its end so an older page put above does not move what they read.
+ *
+ * Hooks the e2e suites and the browser benchmark rely on (keep them): the scroller is
+ * [data-testid="transcript"] (role log, data-rows: how many rows the loaded pages hold); each
+ * mounted row is [data-testid="transcript-row"] with data-index and data-kind (item, turn-start,
+ * turn-end); the newest row, when mounted, also carries data-last; [data-testid="jump-latest"]
+ * shows while the person is scrolled up.
  */
 export function Transcript({
   transcript,
