@@ -98,8 +98,12 @@ export function Transcript({
   // grows (an approval card) and the transcript's box gets shorter.
   const pinned = useRef(true);
   const [atEnd, setAtEnd] = useState(true);
+  // The distance is worked out from what the virtualizer knows (its sizes, the viewport it
+  // observed, the offset it last read), never from the element: reading scrollHeight after each
+  // delta would force a layout of the growing answer every time.
   const follow = useStable(() => {
-    if (pinned.current && !virtualizer.isAtEnd(1)) virtualizer.scrollToEnd();
+    const distance = virtualizer.getTotalSize() - (virtualizer.scrollRect?.height ?? 0) - (virtualizer.scrollOffset ?? 0);
+    if (pinned.current && distance > 1) virtualizer.scrollToEnd();
   });
 
   // Opening the session, and each message the person sends, lands at the bottom.
