@@ -363,6 +363,12 @@ export interface Transcript {
   more?: boolean;
   /** Client side only: the last delta seq applied per stream, so a stale or repeated one is dropped. */
   deltaSeq?: Record<string, number>;
+  /**
+   * Client side only: the display key a stored item (by its log entry) inherits from the live item
+   * it replaced when the transcript was read again, so the view keeps its row (and its measured
+   * height) instead of drawing it afresh.
+   */
+  keys?: Record<number, string>;
 }
 
 export interface JsonSchemaProperty {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Session } from '../../bridge';
 import { useI18n, useT } from '../../i18n/I18nProvider';
 import { IconButton } from '../../ui/IconButton';
@@ -7,14 +7,21 @@ import { DeleteConfirm } from './DeleteConfirm';
 import { fullDateTime, relativeTime } from './formatTime';
 import { RenameInput } from './RenameInput';
 import { sessionBadge, type SessionBadge } from './sessionState';
+import { useNow } from './useNow';
 
 type Mode = 'idle' | 'renaming' | 'saving' | 'confirming' | 'deleting';
 
 export interface SessionItemProps {
   session: Session;
+  /** Where the row stands in the list: its number (for assistive technology and the virtualizer). */
+  index: number;
+  /** The row's offset from the top of the list, in pixels (the list is virtualized). */
+  start: number;
+  /** Lets the virtualizer measure the row's height. */
+  measureRef?: (el: HTMLLIElement | null) => void;
+  setSize: number;
   unread: boolean;
   selected: boolean;
-  now: number;
   /** When true the item takes keyboard focus once (after create, delete, or rename). */
   focusRequested: boolean;
   onFocused: () => void;
@@ -25,11 +32,16 @@ export interface SessionItemProps {
   onDelete: (id: string) => Promise<boolean>;
   /** Copies the session with its history into a new one. */
   onFork: (id: string) => void;
-  onArrow: (from: HTMLElement, dir: 1 | -1) => void;
+  /** Moves keyboard focus to the row `dir` away from the row at `index`. */
+  onArrow: (index: number, dir: 1 | -1) => void;
 }
 
-export function SessionItem(props: SessionItemProps) {
-  const { session, unread, selected, now, focusRequested, onFocused, onSelect, onRename, onDelete, onFork, onArrow } = props;
+/**
+ * One row of the session list. Memoized: the list re-renders as the person scrolls, and a row
+ * whose session, marks and handlers did not change is left alone.
+ */
+export const SessionItem = memo(function SessionItem(props: SessionItemProps) {
+  const { session, index, start, measureRef, setSize, unread, selected, focusRequested, onFocused, onSelect, onRename, onDelete, onFork, onArrow } = props;
   const { t, lang } = useI18n();
   const [mode, setMode] = useState<Mode>('idle');
   const mainRef = useRef<HTMLButtonElement>(null);
@@ -67,7 +79,7 @@ export function SessionItem(props: SessionItemProps) {
       setMode('confirming');
     } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
-      onArrow(e.currentTarget, e.key === 'ArrowDown' ? 1 : -1);
+      onArrow(index, e.key === 'ArrowDown' ? 1 : -1);
     }
   };
 
@@ -77,7 +89,16 @@ export function SessionItem(props: SessionItemProps) {
     .join(' ');
 
   return (
-    <li className={className} data-testid="session-item" data-session-id={session.id}>
+    <li
+      ref={measureRef}
+      className={className}
+      data-testid="session-item"
+      data-session-id={session.id}
+      data-index={index}
+      aria-posinset={index + 1}
+      aria-setsize={setSize}
+      style={{ transform: `translateY(${start}px)` }}
+    >
       {mode === 'renaming' ? (
         <RenameInput initial={session.title} onSave={(title) => void save(title)} onCancel={backToIdle} />
       ) : (
@@ -99,9 +120,7 @@ export function SessionItem(props: SessionItemProps) {
               {session.title}
             </span>
             <span className="session-item__sub">
-              <time className="session-item__time" dateTime={session.updatedAt} title={fullDateTime(session.updatedAt, lang)}>
-                {relativeTime(session.updatedAt, lang, now)}
-              </time>
+              <RelativeTime iso={session.updatedAt} lang={lang} />
               {badge === 'waiting' && (
                 <span className="session-item__waiting" data-testid="session-waiting" data-count={session.waiting}>
                   {(session.waiting ?? 0) > 1
@@ -151,6 +170,16 @@ export function SessionItem(props: SessionItemProps) {
         />
       )}
     </li>
+  );
+});
+
+/** The row's "5 minutes ago": the only part of a row the clock re-renders. */
+function RelativeTime({ iso, lang }: { iso: string; lang: string }) {
+  const now = useNow();
+  return (
+    <time className="session-item__time" dateTime={iso} title={fullDateTime(iso, lang)} data-testid="session-time">
+      {relativeTime(iso, lang, now)}
+    </time>
   );
 }
 

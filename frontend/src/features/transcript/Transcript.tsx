@@ -1,19 +1,58 @@
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Item, Transcript as TranscriptData } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
+import { ChevronDownIcon } from '../../ui/icons';
 import { CheckpointMarker, RestoreMarker, ReviewMarker } from '../checkpoints/Markers';
 import { preferenceLabelKey } from '../composer/selector';
 import { CompactedMarker } from './CompactedMarker';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
-import { groupTranscript } from './transcriptReducer';
+import { groupTranscript, type Block } from './transcriptReducer';
 import { TurnChip, TurnEnd } from './TurnBlocks';
+import { useThrottledText } from './useThrottledText';
 import './transcript.css';
 
 /** How close to the top (in pixels) the page before is asked for. */
 const OLDER_MARGIN = 600;
+/** How close to the bottom (in pixels) still counts as at the bottom: the view follows the stream. */
+const AT_END = 48;
+/** Space between rows and around them, as the layout had before it was virtualized. */
+const GAP = 12;
+const PAD_TOP = 24;
+const PAD_BOTTOM = 12;
 
-/** The conversation: messages, tool cards, mode changes, and each turn's mode chip and status. */
+/** A row's height before it is measured: near enough that the scrollbar does not jump much. */
+function estimate(b: Block | undefined): number {
+  if (!b) return 40;
+  if (b.kind === 'turn-start') return 28;
+  if (b.kind === 'turn-end') return b.turn.status === 'done' ? 0 : 28;
+  const it = b.item;
+  if (it.type === 'assistant') return 26 * Math.min(60, Math.ceil(it.text.length / 90) + 1);
+  if (it.type === 'user') return 44 + 20 * Math.min(20, Math.floor(it.text.length / 80));
+  if (it.type === 'tool' || it.type === 'direct') return 48;
+  return 30;
+}
+
+/** A callback with one identity for the component's life that always calls the newest function. */
+function useStable<A extends unknown[], R>(f: (...args: A) => R): (...args: A) => R {
+  const ref = useRef(f);
+  ref.current = f;
+  return useCallback((...args: A) => ref.current(...args), []);
+}
+
+/**
+ * The conversation: messages, tool cards, mode changes, and each turn's mode chip and status.
+ * Virtualized (TanStack Virtual, rows measured as they render): a session of a hundred thousand
+ * events puts only the rows in view in the page. The view follows the stream while the person is
+ * at the bottom, anchored at its end so an older page put above does not move what they read.
+ *
+ * Hooks the e2e suites and the browser benchmark rely on (keep them): the scroller is
+ * [data-testid="transcript"] (role log, data-rows: how many rows the loaded pages hold); each
+ * mounted row is [data-testid="transcript-row"] with data-index and data-kind (item, turn-start,
+ * turn-end); the newest row, when mounted, also carries data-last; [data-testid="jump-latest"]
+ * shows while the person is scrolled up.
+ */
 export function Transcript({
   transcript,
   sent = 0,
@@ -35,64 +74,135 @@ export function Transcript({
   const t = useT();
   const blocks = useMemo(() => groupTranscript(transcript), [transcript]);
   const scroller = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
   const lastTurn = transcript.turns[transcript.turns.length - 1];
+  const stop = useStable(onStop);
+  const resume = useStable(onContinue);
 
-  // Follow the stream while the person is at the bottom; leave them alone when they scrolled up,
-  // until they send something themselves: then they want to see it.
-  const lastSent = useRef(sent);
-  // An older page lands above what the person reads: keep it where it was on the screen.
-  const shown = useRef({ first: transcript.first ?? 0, height: 0 });
+  const virtualizer = useVirtualizer({
+    count: blocks.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => estimate(blocks[i]),
+    getItemKey: (i) => blocks[i]!.key,
+    overscan: 6,
+    gap: GAP,
+    paddingStart: PAD_TOP,
+    paddingEnd: PAD_BOTTOM,
+    // Chat: rows added above keep the one in view where it was; at the bottom, new rows and a
+    // growing last row keep the view at the bottom; scrolled up, nothing moves it.
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: AT_END,
+  });
+
+  // Following: the person was at the bottom when they last scrolled (or sent). Kept apart from
+  // where the view is now, because the view also leaves the bottom without them: the composer
+  // grows (an approval card) and the transcript's box gets shorter.
+  const pinned = useRef(true);
+  const [atEnd, setAtEnd] = useState(true);
+  // The distance is worked out from what the virtualizer knows (its sizes, the viewport it
+  // observed, the offset it last read), never from the element: reading scrollHeight after each
+  // delta would force a layout of the growing answer every time.
+  const follow = useStable(() => {
+    const distance = virtualizer.getTotalSize() - (virtualizer.scrollRect?.height ?? 0) - (virtualizer.scrollOffset ?? 0);
+    if (pinned.current && distance > 1) virtualizer.scrollToEnd();
+  });
+
+  // Opening the session, and each message the person sends, lands at the bottom.
   useLayoutEffect(() => {
-    const el = scroller.current;
-    if (sent !== lastSent.current) {
-      lastSent.current = sent;
-      pinned.current = true;
-    }
-    if (!el) return;
-    const first = transcript.first ?? 0;
-    if (pinned.current) el.scrollTop = el.scrollHeight;
-    else if (first && first < shown.current.first) el.scrollTop += el.scrollHeight - shown.current.height;
-    shown.current = { first, height: el.scrollHeight };
-  }, [blocks, sent, transcript.first]);
+    pinned.current = true;
+    setAtEnd(true);
+    virtualizer.scrollToEnd();
+  }, [virtualizer, sent]);
+  const total = virtualizer.getTotalSize();
+  useLayoutEffect(follow, [follow, blocks, total]);
+
   const older = useRef(onOlder);
   older.current = transcript.more ? onOlder : undefined;
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;
     const onScroll = () => {
-      pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+      pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight <= AT_END;
+      setAtEnd(pinned.current);
       if (el.scrollTop < OLDER_MARGIN) older.current?.();
     };
     el.addEventListener('scroll', onScroll, { passive: true });
-    return () => el.removeEventListener('scroll', onScroll);
-  }, []);
+    const resized = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => follow());
+    resized?.observe(el);
+    return () => {
+      el.removeEventListener('scroll', onScroll);
+      resized?.disconnect();
+    };
+  }, [follow]);
 
+  const rows = virtualizer.getVirtualItems();
   return (
-    <div ref={scroller} className="transcript" data-testid="transcript" role="log" aria-label={t('shell.session.transcript')}>
-      <div className="transcript__inner">
-        {blocks.map((b) => {
-          if (b.kind === 'turn-start') return <TurnChip key={b.key} turn={b.turn} />;
-          if (b.kind === 'turn-end') {
+    <div className="transcript-frame">
+      <div
+        ref={scroller}
+        className="transcript"
+        data-testid="transcript"
+        data-rows={blocks.length}
+        role="log"
+        aria-label={t('shell.session.transcript')}
+      >
+        <div className="transcript__inner" style={{ height: virtualizer.getTotalSize() }}>
+          {rows.map((row) => {
+            const b = blocks[row.index]!;
             return (
-              <TurnEnd
-                key={b.key}
-                turn={b.turn}
-                waiting={waiting && b.turn.id === transcript.running}
-                onStop={onStop}
-                onContinue={onContinue}
-                canContinue={b.turn.id === lastTurn?.id && transcript.running === ''}
-              />
+              <div
+                key={row.key}
+                ref={virtualizer.measureElement}
+                className="transcript__row"
+                data-testid="transcript-row"
+                data-index={row.index}
+                data-kind={b.kind}
+                data-last={row.index === blocks.length - 1 || undefined}
+                style={{ transform: `translateY(${row.start}px)` }}
+              >
+                {b.kind === 'turn-start' ? (
+                  <TurnChip turn={b.turn} />
+                ) : b.kind === 'turn-end' ? (
+                  <TurnEnd
+                    turn={b.turn}
+                    waiting={waiting && b.turn.id === transcript.running}
+                    onStop={stop}
+                    onContinue={resume}
+                    canContinue={b.turn.id === lastTurn?.id && transcript.running === ''}
+                  />
+                ) : (
+                  <ItemView item={b.item} />
+                )}
+              </div>
             );
-          }
-          return <ItemView key={b.key} item={b.item} />;
-        })}
+          })}
+        </div>
       </div>
+      {!atEnd && (
+        <button type="button" className="transcript__latest btn btn--small" data-testid="jump-latest" onClick={() => {
+            pinned.current = true;
+            virtualizer.scrollToEnd();
+          }}>
+          <ChevronDownIcon size={14} />
+          {t('composer.transcript.latest')}
+        </button>
+      )}
     </div>
   );
 }
 
-function ItemView({ item }: { item: Item }) {
+/** The agent's answer; while it streams, its Markdown is drawn at most every few frames, not per delta. */
+function AssistantMessage({ text }: { text: string }) {
+  const shown = useThrottledText(text);
+  return (
+    <div className="msg msg--assistant" data-testid="msg-assistant">
+      <Markdown source={shown} />
+    </div>
+  );
+}
+
+/** One item of the conversation. Memoized: a delta changes only the last item, and only it re-renders. */
+const ItemView = memo(function ItemView({ item }: { item: Item }) {
   const t = useT();
   switch (item.type) {
     case 'user':
@@ -103,11 +213,7 @@ function ItemView({ item }: { item: Item }) {
         </div>
       );
     case 'assistant':
-      return (
-        <div className="msg msg--assistant" data-testid="msg-assistant">
-          <Markdown source={item.text} />
-        </div>
-      );
+      return <AssistantMessage text={item.text} />;
     case 'tool':
     case 'direct':
       return <ToolCard item={item} />;
@@ -138,4 +244,4 @@ function ItemView({ item }: { item: Item }) {
         </div>
       );
   }
-}
+});

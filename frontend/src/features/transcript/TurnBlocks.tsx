@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { Turn } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
 import type { TFunction } from '../../i18n/translate';
@@ -5,7 +6,7 @@ import { codedText, isMessage, renderMessage } from './message';
 import { PlayIcon, StopIcon } from '../../ui/icons';
 
 /** Where a turn begins: its resolved execution mode and the router's reason (R-MODE-2). */
-export function TurnChip({ turn }: { turn: Turn }) {
+export const TurnChip = memo(function TurnChip({ turn }: { turn: Turn }) {
   const t = useT();
   const args = (turn.reasonArgs ?? undefined) as Record<string, string | number> | undefined;
   // route.reason.override names the mode by its label; the server may send the raw mode.
@@ -20,7 +21,7 @@ export function TurnChip({ turn }: { turn: Turn }) {
       {turn.temporary && <span className="badge badge--muted">{t('composer.turn.temporary')}</span>}
     </div>
   );
-}
+});
 
 function modeName(t: (k: string) => string, mode: string): string {
   const key = `mode.label.${mode}`;
@@ -35,7 +36,7 @@ function stripLead(reason: string): string {
 }
 
 /** Where a turn ends: working (with Stop), or how it ended — interrupted turns offer Continue. */
-export function TurnEnd({
+export const TurnEnd = memo(function TurnEnd({
   turn,
   waiting = false,
   onStop,
@@ -112,7 +113,7 @@ export function TurnEnd({
     default:
       return <div className="turn-end turn-end--done" data-testid="turn-status" data-status={turn.status} aria-hidden="true" />;
   }
-}
+});
 
 /** Why a turn failed, in the person's language: the message turn.ended carried, else the stored error's code. */
 function failureText(t: TFunction, turn: Turn): string {

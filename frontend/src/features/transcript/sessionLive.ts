@@ -1,7 +1,7 @@
 import { BridgeError, type AgentStatusEvent, type Api, type ResolveRequest, type Unsubscribe } from '../../bridge';
 import { createStore } from '../../ui/store';
 import { emptyQueue, queueReducer, type QueueAction, type QueueState } from '../composer/decisionQueue';
-import { emptyTranscript, keepOlder, normalizeTranscript, transcriptReducer, withOlder, type TranscriptAction } from './transcriptReducer';
+import { carryLiveKeys, emptyTranscript, keepOlder, normalizeTranscript, transcriptReducer, withOlder, type TranscriptAction } from './transcriptReducer';
 import type { Transcript } from '../../bridge';
 import { normalizePreference, type Preference } from '../composer/selector';
 
@@ -55,8 +55,9 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
         ...s,
         status: 'ready',
         error: null,
-        // The deltas seen so far stay seen: one published before the snapshot may still arrive.
-        transcript: { ...keepOlder(s.transcript, keepFailures(s.transcript, t)), deltaSeq: s.transcript.deltaSeq },
+        // The deltas seen so far stay seen: one published before the snapshot may still arrive;
+        // the rows shown live keep their keys, so the view does not draw them afresh.
+        transcript: { ...carryLiveKeys(s.transcript, keepOlder(s.transcript, keepFailures(s.transcript, t))), deltaSeq: s.transcript.deltaSeq },
         decisions: queueReducer(s.decisions, { type: 'restore', pending: t.pending }),
       }));
     } catch (error) {

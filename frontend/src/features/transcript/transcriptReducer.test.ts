@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Transcript } from '../../bridge';
-import { emptyTranscript, groupTranscript, keepOlder, normalizeTranscript, runningMode, transcriptReducer, withOlder, type TranscriptAction } from './transcriptReducer';
+import { carryLiveKeys, emptyTranscript, groupTranscript, keepOlder, normalizeTranscript, runningMode, transcriptReducer, withOlder, type TranscriptAction } from './transcriptReducer';
 
 const play = (actions: TranscriptAction[], from: Transcript = emptyTranscript('s1')) => actions.reduce(transcriptReducer, from);
 const started = (turnId: string, prompt?: string): TranscriptAction => ({
@@ -202,5 +202,88 @@ describe('transcript pages', () => {
     // Nothing older was shown: the fresh page stands as it is.
     const fresh = page(13, 22, true, 't2');
     expect(keepOlder(page(13, 22, true, 't2'), fresh)).toBe(fresh);
+  });
+});
+
+describe('what a delta changes', () => {
+  const stored = (): Transcript =>
+    normalizeTranscript({
+      sessionId: 's1',
+      running: 't2',
+      turns: [
+        { id: 't1', prompt: 'One', executionMode: 'execute', reasonKey: '', status: 'done', error: '', temporary: false, createdAt: '2025-01-01T10:00:00Z' },
+        { id: 't2', prompt: 'Two', executionMode: 'execute', reasonKey: '', status: 'running', error: '', temporary: false, createdAt: '2025-01-01T10:01:00Z' },
+      ],
+      items: [
+        { type: 'user', turnId: 't1', text: 'One', steer: false, seq: 10 } as never,
+        { type: 'assistant', turnId: 't1', text: 'First answer', seq: 11 } as never,
+        { type: 'tool', turnId: 't1', callId: 'c1', name: 'bash', input: { command: 'ls' }, output: 'a.go', verdict: 'allow', seq: 12 } as never,
+        { type: 'user', turnId: 't2', text: 'Two', steer: false, seq: 13 } as never,
+        { type: 'assistant', turnId: 't2', text: 'Stre', seq: 14 } as never,
+      ],
+      first: 10,
+      last: 14,
+    });
+
+  it('keeps the identity of every item, turn and block but the last one it grows', () => {
+    const before = stored();
+    const after = transcriptReducer(before, { type: 'turn.delta', e: { sessionId: 's1', turnId: 't2', text: 'aming' } });
+    expect(after.items).toHaveLength(before.items.length);
+    after.items.slice(0, -1).forEach((it, i) => expect(it).toBe(before.items[i]));
+    expect(after.items.at(-1)).not.toBe(before.items.at(-1));
+    expect(after.items.at(-1)).toMatchObject({ type: 'assistant', text: 'Streaming' });
+    expect(after.turns).toBe(before.turns);
+    // The rendered blocks carry the very same items and turns under the same keys.
+    const [b0, b1] = [groupTranscript(before), groupTranscript(after)];
+    expect(b1.map((b) => b.key)).toEqual(b0.map((b) => b.key));
+    const payload = (b: (typeof b0)[number]) => (b.kind === 'item' ? b.item : b.turn);
+    b1.forEach((b, i) => {
+      if (b.kind === 'item' && b.item === after.items.at(-1)) return;
+      expect(payload(b)).toBe(payload(b0[i]!));
+    });
+  });
+
+  it('keeps every key when an older page comes in above, and when a reload stores what streamed live', () => {
+    const live = play(
+      [
+        started('t3', 'Three'),
+        { type: 'turn.delta', e: { sessionId: 's1', turnId: 't3', text: 'Live answer' } },
+        { type: 'tool.call', e: { sessionId: 's1', turnId: 't3', callId: 'c3', name: 'bash', input: {}, verdict: 'allow' } },
+        { type: 'turn.delta', e: { sessionId: 's1', turnId: 't3', text: 'Done.' } },
+      ],
+      { ...stored(), running: '' },
+    );
+    const keys = (t: Transcript) => groupTranscript(t).map((b) => b.key);
+    const shown = keys(live);
+    expect(new Set(shown).size).toBe(shown.length);
+
+    const older = normalizeTranscript({
+      sessionId: 's1',
+      turns: [{ id: 't0', prompt: 'Zero', executionMode: 'execute', reasonKey: '', status: 'done', error: '', temporary: false, createdAt: '2025-01-01T09:00:00Z' }],
+      items: [{ type: 'user', turnId: 't0', text: 'Zero', steer: false, seq: 5 } as never, { type: 'assistant', turnId: 't0', text: 'Old', seq: 6 } as never],
+      first: 5,
+      last: 6,
+    });
+    const withPage = withOlder(live, older);
+    expect(keys(withPage).slice(-shown.length)).toEqual(shown);
+
+    // The turn ends; the stored page now holds what streamed, with log entries of its own.
+    const fresh = normalizeTranscript({
+      ...stored(),
+      running: '',
+      turns: [...stored().turns, { id: 't3', prompt: 'Three', executionMode: 'execute', reasonKey: '', status: 'done', error: '', temporary: false, createdAt: '2025-01-01T10:02:00Z' }],
+      items: [
+        ...stored().items,
+        { type: 'user', turnId: 't3', text: 'Three', steer: false, seq: 15 } as never,
+        { type: 'assistant', turnId: 't3', text: 'Live answer', seq: 16 } as never,
+        { type: 'tool', turnId: 't3', callId: 'c3', name: 'bash', input: {}, output: '', verdict: 'allow', seq: 17 } as never,
+        { type: 'assistant', turnId: 't3', text: 'Done.', seq: 18 } as never,
+      ],
+      last: 18,
+    });
+    const reloaded = carryLiveKeys(withPage, keepOlder(withPage, fresh));
+    expect(keys(reloaded)).toEqual(keys(withPage));
+    // Without the carried keys the streamed rows would be drawn afresh under new keys.
+    expect(keys(keepOlder(withPage, fresh))).not.toEqual(keys(withPage));
   });
 });

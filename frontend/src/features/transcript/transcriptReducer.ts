@@ -293,10 +293,61 @@ export type Block =
 /**
  * Orders the transcript for display: each turn's chip follows the message that started it (or
  * leads its first item), and its status follows its last item. Turns without items yet get both
- * at the end.
+ * at the end. Every block has a key that stays the same while the transcript grows at either end
+ * (see itemKeys), so the virtualized view keeps its rows.
  */
-export function groupTranscript(t: Pick<Transcript, 'items' | 'turns'>): Block[] {
-  return groupItems({ items: collapseModes(t.items), turns: t.turns });
+export function groupTranscript(t: Pick<Transcript, 'items' | 'turns' | 'keys'>): Block[] {
+  const keys = itemKeys(t.items, t.keys);
+  const keyOf = new Map(t.items.map((it, i) => [it, keys[i]!]));
+  return groupItems({ items: collapseModes(t.items), turns: t.turns }, (it) => keyOf.get(it)!);
+}
+
+/** Where each item stands: its turn, its type, and its place among the items of both. */
+function slots(items: Item[]): string[] {
+  const count = new Map<string, number>();
+  return items.map((it) => {
+    const group = `${it.turnId}/${it.type}`;
+    const k = count.get(group) ?? 0;
+    count.set(group, k + 1);
+    return `${group}/${k}`;
+  });
+}
+
+/**
+ * A display key per item, stable as the transcript grows: a tool call by its id, a stored item
+ * by its log entry (older pages put before it do not move it), a live one (not read from the log
+ * yet) by its place among its turn's items of its type (new items come after it). A stored item
+ * that replaced a live one on a reload keeps the live one's key (keys, see carryLiveKeys).
+ */
+export function itemKeys(items: Item[], keys: Transcript['keys'] = {}): string[] {
+  const at = slots(items);
+  const used = new Set<string>();
+  return items.map((it, i) => {
+    let key: string;
+    if (it.type === 'tool' || it.type === 'direct') key = `${it.type}-${it.callId}`;
+    else if (itemSeq(it) > 0) key = keys[itemSeq(it)] ?? `seq-${itemSeq(it)}`;
+    else key = `live-${at[i]}`;
+    // Never two rows with one key, whatever the server sent (a repeated call id).
+    if (used.has(key)) key = `${key}#${i}`;
+    used.add(key);
+    return key;
+  });
+}
+
+/**
+ * After a reload (a turn ended), the stored items that replace the live ones shown until now
+ * inherit their keys: the same turn, type and place among the turn's items of that type.
+ */
+export function carryLiveKeys(before: Transcript, after: Transcript): Transcript {
+  const beforeAt = slots(before.items);
+  const live = new Set(before.items.flatMap((it, i) => (itemSeq(it) === 0 && it.type !== 'tool' && it.type !== 'direct' ? [beforeAt[i]!] : [])));
+  if (live.size === 0) return before.keys ? { ...after, keys: before.keys } : after;
+  const keys = { ...before.keys };
+  slots(after.items).forEach((slot, i) => {
+    const seq = itemSeq(after.items[i]!);
+    if (seq > 0 && live.has(slot) && keys[seq] === undefined) keys[seq] = `live-${slot}`;
+  });
+  return { ...after, keys };
 }
 
 const samePref = (a: ModeItem, b: ModeItem) => a.interactionMode === b.interactionMode && a.executionOverride === b.executionOverride;
@@ -321,14 +372,14 @@ export function collapseModes(items: Item[]): Item[] {
   return out;
 }
 
-function groupItems(t: Pick<Transcript, 'items' | 'turns'>): Block[] {
+function groupItems(t: Pick<Transcript, 'items' | 'turns'>, keyOf: (it: Item) => string): Block[] {
   const turns = new Map(t.turns.map((x) => [x.id, x]));
   const lastIndex = new Map<string, number>();
   t.items.forEach((it, i) => it.turnId && lastIndex.set(it.turnId, i));
   const started = new Set<string>();
   const blocks: Block[] = [];
   t.items.forEach((item, i) => {
-    const key = item.type === 'tool' || item.type === 'direct' ? `${item.type}-${item.callId}` : `${item.type}-${i}`;
+    const key = keyOf(item);
     const turn = item.turnId ? turns.get(item.turnId) : undefined;
     const open = turn && !started.has(turn.id);
     if (open && item.type !== 'user') {

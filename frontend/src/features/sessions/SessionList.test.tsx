@@ -1,0 +1,66 @@
+import { act, render, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Session } from '../../bridge';
+import { I18nProvider } from '../../i18n/I18nProvider';
+import { SessionList } from './SessionList';
+import * as state from './sessionState';
+import { TICK_MS } from './useNow';
+
+// Every row works out its badge when it renders: counting the calls counts the row renders.
+vi.mock('./sessionState', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./sessionState')>();
+  return { ...real, sessionBadge: vi.fn(real.sessionBadge) };
+});
+
+const at = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
+const session = (i: number, updatedAt: string): Session => ({ id: `s${i}`, title: `Session ${i}`, workspace: '/w', createdAt: updatedAt, updatedAt });
+
+function List({ sessions }: { sessions: Session[] }) {
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+  return (
+    <I18nProvider lang="en">
+      <div ref={setScroller} data-testid="sessions-scroll">
+        <SessionList
+          sessions={sessions}
+          scrollElement={scroller}
+          unread={[]}
+          selectedId="s0"
+          focusId={null}
+          onFocused={() => {}}
+          onSelect={() => {}}
+          onRename={async () => true}
+          onDelete={async () => true}
+          onFork={() => {}}
+        />
+      </div>
+    </I18nProvider>
+  );
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe('the virtualized session list', () => {
+  it('mounts only the rows in view of a long list', async () => {
+    // The test viewport is 4,000 px tall and a row 40 px (src/test/setup.ts): 100 rows and the overscan, not 5,000.
+    render(<List sessions={Array.from({ length: 5000 }, (_, i) => session(i, '2025-01-01T00:00:00Z'))} />);
+    const rows = await screen.findAllByTestId('session-item');
+    expect(rows.length).toBeGreaterThan(50);
+    expect(rows.length).toBeLessThan(150);
+    expect(rows[0]?.getAttribute('aria-posinset')).toBe('1');
+    expect(rows[0]?.getAttribute('aria-setsize')).toBe('5000');
+  });
+
+  it('brings the relative times up to date on the clock tick without rendering the rows again', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    render(<List sessions={[session(0, at(45_000)), session(1, at(195_000))]} />);
+    await screen.findAllByTestId('session-time');
+    const times = () => screen.getAllByTestId('session-time').map((t) => t.textContent);
+    expect(times()).toEqual(['now', '3 minutes ago']);
+    const badges = vi.mocked(state.sessionBadge);
+    badges.mockClear();
+    act(() => vi.advanceTimersByTime(TICK_MS));
+    expect(times()).toEqual(['1 minute ago', '4 minutes ago']);
+    expect(badges).not.toHaveBeenCalled();
+  });
+});
