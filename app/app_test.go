@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"slices"
 	"strings"
@@ -67,7 +68,7 @@ func TestBridgeExposesEveryBoundMethod(t *testing.T) {
 		"Decisions.Pending", "Decisions.Resolve",
 		"MCP.Add", "MCP.AddRule", "MCP.Approve", "MCP.Disable", "MCP.Enable", "MCP.Import", "MCP.List", "MCP.Preview",
 		"MCP.Remove", "MCP.SetToolOff",
-		"Sessions.Configure", "Sessions.Continue", "Sessions.Create", "Sessions.Delete", "Sessions.Fork", "Sessions.List",
+		"Sessions.Configure", "Sessions.Continue", "Sessions.Create", "Sessions.Delete", "Sessions.Fork", "Sessions.Get", "Sessions.List",
 		"Sessions.Rename", "Sessions.SetPermission", "Sessions.Transcript",
 		"Settings.DeleteKey", "Settings.Get", "Settings.ProbeLocal", "Settings.RevokeRule", "Settings.Rules", "Settings.SaveKey", "Settings.SetCheckpoints",
 		"Settings.SetDecisionTimeout", "Settings.SetDefaultPermission", "Settings.SetExternalAgents", "Settings.SetExternalStartTimeout", "Settings.SetLanguage", "Settings.SetProvider", "Settings.SetShellEnvPassthrough",
@@ -200,5 +201,34 @@ func TestTheAgentStartsWhenItsSessionOpens(t *testing.T) {
 	next()
 	if v, _ := (&Settings{svc}).Get(); v.ExternalStartTimeout != "2m0s" {
 		t.Fatalf("the start-up limit in Settings: %q", v.ExternalStartTimeout)
+	}
+}
+
+// A session beyond the loaded pages of the list is read on its own, as a link to it needs; an
+// unknown one fails typed and localized.
+func TestASessionIsReadOnItsOwn(t *testing.T) {
+	svc := newServices(t)
+	sessions := &Sessions{svc}
+	first, err := sessions.Create(CreateSessionRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := sessions.Create(CreateSessionRequest{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page, _ := sessions.List(ListSessionsRequest{Limit: 2})
+	if slices.ContainsFunc(page.Sessions, func(s Session) bool { return s.ID == first.ID }) {
+		t.Fatal("the oldest session is on the first page; the test proves nothing")
+	}
+	got, err := sessions.Get(SessionRef{ID: first.ID})
+	if err != nil || got.ID != first.ID || got.Workspace != first.Workspace || got.PermissionMode != first.PermissionMode {
+		t.Fatalf("%+v %v, want %+v", got, err, first)
+	}
+	_, err = sessions.Get(SessionRef{ID: "no-such-session"})
+	var f *Failure
+	if !errors.As(err, &f) || !strings.HasSuffix(f.Kind, "NOT_FOUND") || f.Message == "" || strings.Contains(f.Message, "NOT_FOUND") {
+		t.Fatalf("an unknown session: %#v", err)
 	}
 }

@@ -108,6 +108,16 @@ func (f *Sessions) List(req ListSessionsRequest) (SessionPage, error) {
 	return out, nil
 }
 
+// Get reads one session from its row: a link to a session beyond the pages of the list the
+// window has loaded opens it without loading every page before it.
+func (f *Sessions) Get(req SessionRef) (Session, error) {
+	v, err := f.svc().View(req.ID)
+	if err != nil {
+		return Session{}, f.s.fail(err)
+	}
+	return f.dto(v), nil
+}
+
 // Create makes a session over an existing folder.
 func (f *Sessions) Create(req CreateSessionRequest) (Session, error) {
 	in := session.CreateInput{Title: strings.TrimSpace(req.Title), Workspace: strings.TrimSpace(req.Workspace),

@@ -82,6 +82,24 @@ describe('App shell', () => {
     expect(screen.queryByTestId('mode-option-chat')).toBeNull();
   });
 
+  it('a link to a session beyond the loaded pages opens it; a link to an unknown one shows the newest (issue 11)', async () => {
+    const many = Array.from({ length: 8 }, (_, i) => session(`s${i}`, `Task ${i}`, `2025-01-01T0${i}:00:00Z`));
+    const fake = new FakeTransport({ sessions: many });
+    fake.pageSize = 3;
+    window.location.hash = '#/session/s0';
+    const { unmount } = renderApp(fake);
+    await waitFor(() => expect(screen.getByTestId('session-heading').textContent).toBe('Task 0'));
+    expect(window.location.hash).toBe('#/session/s0');
+    expect(fake.called('Sessions.Get').map((c) => c.req)).toEqual([{ id: 's0' }]);
+    expect(fake.called('Sessions.List')).toHaveLength(1);
+    unmount();
+
+    window.location.hash = '#/session/gone';
+    renderApp(fake);
+    await waitFor(() => expect(window.location.hash).toBe('#/session/s7'));
+    expect(screen.getByTestId('session-heading').textContent).toBe('Task 7');
+  });
+
   it('lists sessions newest first and shows the selected one', async () => {
     const fake = new FakeTransport({
       sessions: [session('a', 'Older', '2025-01-01T08:00:00Z'), session('b', 'Newer', '2025-01-01T09:00:00Z')],

@@ -35,14 +35,15 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
 
   const list = state.sessions;
   const routed = route.page === 'session' ? list.find((s) => s.id === route.id) : undefined;
+  const seekId = useSeekSession(sessions, route.page === 'session' && !routed && state.status === 'ready' ? route.id : null);
   // Home, or a session that no longer exists, shows the newest session; with none, a new task.
-  const current = route.page === 'settings' || route.page === 'new' ? undefined : (routed ?? list[0]);
+  const current = route.page === 'settings' || route.page === 'new' ? undefined : (routed ?? (seekId ? undefined : list[0]));
 
   const viewingId = current?.id ?? null;
   useEffect(() => sessions.setViewing(viewingId), [sessions, viewingId]);
 
   useEffect(() => {
-    if (state.status !== 'ready' || route.page === 'settings' || route.page === 'new') return;
+    if (state.status !== 'ready' || seekId || route.page === 'settings' || route.page === 'new') return;
     if (current && !(route.page === 'session' && route.id === current.id)) {
       navigate({ page: 'session', id: current.id }, { replace: true });
     } else if (!current) {
@@ -50,7 +51,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
       // first message is on the way does not pull the view away from the draft.
       navigate({ page: 'new' }, { replace: true });
     }
-  }, [state.status, route, current, navigate]);
+  }, [state.status, seekId, route, current, navigate]);
 
   const newTask = useCallback(() => {
     setActionError(null);
@@ -123,7 +124,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
   const clearFocus = useCallback(() => setFocusId(null), []);
   const onSessionReady = useCallback((id: string) => navigate({ page: 'session', id }), [navigate]);
   const onSettings = route.page === 'settings';
-  const drafting = !onSettings && !current && state.status === 'ready';
+  const drafting = !onSettings && !current && !seekId && state.status === 'ready';
 
   return (
     <div className="shell" data-testid="app-shell">
@@ -173,7 +174,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
         )}
         {onSettings ? (
           <SettingsPage language={language} onLanguageChange={(l) => settings.setLanguage(l)} info={info} onRetryInfo={reloadInfo} />
-        ) : state.status === 'loading' ? (
+        ) : state.status === 'loading' || seekId ? (
           <div className="main__center">
             <Spinner label={t('shell.state.loading')} size={22} />
           </div>
@@ -196,4 +197,24 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
       </main>
     </div>
   );
+}
+
+/**
+ * A link to a session the loaded pages of the list do not hold: it is read on its own, and
+ * returns the id while that read is on its way (null once it is in the list, or known gone).
+ */
+function useSeekSession(sessions: SessionsStore, id: string | null): string | null {
+  const [gone, setGone] = useState<string | null>(null);
+  const seeking = id !== null && id !== gone ? id : null;
+  useEffect(() => {
+    if (!seeking) return;
+    let live = true;
+    void sessions.fetch(seeking).then((found) => {
+      if (live && !found) setGone(seeking);
+    });
+    return () => {
+      live = false;
+    };
+  }, [sessions, seeking]);
+  return seeking;
 }

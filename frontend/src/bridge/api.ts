@@ -56,6 +56,8 @@ export function createApi(getTransport = transport) {
       list: (after = '') =>
         call<SessionPage | null>('Sessions.List', after ? { after } : {}).then((p) => ({ sessions: p?.sessions ?? [], next: p?.next ?? '' })),
       create: (req: CreateSessionRequest = {}) => call<Session>('Sessions.Create', req),
+      /** One session, read on its own: a link to a session beyond the loaded pages. */
+      get: (id: string) => call<Session>('Sessions.Get', { id }),
       rename: (id: string, title: string) => call<Session>('Sessions.Rename', { id, title }),
       remove: (id: string) => call<null>('Sessions.Delete', { id }).then(() => undefined),
       /** A copy of the session; with `before`, of its history before that log entry only. */

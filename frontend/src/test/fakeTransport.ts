@@ -52,6 +52,11 @@ export class FakeTransport extends FakeTransportBase {
         this.emit('sessions.changed', { sessions: [s], removed: [] });
         return s;
       }
+      case 'Sessions.Get': {
+        const s = this.sessions.find((x) => x.id === r.id);
+        if (!s) throw new BridgeError('NOT_FOUND', `Nothing with the id “${r.id}” was found.`, { ID: r.id ?? '' });
+        return { ...s };
+      }
       case 'Sessions.Rename': {
         if (!r.title?.trim()) throw new BridgeError('INVALID_INPUT', 'The title must not be empty.', { Field: 'title' });
         const s = this.sessions.find((x) => x.id === r.id);

@@ -131,6 +131,19 @@ export function createSessionsStore(api: Api, storage: UnreadStorage = localUnre
       viewing = id;
       setSessions((list) => list);
     },
+    /**
+     * Reads a session the loaded pages do not hold (a link to it) into the list; false when it
+     * cannot be read, and the link then shows the newest session.
+     */
+    async fetch(id: string): Promise<boolean> {
+      try {
+        const found = await api.sessions.get(id);
+        setSessions((list) => upsert(list, found));
+        return true;
+      } catch {
+        return false;
+      }
+    },
     /** Takes in a session our own request returned (created, configured, forked). */
     upsert(session: Session) {
       setSessions((list) => upsert(list, session), { status: 'ready' });
