@@ -1,14 +1,15 @@
 // The browser rows of issue 11's table, measured in Debian's Chromium (playwright-core) against
 // `agentdesk serve` on a data folder of a year of use, each printed beside its goal:
 //
-//   node frontend/bench/browser.mjs [--data DIR] [--bin PATH] [--reps N] [--idle SECONDS] [--smoke]
+//   node frontend/bench/browser.mjs [--data DIR] [--bin PATH] [--reps N] [--idle SECONDS] [--smoke] [--live]
 //
 // DIR is a folder built by build/gendata (default $AGENTDESK_SCALE_DATA, else
 // ~/.cache/agentdesk-bench/year); it is copied once per run, since serve writes to the folder it
 // opens (its checkpoint store, the check record, a migration and its backup after an upgrade).
 // The live turns run on small fresh folders of their own, with the scripted provider.
 // --smoke builds a small folder with build/gendata, shortens every wait and fails when a figure
-// cannot be measured at all: `make test` runs it to prove the benchmark still works. Otherwise a
+// cannot be measured at all: `make test` runs it to prove the benchmark still works. --live runs
+// only the two live turns (they need no data folder), to measure a change to the live path. Otherwise a
 // missed goal is reported, not failed: the exit status is non-zero only when the run breaks.
 // Not a *.test.mjs: the e2e suite does not pick it up.
 import { execFileSync } from 'node:child_process';
@@ -27,6 +28,7 @@ const { values: opt } = parseArgs({
     reps: { type: 'string' },
     idle: { type: 'string' },
     smoke: { type: 'boolean', default: false },
+    live: { type: 'boolean', default: false },
   },
 });
 const smoke = opt.smoke;
@@ -361,7 +363,22 @@ async function liveFigures(page) {
   info('  backend / page done, from the turn\'s start', `${ms(tools.backend)} / ${tools.page === null ? '-' : ms(tools.page)}`);
 }
 
+/** Only the live turns: each runs on a fresh folder of its own, so no scale folder is needed. */
+async function liveOnly() {
+  let context;
+  try {
+    context = await launchBrowser('agentdesk-bench-browser-');
+    await context.addInitScript({ path: join(here, 'probe.js') });
+    const page = context.pages()[0] ?? (await context.newPage());
+    console.log(`\n${'browser figure'.padEnd(56)} ${'measured'.padStart(14)} ${'goal'.padStart(12)} ${'ratio'.padStart(8)}`);
+    await liveFigures(page);
+  } finally {
+    await tearDown(context);
+  }
+}
+
 async function main() {
+  if (opt.live) return liveOnly();
   const src = sourceFolder();
   const manifestPath = join(src, 'scale-manifest.json');
   if (!existsSync(manifestPath)) throw new Error(`${src} holds no folder built by build/gendata (no scale-manifest.json): go run ./build/gendata ${src}`);

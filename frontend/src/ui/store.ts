@@ -28,3 +28,62 @@ export function createStore<S>(initial: S): Store<S> {
 export function useStore<S>(store: Store<S>): S {
   return useSyncExternalStore(store.subscribe, store.get, store.get);
 }
+
+/** A store that can also hold its listeners back: a burst of changes is drawn once. */
+export interface FramedStore<S> extends Store<S> {
+  /**
+   * Changes the value now (get() sees it at once) and tells the listeners at the next frame,
+   * once for every change made before it. set() tells them at once, this change included.
+   */
+  setLater(next: S | ((prev: S) => S)): void;
+}
+
+/**
+ * The next frame, or a timer where no frame comes: a hidden window draws none, and what it held
+ * back must still be told before long.
+ */
+export function nextFrame(f: () => void): () => void {
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    f();
+  };
+  const frame = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(run) : null;
+  const timer = setTimeout(run, 100);
+  return () => {
+    done = true;
+    if (frame !== null) cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
+}
+
+export function createFramedStore<S>(initial: S, schedule: (f: () => void) => () => void = nextFrame): FramedStore<S> {
+  let state = initial;
+  const listeners = new Set<() => void>();
+  let cancel: (() => void) | null = null;
+  const notify = () => {
+    cancel?.();
+    cancel = null;
+    for (const l of [...listeners]) l();
+  };
+  const change = (next: S | ((prev: S) => S)) => {
+    const value = typeof next === 'function' ? (next as (prev: S) => S)(state) : next;
+    if (Object.is(value, state)) return false;
+    state = value;
+    return true;
+  };
+  return {
+    get: () => state,
+    set(next) {
+      if (change(next) || cancel) notify();
+    },
+    setLater(next) {
+      if (change(next) && !cancel) cancel = schedule(notify);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

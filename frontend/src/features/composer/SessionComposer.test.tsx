@@ -331,6 +331,8 @@ describe('the session composer', () => {
       fake.emit('tool.call', { sessionId: 's1', turnId: 't1', callId: 'c1', name: 'bash', input: { command: 'ls' }, verdict: 'allow', layer: 'rule' });
       fake.emit('tool.output', { sessionId: 's1', turnId: 't1', callId: 'c1', text: 'a.go\n' });
     });
+    // The streamed events are drawn at the next frame, all at once.
+    await waitFor(() => expect(screen.getByTestId('tool-output').textContent).toBe('a.go\n'));
     expect(screen.getByTestId('turn-chip').dataset.mode).toBe('analyze');
     expect(screen.getByTestId('turn-chip').textContent).toContain('the request asks a question');
     expect(screen.getByTestId('msg-assistant').querySelector('strong')?.textContent).toBe('look');
@@ -349,9 +351,9 @@ describe('the session composer', () => {
       fake.emit('turn.started', { sessionId: 's1', turnId: 't1', executionMode: 'execute', reasonKey: 'route.reason.execute' });
       fake.emit('tool.call', { sessionId: 's1', turnId: 't1', callId: 'c1', name: 'List files', input: {}, summary: '.', verdict: 'external', layer: 'external' });
     });
-    expect(screen.getByTestId('tool-verdict').textContent).toBe("The agent's own");
+    await waitFor(() => expect(screen.getByTestId('tool-verdict').textContent).toBe("The agent's own"));
     act(() => fake.emit('tool.call', { sessionId: 's1', turnId: 't1', callId: 'c1', name: 'List files', input: {}, summary: 'ls -la', verdict: 'allow', layer: 'mode' }));
-    expect(screen.getByTestId('tool-verdict').textContent).toBe('Allowed');
+    await waitFor(() => expect(screen.getByTestId('tool-verdict').textContent).toBe('Allowed'));
     expect(screen.getAllByTestId('tool-card')).toHaveLength(1);
   });
 });

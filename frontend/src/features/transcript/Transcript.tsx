@@ -92,6 +92,9 @@ export function Transcript({
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: AT_END,
+    // A row measured or the view scrolled re-renders with React's batching, not in a flushSync of
+    // its own: while a turn streams, rows mount every frame and each forced a render of the view.
+    useFlushSync: false,
   });
 
   // Following: the person was at the bottom when they last scrolled (or sent). Kept apart from

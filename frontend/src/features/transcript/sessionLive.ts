@@ -1,5 +1,5 @@
 import { BridgeError, type AgentStatusEvent, type Api, type ResolveRequest, type Unsubscribe } from '../../bridge';
-import { createStore } from '../../ui/store';
+import { createFramedStore } from '../../ui/store';
 import { emptyQueue, queueReducer, type QueueAction, type QueueState } from '../composer/decisionQueue';
 import { carryLiveKeys, emptyTranscript, keepOlder, normalizeTranscript, transcriptReducer, withOlder, type TranscriptAction } from './transcriptReducer';
 import type { Transcript } from '../../bridge';
@@ -26,7 +26,7 @@ export interface SessionLiveState {
  * broadcasts, so an answer given there clears the composer here.
  */
 export function createSessionLive(api: Api, sessionId: string, now: () => string = () => new Date().toISOString()) {
-  const store = createStore<SessionLiveState>({
+  const store = createFramedStore<SessionLiveState>({
     status: 'loading',
     error: null,
     transcript: emptyTranscript(sessionId),
@@ -40,6 +40,10 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
   let epoch = 0;
 
   const apply = (a: TranscriptAction) => store.set((s) => ({ ...s, transcript: transcriptReducer(s.transcript, a) }));
+  // A turn streams its deltas and tool events in bursts (25 calls a step, each with its result):
+  // they are applied at once but drawn once a frame, not one render and layout per event. The
+  // rest (a turn's start and end, a send, a decision) is told at once, with what was held back.
+  const stream = (a: TranscriptAction) => store.setLater((s) => ({ ...s, transcript: transcriptReducer(s.transcript, a) }));
   const decide = (a: QueueAction) => store.set((s) => ({ ...s, decisions: queueReducer(s.decisions, a) }));
   const mine = <T extends { sessionId?: string }>(f: (e: T) => void) => (e: T) => {
     if (e?.sessionId === sessionId) f(e);
@@ -99,7 +103,7 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
             apply({ type: 'turn.started', e, at: now() });
           }),
         ),
-        api.turns.onDelta(mine((e) => apply({ type: 'turn.delta', e }))),
+        api.turns.onDelta(mine((e) => stream({ type: 'turn.delta', e }))),
         api.turns.onEnded(
           mine((e) => {
             apply({ type: 'turn.ended', e });
@@ -107,15 +111,15 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
             void load();
           }),
         ),
-        api.turns.onToolCall(mine((e) => apply({ type: 'tool.call', e }))),
-        api.turns.onToolOutput(mine((e) => apply({ type: 'tool.output', e }))),
-        api.turns.onToolResult(mine((e) => apply({ type: 'tool.result', e }))),
+        api.turns.onToolCall(mine((e) => stream({ type: 'tool.call', e }))),
+        api.turns.onToolOutput(mine((e) => stream({ type: 'tool.output', e }))),
+        api.turns.onToolResult(mine((e) => stream({ type: 'tool.result', e }))),
         api.turns.onDirect(mine((e) => apply({ type: 'tool.direct', e }))),
         api.turns.onQueue(mine((e) => apply({ type: 'queue.changed', e }))),
         api.turns.onCleared(mine(() => apply({ type: 'context.cleared' }))),
         // A compaction is recorded between two steps, with nothing streaming: read it afresh.
         api.turns.onCompacted(mine(() => void load())),
-        api.checkpoints.onCreated(mine((e) => apply({ type: 'checkpoint.created', e }))),
+        api.checkpoints.onCreated(mine((e) => stream({ type: 'checkpoint.created', e }))),
         // A restore or a review adds its entry to the log (and may change files): read it afresh.
         api.checkpoints.onRestored(mine(() => void load())),
         api.checkpoints.onReviewed(mine(() => void load())),

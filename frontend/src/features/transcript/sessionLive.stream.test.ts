@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { createApi } from '../../bridge';
+import { FakeTransportBase, type FakeRequest } from '../../test/fakeTransportBase';
+import { createSessionLive } from './sessionLive';
+
+/** Sessions.Transcript answers with an empty log: what the test shows comes live. */
+class EmptyLog extends FakeTransportBase {
+  protected override handle(method: string, req: FakeRequest): unknown {
+    if (method === 'Sessions.Transcript') return { sessionId: req.id, running: '', items: [], turns: [] };
+    return super.handle(method, req);
+  }
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
+
+describe('a live session streaming a turn', () => {
+  it('applies a burst of 1,000 tool calls at once and tells its view once, not once per event', async () => {
+    const fake = new EmptyLog();
+    const live = createSessionLive(createApi(() => fake), 's1');
+    const stop = live.start();
+    await settle();
+    fake.emit('turn.started', { sessionId: 's1', turnId: 't1', executionMode: 'execute', reasonKey: 'route.reason.execute' });
+    let told = 0;
+    const off = live.subscribe(() => told++);
+    for (let i = 0; i < 1000; i++) {
+      fake.emit('tool.call', { sessionId: 's1', turnId: 't1', callId: `c${i}`, name: 'read', input: { path: 'main.go' }, verdict: 'allow', layer: 'mode' });
+      fake.emit('tool.done', { sessionId: 's1', turnId: 't1', callId: `c${i}`, output: 'package main' });
+    }
+    // Read at once: a reload or a send in between merges with every event seen so far.
+    const tools = live.get().transcript.items.filter((i) => i.type === 'tool');
+    expect(tools).toHaveLength(1000);
+    expect(tools.every((x) => x.type === 'tool' && x.done && x.output === 'package main')).toBe(true);
+    // Drawn at the next frame, once for the whole burst (a render and a layout per event made
+    // the page twenty times slower than the turn).
+    expect(told).toBe(0);
+    await frame();
+    expect(told).toBe(1);
+    // A turn's end is told at once (and its reload begins), not at a frame.
+    fake.emit('turn.ended', { sessionId: 's1', turnId: 't1', status: 'done' });
+    expect(told).toBeGreaterThan(1);
+    expect(live.get().transcript.turns[0]?.status).toBe('done');
+    await frame();
+    await settle();
+    off();
+    stop();
+  });
+});
