@@ -176,6 +176,8 @@ describe('App shell', () => {
     await user.click(screen.getByTestId('confirm-delete'));
     await waitFor(() => expect(titles()).toEqual(['Keep']));
     expect(screen.getByTestId('session-heading').textContent).toBe('Keep');
+    // The deleted session's link is not looked up as one beyond the loaded pages.
+    expect(fake.called('Sessions.Get')).toEqual([]);
   });
 
   it('keeps the draft and shows the server message when the first send fails', async () => {

@@ -73,6 +73,8 @@ export function createSessionsStore(api: Api, storage: UnreadStorage = localUnre
   /** The page request in flight, so scrolling asks for each page once. */
   let paging: Promise<void> | null = null;
   let viewing: string | null = null;
+  /** Sessions deleted since the page opened, here or by another client: never looked up again. */
+  const removed = new Set<string>();
 
   /** Every change of the list goes through here, so unread marks follow it. */
   function setSessions(f: (list: Session[]) => Session[], patch: Partial<SessionsState> = {}) {
@@ -119,7 +121,10 @@ export function createSessionsStore(api: Api, storage: UnreadStorage = localUnre
     /** Subscribes to broadcasts and loads the list; returns the unsubscribe. */
     start(): Unsubscribe {
       const offs = [
-        api.sessions.onChanged((c) => setSessions((prev) => applyChanged(prev, c))),
+        api.sessions.onChanged((c) => {
+          c.removed.forEach((id) => removed.add(id));
+          setSessions((prev) => applyChanged(prev, c));
+        }),
         api.sessions.onState((e) => setSessions((prev) => applyState(prev, e))),
         api.onReconnect(() => void load()),
       ];
@@ -136,6 +141,7 @@ export function createSessionsStore(api: Api, storage: UnreadStorage = localUnre
      * cannot be read, and the link then shows the newest session.
      */
     async fetch(id: string): Promise<boolean> {
+      if (removed.has(id)) return false;
       try {
         const found = await api.sessions.get(id);
         setSessions((list) => upsert(list, found));
@@ -160,6 +166,7 @@ export function createSessionsStore(api: Api, storage: UnreadStorage = localUnre
     },
     async remove(id: string): Promise<void> {
       await api.sessions.remove(id);
+      removed.add(id);
       setSessions((list) => list.filter((x) => x.id !== id));
     },
   };
