@@ -305,7 +305,7 @@ test('7. mode switches collapse into one divider; Shift+Tab cycles and keeps the
   await selector.click();
   await byId('mode-advanced').click();
   await byId('mode-option-debug').click();
-  assert.equal(await selector.textContent(), 'Smart · Debug');
+  await eventually(async () => (await selector.textContent()) === 'Smart · Debug', 'the selector to read Smart · Debug');
   // Shift+Tab in the empty box: Chat, Smart, then the pinned Debug again.
   const input = byId('composer-input');
   await input.focus();
