@@ -214,6 +214,20 @@ func baseTokens(workspace string) int {
 // fileTokens is the size of each file the agent reads, in estimated tokens.
 const fileTokens = 1000
 
+// overflowingOnTheFourth is a session over the real Anthropic stream, in a workspace of four
+// files, with a window that holds three of them read and not the fourth.
+func overflowingOnTheFourth(t *testing.T) (h *harness, api *claude, prov provider.Provider, window int) {
+	dataDir, ws := t.TempDir(), t.TempDir()
+	writeFiles(t, ws, "a", "b", "c", "d")
+	window = int(float64(baseTokens(ws)+3*fileTokens+fileTokens/2) / compactAt)
+	api = startClaude(t)
+	prov = anthropic.New(anthropic.Options{Key: "sk-ant-test", BaseURL: api.srv.URL, ContextWindow: window})
+	return newVendorHarness(t, dataDir, ws, prov, ""), api, prov, window
+}
+
+// dataDir is the folder the harness's store opened: its record sits at the top.
+func (h *harness) dataDir() string { return filepath.Dir(h.record) }
+
 func writeFiles(t *testing.T, dir string, names ...string) {
 	for _, n := range names {
 		line := strings.Repeat(strings.ToUpper(strings.Repeat(n, 4))+" ", 15) + "\n" // 76 bytes
@@ -268,14 +282,7 @@ func firstMessage(t *testing.T, st *store.Store, session string) int64 {
 // history rebuilt from the reopened store reads the same, and a fork from before the compaction
 // has the original words.
 func TestALongSessionIsCompactedThroughTheProvider(t *testing.T) {
-	dataDir := t.TempDir()
-	ws := t.TempDir()
-	writeFiles(t, ws, "a", "b", "c", "d")
-	// Three files fit below the threshold, a fourth does not.
-	window := int(float64(baseTokens(ws)+3*fileTokens+fileTokens/2) / compactAt)
-	api := startClaude(t)
-	prov := anthropic.New(anthropic.Options{Key: "sk-ant-test", BaseURL: api.srv.URL, ContextWindow: window})
-	h := newVendorHarness(t, dataDir, ws, prov, "")
+	h, api, _, window := overflowingOnTheFourth(t)
 	for _, f := range []string{"a", "b", "c", "d"} {
 		h.send("read "+f+".txt", mode.FollowUpInput{})
 	}
@@ -333,7 +340,7 @@ func TestALongSessionIsCompactedThroughTheProvider(t *testing.T) {
 	}
 
 	// Rebuilt from the log: what the model was last sent is what the log reads now.
-	reopened, err := store.Open(dataDir)
+	reopened, err := store.Open(h.dataDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,13 +370,7 @@ func TestALongSessionIsCompactedThroughTheProvider(t *testing.T) {
 
 // A turn that starts after a restart reads the summary from the log.
 func TestACompactedHistorySurvivesARestart(t *testing.T) {
-	dataDir := t.TempDir()
-	ws := t.TempDir()
-	writeFiles(t, ws, "a", "b", "c", "d")
-	window := int(float64(baseTokens(ws)+3*fileTokens+fileTokens/2) / compactAt)
-	api := startClaude(t)
-	prov := anthropic.New(anthropic.Options{Key: "sk-ant-test", BaseURL: api.srv.URL, ContextWindow: window})
-	h := newVendorHarness(t, dataDir, ws, prov, "")
+	h, api, prov, _ := overflowingOnTheFourth(t)
 	for _, f := range []string{"a", "b", "c"} {
 		h.send("read "+f+".txt", mode.FollowUpInput{})
 	}
@@ -380,7 +381,7 @@ func TestACompactedHistorySurvivesARestart(t *testing.T) {
 	before := api.srv.Requests()
 
 	// Another store and runtime on the same folder, as after a restart of the app.
-	again := newVendorHarness(t, dataDir, ws, prov, h.session)
+	again := newVendorHarness(t, h.dataDir(), h.workspace, prov, h.session)
 	again.send("what did you read?", mode.FollowUpInput{})
 	first := api.request(t, before)
 	if !strings.HasPrefix(first.Messages[0].Content[0].Text, summaryIntro+"SUMMARY-1") || strings.Contains(first.text(), "AAAA") {
