@@ -1,0 +1,165 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// These tests hold the gate to what the file system says at the moment of each decision: facts
+// remembered from an earlier decision (see tree.go) must never outlive a change made between
+// two decisions. Each one decides once (so whatever can be remembered is), changes the
+// workspace, and decides again at once, well within any timestamp granularity.
+
+// freshWorkspace is <tmp>/ws (README.md, src/a.go, secrets/key.txt) and <tmp>/outside/secret.txt.
+func freshWorkspace(t *testing.T) (ws, outside string) {
+	t.Helper()
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	ws, outside = filepath.Join(tmp, "ws"), filepath.Join(tmp, "outside")
+	for _, d := range []string{filepath.Join(ws, "src"), filepath.Join(ws, "secrets"), outside} {
+		must(t, os.MkdirAll(d, 0o755))
+	}
+	for _, f := range []string{filepath.Join(ws, "README.md"), filepath.Join(ws, "src", "a.go"),
+		filepath.Join(ws, "secrets", "key.txt"), filepath.Join(outside, "secret.txt")} {
+		must(t, os.WriteFile(f, []byte("x"), 0o644))
+	}
+	return ws, outside
+}
+
+func decideShell(t *testing.T, root, cmd string) (*Shell, Verdict) {
+	t.Helper()
+	r, _ := Resolve(Workspace{Root: root}, Call{Kind: KindBash, Command: cmd})
+	rules := []Rule{{ID: "secrets", Effect: Deny, Path: "secrets/**"}}
+	return r.Shell, Evaluate(Input{Mode: "execute", Permission: Auto, Sandboxed: true, Rules: rules, Call: r})
+}
+
+func wantDecision(t *testing.T, root, cmd string, want Decision) {
+	t.Helper()
+	if _, v := decideShell(t, root, cmd); v.Decision != want {
+		t.Fatalf("%q: %s (%s), want %s", cmd, v.Decision, v.ReasonKey, want)
+	}
+}
+
+func TestFreshAFileSwappedForALinkOut(t *testing.T) {
+	ws, outside := freshWorkspace(t)
+	wantDecision(t, ws, "cat README.md", DecideAllow)
+	must(t, os.Remove(filepath.Join(ws, "README.md")))
+	must(t, os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(ws, "README.md")))
+	wantDecision(t, ws, "cat README.md", DecideAsk)
+}
+
+func TestFreshALinkRetargeted(t *testing.T) {
+	ws, outside := freshWorkspace(t)
+	link := filepath.Join(ws, "notes")
+	must(t, os.Symlink("src/a.go", link))
+	wantDecision(t, ws, "cat notes", DecideAllow)
+	must(t, os.Rename(link, link+".old"))
+	must(t, os.Symlink(filepath.Join(outside, "secret.txt"), link))
+	wantDecision(t, ws, "cat notes", DecideAsk)
+}
+
+func TestFreshAMissingNameCreatedAsALinkOut(t *testing.T) {
+	ws, outside := freshWorkspace(t)
+	wantDecision(t, ws, "cat later.txt", DecideAllow) // a missing name stays inside
+	must(t, os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(ws, "later.txt")))
+	wantDecision(t, ws, "cat later.txt", DecideAsk)
+}
+
+func TestFreshAGlobSeesAFileCreatedSinceTheLastDecision(t *testing.T) {
+	ws, outside := freshWorkspace(t)
+	sh, v := decideShell(t, ws, "cat src/*.go")
+	if v.Decision != DecideAllow || len(sh.Commands) != 1 || len(sh.Commands[0]) != 2 {
+		t.Fatalf("before: %+v %s", sh.Commands, v.Decision)
+	}
+	must(t, os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(ws, "src", "b.go")))
+	sh, v = decideShell(t, ws, "cat src/*.go")
+	if len(sh.Commands) != 1 || len(sh.Commands[0]) != 3 || v.Decision != DecideAsk {
+		t.Fatalf("the glob missed the new link: %+v %s", sh.Commands, v.Decision)
+	}
+}
+
+func TestFreshAFolderSwappedForALinkOut(t *testing.T) {
+	ws, outside := freshWorkspace(t)
+	wantDecision(t, ws, "cat src/a.go", DecideAllow)
+	wantDecision(t, ws, "ls src/*", DecideAllow)
+	must(t, os.Rename(filepath.Join(ws, "src"), filepath.Join(ws, "src.old")))
+	must(t, os.WriteFile(filepath.Join(outside, "a.go"), []byte("x"), 0o644))
+	must(t, os.Symlink(outside, filepath.Join(ws, "src")))
+	wantDecision(t, ws, "cat src/a.go", DecideAsk)
+	wantDecision(t, ws, "ls src/*", DecideAsk)
+}
+
+func TestFreshANestedFolderSwappedBelowAWatchedOne(t *testing.T) {
+	ws, outside := freshWorkspace(t)
+	deep := filepath.Join(ws, "src", "pkg", "x")
+	must(t, os.MkdirAll(deep, 0o755))
+	must(t, os.WriteFile(filepath.Join(deep, "f.go"), []byte("x"), 0o644))
+	wantDecision(t, ws, "cat src/pkg/x/f.go", DecideAllow)
+	must(t, os.RemoveAll(filepath.Join(ws, "src", "pkg")))
+	must(t, os.MkdirAll(filepath.Join(outside, "x"), 0o755))
+	must(t, os.Symlink(outside, filepath.Join(ws, "src", "pkg")))
+	wantDecision(t, ws, "cat src/pkg/x/f.go", DecideAsk)
+}
+
+func TestFreshALinkIntoADeniedFolder(t *testing.T) {
+	ws, _ := freshWorkspace(t)
+	wantDecision(t, ws, "cat key", DecideAllow)
+	must(t, os.Symlink("secrets/key.txt", filepath.Join(ws, "key")))
+	wantDecision(t, ws, "cat key", DecideDeny)
+}
+
+func TestFreshARootReplacedByAnotherFolder(t *testing.T) {
+	ws, outside := freshWorkspace(t)
+	wantDecision(t, ws, "cat README.md", DecideAllow)
+	must(t, os.Rename(ws, ws+".old"))
+	must(t, os.MkdirAll(ws, 0o755))
+	must(t, os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(ws, "README.md")))
+	wantDecision(t, ws, "cat README.md", DecideAsk)
+}
+
+func TestFreshAGitFolderCreatedUnderAName(t *testing.T) {
+	ws, _ := freshWorkspace(t)
+	wantDecision(t, ws, "cat repo/config", DecideAllow)
+	must(t, os.MkdirAll(filepath.Join(ws, ".git"), 0o755))
+	must(t, os.Symlink(".git", filepath.Join(ws, "repo")))
+	wantDecision(t, ws, "cat repo/config", DecideAsk)
+}
+
+// Decisions racing with a writer that keeps swapping a link: each decision started after a swap
+// completed must judge the link as it is now, never as an earlier decision saw it.
+func TestFreshDecisionsRacingALinkSwapper(t *testing.T) {
+	ws, outside := freshWorkspace(t)
+	link := filepath.Join(ws, "flip")
+	targets := []string{filepath.Join(ws, "src", "a.go"), filepath.Join(outside, "secret.txt")}
+	must(t, os.Symlink(targets[0], link))
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for range 2 { // concurrent decisions fill and read the remembered facts meanwhile
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					decideShell(t, ws, "cat flip src/a.go README.md")
+				}
+			}
+		})
+	}
+	defer func() { close(stop); wg.Wait() }()
+	for i := range 200 {
+		out := i%2 == 1
+		tmp := link + ".new"
+		must(t, os.Symlink(targets[i%2], tmp))
+		must(t, os.Rename(tmp, link))
+		want := DecideAllow
+		if out {
+			want = DecideAsk
+		}
+		if _, v := decideShell(t, ws, "cat flip src/a.go README.md"); v.Decision != want {
+			t.Fatalf("swap %d (outside=%v): %s, want %s", i, out, v.Decision, want)
+		}
+	}
+}
