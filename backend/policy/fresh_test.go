@@ -127,13 +127,13 @@ func TestFreshAGitFolderCreatedUnderAName(t *testing.T) {
 	wantDecision(t, ws, "cat repo/config", DecideAsk)
 }
 
-// Decisions racing with a writer that keeps swapping a link: each decision started after a swap
-// completed must judge the link as it is now, never as an earlier decision saw it.
+// Decisions racing with a writer that keeps replacing a plain file by a link out and back: each
+// decision started after a replacement completed must judge the name as it is now, never as an
+// earlier decision saw it.
 func TestFreshDecisionsRacingALinkSwapper(t *testing.T) {
 	ws, outside := freshWorkspace(t)
-	link := filepath.Join(ws, "flip")
-	targets := []string{filepath.Join(ws, "src", "a.go"), filepath.Join(outside, "secret.txt")}
-	must(t, os.Symlink(targets[0], link))
+	name := filepath.Join(ws, "flip")
+	must(t, os.WriteFile(name, []byte("x"), 0o644))
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
 	for range 2 { // concurrent decisions fill and read the remembered facts meanwhile
@@ -149,17 +149,21 @@ func TestFreshDecisionsRacingALinkSwapper(t *testing.T) {
 		})
 	}
 	defer func() { close(stop); wg.Wait() }()
-	for i := range 200 {
-		out := i%2 == 1
-		tmp := link + ".new"
-		must(t, os.Symlink(targets[i%2], tmp))
-		must(t, os.Rename(tmp, link))
+	for i := range 300 {
+		out := i%2 == 0
+		tmp := name + ".new"
+		if out {
+			must(t, os.Symlink(filepath.Join(outside, "secret.txt"), tmp))
+		} else {
+			must(t, os.WriteFile(tmp, []byte("x"), 0o644))
+		}
+		must(t, os.Rename(tmp, name))
 		want := DecideAllow
 		if out {
 			want = DecideAsk
 		}
 		if _, v := decideShell(t, ws, "cat flip src/a.go README.md"); v.Decision != want {
-			t.Fatalf("swap %d (outside=%v): %s, want %s", i, out, v.Decision, want)
+			t.Fatalf("replacement %d (link out=%v): %s, want %s", i, out, v.Decision, want)
 		}
 	}
 }

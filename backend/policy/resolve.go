@@ -91,10 +91,16 @@ func (v osView) ReadDir(dir string) ([]fs.DirEntry, error) {
 	if entries, ok := v.dirs[dir]; ok {
 		return entries, nil
 	}
-	if _, err := v.r.realPath(dir); err != nil {
+	real, err := v.r.realPath(dir)
+	if err != nil {
 		return nil, err
 	}
-	entries, err := os.ReadDir(dir)
+	var entries []fs.DirEntry
+	if v.r.tree != nil && (real == v.r.root || strings.HasPrefix(real, v.r.root+string(filepath.Separator))) && filepath.Clean(real) == real {
+		entries, err = v.r.tree.readDir(real)
+	} else {
+		entries, err = os.ReadDir(dir)
+	}
 	if err == nil {
 		v.dirs[dir] = entries
 		v.r.seedListing(filepath.Clean(dir), entries)
@@ -117,6 +123,11 @@ type resolver struct {
 	root, data string
 	err        error
 	real       map[string]string
+	// tree remembers lstats and listings below root across decisions; nil where it cannot.
+	tree *treeDecision
+	// spelled is the workspace root as given, when clean and absolute: paths below it are
+	// paths below root, since the anchor found that this decision.
+	spelled string
 }
 
 func newResolver(ws Workspace) *resolver {
@@ -125,11 +136,19 @@ func newResolver(ws Workspace) *resolver {
 		r.err = errors.New("policy: workspace root and path are required")
 		return r
 	}
-	if r.root, r.err = r.anchor(ws.Root); r.err != nil {
+	var id fileID
+	var known bool
+	if r.root, id, known, r.err = r.anchor(ws.Root); r.err != nil {
 		return r
 	}
+	if known {
+		r.tree = treeBegin(r.root, id)
+	}
+	if filepath.IsAbs(ws.Root) && filepath.Clean(ws.Root) == ws.Root {
+		r.spelled = ws.Root
+	}
 	if ws.DataDir != "" {
-		r.data, r.err = r.anchor(ws.DataDir)
+		r.data, _, _, r.err = r.anchor(ws.DataDir)
 	}
 	return r
 }
@@ -146,27 +165,33 @@ type anchor struct {
 
 type fileID struct{ dev, ino uint64 }
 
-// anchor is the real path of a root or data folder. A remembered one is used only while the
-// path and the remembered real path still reach the same folder (two stat calls); otherwise,
-// or where a file's identity is unknown, the path is resolved again.
-func (r *resolver) anchor(p string) (string, error) {
+// anchor is the real path of a root or data folder, with its identity when known. A remembered
+// one is used only while the path and the remembered real path still reach the same folder
+// (two stat calls, one when the path is its own real path); otherwise, or where a file's
+// identity is unknown, the path is resolved again.
+func (r *resolver) anchor(p string) (string, fileID, bool, error) {
 	if a, ok := anchors.Load(p); ok {
 		a := a.(anchor)
 		if id, ok := statID(p); ok && id == a.id {
+			if a.real == p {
+				r.real[p] = a.real
+				return a.real, id, true, nil
+			}
 			if now, ok := statID(a.real); ok && now == a.id {
 				r.real[p] = a.real
-				return a.real, nil
+				return a.real, id, true, nil
 			}
 		}
 	}
 	real, err := r.realPath(p)
 	if err != nil {
-		return "", err
+		return "", fileID{}, false, err
 	}
-	if id, ok := statID(real); ok {
+	id, known := statID(real)
+	if known {
 		anchors.Store(p, anchor{real: real, id: id})
 	}
-	return real, nil
+	return real, id, known, nil
 }
 
 // seedListing records the entries of a listed folder that are not links: their real path is
@@ -248,13 +273,13 @@ func (r *resolver) realPath(p string) (string, error) {
 	return r.follow(p, 0)
 }
 
-// evalSymlinks is filepath.EvalSymlinks of an existing p (info is its Lstat), remembered: within
-// one decision a prefix resolves once, and the words of a command share their folders.
-func (r *resolver) evalSymlinks(p string, info fs.FileInfo) (string, error) {
+// evalSymlinks is filepath.EvalSymlinks of an existing p (mode is its Lstat's type), remembered:
+// within one decision a prefix resolves once, and the words of a command share their folders.
+func (r *resolver) evalSymlinks(p string, mode fs.FileMode) (string, error) {
 	if real, ok := r.real[p]; ok {
 		return real, nil
 	}
-	real, err := r.evalUncached(p, info)
+	real, err := r.evalUncached(p, mode)
 	if err == nil {
 		r.real[p] = real
 	}
@@ -263,23 +288,63 @@ func (r *resolver) evalSymlinks(p string, info fs.FileInfo) (string, error) {
 
 // evalUncached resolves a plain entry through its (remembered) parent folder; a link, and a path
 // with "." or ".." in it (whose meaning depends on the links before them), the standard way.
-func (r *resolver) evalUncached(p string, info fs.FileInfo) (string, error) {
+func (r *resolver) evalUncached(p string, mode fs.FileMode) (string, error) {
 	parent, base := filepath.Split(p)
 	parent = strings.TrimSuffix(parent, string(filepath.Separator))
-	if info.Mode()&os.ModeSymlink != 0 || parent == "" || base == "" || hasDotSegment(p) {
+	if mode&os.ModeSymlink != 0 || parent == "" || base == "" || hasDotSegment(p) {
 		return filepath.EvalSymlinks(p)
 	}
 	real, ok := r.real[parent]
 	if !ok {
-		pinfo, err := os.Lstat(parent)
+		pmode, err := r.lstat(parent)
 		if err != nil {
 			return "", err
 		}
-		if real, err = r.evalSymlinks(parent, pinfo); err != nil {
+		if real, err = r.evalSymlinks(parent, pmode); err != nil {
 			return "", err
 		}
 	}
 	return filepath.Join(real, base), nil
+}
+
+// lstat is the type of what p names, not following a final link: from the tree when p lies
+// below the root, else from the file system.
+func (r *resolver) lstat(p string) (fs.FileMode, error) {
+	if real, ok := r.belowRoot(p); ok {
+		mode, err := r.tree.lstat(real)
+		if pe, ok := err.(*fs.PathError); ok {
+			pe.Path = p
+		}
+		return mode, err
+	}
+	info, err := os.Lstat(p)
+	if err != nil {
+		return 0, err
+	}
+	return info.Mode().Type(), nil
+}
+
+// belowRoot is p as a clean real path strictly below the real root, when the tree serves this
+// decision and p, through the root as given or the real root, names one plainly: no "." or
+// ".." elements, no doubled or trailing separator (a trailing one would follow a final link).
+func (r *resolver) belowRoot(p string) (string, bool) {
+	if r.tree == nil {
+		return "", false
+	}
+	sep := string(filepath.Separator)
+	var rest string
+	switch {
+	case strings.HasPrefix(p, r.root+sep):
+		rest = p[len(r.root):]
+	case r.spelled != "" && strings.HasPrefix(p, r.spelled+sep):
+		rest = p[len(r.spelled):]
+	default:
+		return "", false
+	}
+	if len(rest) < 2 || strings.HasSuffix(rest, sep) || strings.Contains(rest, sep+sep) || hasDotSegment(rest) {
+		return "", false
+	}
+	return r.root + rest, true
 }
 
 // dropDotSegments removes "." elements and doubled separators: unlike "..", they name the same
@@ -323,9 +388,9 @@ func (r *resolver) follow(p string, depth int) (string, error) {
 		if real, ok := r.real[key]; ok {
 			return r.under(real, rest, depth)
 		}
-		if info, err := os.Lstat(key); err == nil {
-			real, err := r.evalSymlinks(key, info)
-			if err != nil && info.Mode()&os.ModeSymlink != 0 {
+		if mode, err := r.lstat(key); err == nil {
+			real, err := r.evalSymlinks(key, mode)
+			if err != nil && mode&os.ModeSymlink != 0 {
 				return r.followDangling(key, rest, depth)
 			}
 			if err != nil {

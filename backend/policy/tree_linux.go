@@ -1,0 +1,242 @@
+//go:build linux
+
+package policy
+
+import (
+	"encoding/binary"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// treeEvents are the changes that can alter what an lstat or a listing of a watched folder
+// says: an entry created, removed or renamed, and attributes (a folder made unreadable).
+// Writes to a file's content are not among them: they change no path's resolution.
+const treeEvents = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_MOVED_TO | unix.IN_ATTRIB |
+	unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_ONLYDIR
+
+// treeResets are the events after which a watch may no longer stand for the folder its path
+// names (a folder moved, removed or replaced, a lost event): every watch is dropped.
+const treeResets = unix.IN_ISDIR | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_IGNORED |
+	unix.IN_Q_OVERFLOW | unix.IN_UNMOUNT
+
+// Bounds on what the tree holds; past them it simply stops remembering more.
+const (
+	maxTreeWatches = 512
+	maxTreeFacts   = 8192
+	maxTreeLists   = 256
+)
+
+// treeLocal are the file systems whose every change goes through this kernel, so a watch
+// reports it. Network and FUSE file systems, and overlays (whose layers may change underneath)
+// are left out: there nothing is remembered.
+var treeLocal = map[int64]bool{
+	unix.EXT4_SUPER_MAGIC: true, unix.XFS_SUPER_MAGIC: true, unix.BTRFS_SUPER_MAGIC: true,
+	unix.TMPFS_MAGIC: true, unix.F2FS_SUPER_MAGIC: true, unix.BCACHEFS_SUPER_MAGIC: true,
+}
+
+type treeCache struct {
+	mu  sync.Mutex
+	fd  int    // the inotify instance; -1 when none
+	gen uint64 // counts forgettings, so an answer read before one is not stored after it
+	// roots are the real workspace roots being watched, with their identity.
+	roots   map[string]fileID
+	watched map[string]bool
+	facts   map[string]treeFact
+	lists   map[string][]fs.DirEntry
+	buf     [4096]byte
+}
+
+var tree = &treeCache{fd: -1, roots: map[string]fileID{}, watched: map[string]bool{},
+	facts: map[string]treeFact{}, lists: map[string][]fs.DirEntry{}}
+
+// treeDecision is one decision's use of the tree, for one real workspace root.
+type treeDecision struct {
+	root string
+	id   fileID
+}
+
+// treeBegin starts a decision: every change reported since the last one is read first, and
+// what it may have touched forgotten. root is the real workspace root, id its identity now.
+func treeBegin(root string, id fileID) *treeDecision {
+	t := tree
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.drain()
+	if known, ok := t.roots[root]; ok && known != id {
+		t.reset()
+	}
+	return &treeDecision{root: root, id: id}
+}
+
+// drain reads the change queue; any change forgets every fact and listing.
+func (t *treeCache) drain() {
+	for t.fd >= 0 {
+		n, err := unix.Read(t.fd, t.buf[:])
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err == unix.EAGAIN:
+			return
+		case err != nil || n <= 0:
+			t.reset()
+			return
+		}
+		t.forget()
+		if resets(t.buf[:n]) {
+			t.reset()
+		}
+	}
+}
+
+// resets reports an event in buf after which the watches must go.
+func resets(buf []byte) bool {
+	for off := 0; off+unix.SizeofInotifyEvent <= len(buf); {
+		mask := binary.NativeEndian.Uint32(buf[off+4:])
+		if mask&treeResets != 0 {
+			return true
+		}
+		off += unix.SizeofInotifyEvent + int(binary.NativeEndian.Uint32(buf[off+12:]))
+	}
+	return false
+}
+
+func (t *treeCache) forget() {
+	clear(t.facts)
+	clear(t.lists)
+	t.gen++
+}
+
+func (t *treeCache) reset() {
+	t.forget()
+	if t.fd >= 0 {
+		unix.Close(t.fd)
+	}
+	t.fd = -1
+	clear(t.watched)
+	clear(t.roots)
+}
+
+// lstat is os.Lstat(p)'s mode type for p, a clean real path strictly below the root.
+func (d *treeDecision) lstat(p string) (fs.FileMode, error) {
+	t := tree
+	t.mu.Lock()
+	if f, ok := t.facts[p]; ok {
+		t.mu.Unlock()
+		return f.result(p)
+	}
+	gen := t.gen
+	watched := t.watchChain(d, filepath.Dir(p)) // before the lstat, so no change is missed
+	t.mu.Unlock()
+	info, err := os.Lstat(p)
+	if f, keep := factOf(info, err); keep && watched {
+		t.mu.Lock()
+		if t.gen == gen && len(t.facts) < maxTreeFacts {
+			t.facts[p] = f
+		}
+		t.mu.Unlock()
+	}
+	if err != nil {
+		return 0, err
+	}
+	return info.Mode().Type(), nil
+}
+
+// readDir is os.ReadDir(dir) for dir, a clean real path at or below the root. The entries are
+// shared between decisions and must not be changed.
+func (d *treeDecision) readDir(dir string) ([]fs.DirEntry, error) {
+	t := tree
+	t.mu.Lock()
+	if entries, ok := t.lists[dir]; ok {
+		t.mu.Unlock()
+		return entries, nil
+	}
+	gen := t.gen
+	watched := t.watchChain(d, dir)
+	t.mu.Unlock()
+	entries, err := os.ReadDir(dir)
+	if err == nil && watched {
+		t.mu.Lock()
+		if t.gen == gen && len(t.lists) < maxTreeLists {
+			t.lists[dir] = entries
+		}
+		t.mu.Unlock()
+	}
+	return entries, err
+}
+
+// watchChain watches every folder from the root down to dir; false when one cannot be, and
+// then nothing read below it may be remembered.
+func (t *treeCache) watchChain(d *treeDecision, dir string) bool {
+	if dir != d.root && !strings.HasPrefix(dir, d.root+string(filepath.Separator)) {
+		return false
+	}
+	if t.fd < 0 {
+		fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+		if err != nil {
+			return false
+		}
+		t.fd = fd
+	}
+	if known, ok := t.roots[d.root]; !ok || known != d.id {
+		if !t.watchRoot(d) {
+			return false
+		}
+	}
+	for i := len(d.root); i < len(dir); {
+		next := strings.IndexByte(dir[i+1:], filepath.Separator)
+		if next < 0 {
+			next = len(dir)
+		} else {
+			next += i + 1
+		}
+		if !t.watched[dir[:next]] && !t.watch(dir[:next], d.id.dev, 0) {
+			return false
+		}
+		i = next
+	}
+	return true
+}
+
+// watchRoot watches the root, once the opened folder proves to be the one the decision's anchor
+// found, on a file system that reports every change.
+func (t *treeCache) watchRoot(d *treeDecision) bool {
+	var sfs unix.Statfs_t
+	if err := unix.Statfs(d.root, &sfs); err != nil || !treeLocal[int64(sfs.Type)] {
+		return false
+	}
+	if !t.watch(d.root, d.id.dev, d.id.ino) {
+		return false
+	}
+	t.roots[d.root] = d.id
+	return true
+}
+
+// watch adds a watch on the folder dir names now: it is opened without following a link, the
+// watch is set on that very open folder (through /proc/self/fd, so a swap of the path between
+// the check and the watch cannot redirect it), and it must sit on the root's device (and be
+// the inode ino, unless 0).
+func (t *treeCache) watch(dir string, dev, ino uint64) bool {
+	if len(t.watched) >= maxTreeWatches {
+		return false
+	}
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil || uint64(st.Dev) != dev || (ino != 0 && uint64(st.Ino) != ino) { //nolint:unconvert // narrower on some arches
+		return false
+	}
+	if _, err := unix.InotifyAddWatch(t.fd, "/proc/self/fd/"+strconv.Itoa(fd), treeEvents); err != nil {
+		return false
+	}
+	t.watched[dir] = true
+	return true
+}
