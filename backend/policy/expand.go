@@ -77,12 +77,9 @@ func (e *expander) word(w *syntax.Word) (fields []field, ok bool) {
 		return nil, false
 	}
 	v := e.view
-	var texts []string
-	for t, err := range expand.FieldsSeq(e.cfg, w) {
-		if err != nil || len(texts) == maxFields {
-			return nil, false // a word that expands to thousands of fields is not judged statically
-		}
-		texts = append(texts, t)
+	texts, ok := e.fields(w)
+	if !ok {
+		return nil, false
 	}
 	glob, rewrites := unquotedSpecials(w)
 	for _, t := range texts {
@@ -97,6 +94,26 @@ func (e *expander) word(w *syntax.Word) (fields []field, ok bool) {
 		fields = append(fields, field{text: t, pattern: glob && (v == nil || stillPattern(t)), expanded: rewrites})
 	}
 	return fields, true
+}
+
+// fields are w's expansions: a plain glob through simpleGlob (shglob.go), any other word through
+// the library.
+func (e *expander) fields(w *syntax.Word) ([]string, bool) {
+	if pat, ok := simpleGlobWord(w); ok && e.view != nil {
+		return e.simpleGlob(pat)
+	}
+	return e.libraryFields(w)
+}
+
+func (e *expander) libraryFields(w *syntax.Word) ([]string, bool) {
+	var texts []string
+	for t, err := range expand.FieldsSeq(e.cfg, w) {
+		if err != nil || len(texts) == maxFields {
+			return nil, false // a word that expands to thousands of fields is not judged statically
+		}
+		texts = append(texts, t)
+	}
+	return texts, true
 }
 
 // stillPattern reports a field the glob left as it was (no match): it still holds glob
