@@ -96,11 +96,14 @@ func (e *expander) word(w *syntax.Word) (fields []field, ok bool) {
 	return fields, true
 }
 
-// fields are w's expansions: a plain glob through simpleGlob (shglob.go), any other word through
-// the library.
+// fields are w's expansions: a plain glob through simpleGlob and a plain brace list through
+// simpleBraces (shglob.go), any other word through the library.
 func (e *expander) fields(w *syntax.Word) ([]string, bool) {
 	if pat, ok := simpleGlobWord(w); ok && e.view != nil {
 		return e.simpleGlob(pat)
+	}
+	if alts, ok := simpleBraces(w); ok {
+		return alts, true
 	}
 	return e.libraryFields(w)
 }

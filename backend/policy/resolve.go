@@ -240,11 +240,40 @@ func (r *resolver) target(p string) (Target, error) {
 
 // within reports whether p is base or below it, with the relative path.
 func within(base, p string) (string, bool) {
+	if p == base {
+		return ".", true
+	}
+	sep := string(filepath.Separator)
+	if base != sep && strings.HasPrefix(p, base+sep) && plainRel(p[len(base)+1:]) {
+		return p[len(base)+1:], true // what Rel gives for a clean base and a plain rest, without its work
+	}
 	rel, err := filepath.Rel(base, p)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", false
 	}
 	return rel, true
+}
+
+// plainRel reports a relative path that filepath.Clean leaves as it is and that holds no "."
+// or ".." element: names joined by single separators.
+func plainRel(s string) bool {
+	if s == "" {
+		return false
+	}
+	for {
+		i := strings.IndexByte(s, filepath.Separator)
+		part := s
+		if i >= 0 {
+			part = s[:i]
+		}
+		if part == "" || part == "." || part == ".." {
+			return false
+		}
+		if i < 0 {
+			return true
+		}
+		s = s[i+1:]
+	}
 }
 
 // hasGitComponent reports a ".git" path component in any letter case, since case-insensitive
@@ -263,11 +292,11 @@ func hasGitComponent(rel string) bool {
 // lexical no-op), a dangling symlink is followed to where a write would create its target, and
 // the non-existent rest is cleaned lexically, as creating it would.
 func (r *resolver) realPath(p string) (string, error) {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", err
-	}
 	if !filepath.IsAbs(p) {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", err
+		}
 		p = abs
 	}
 	return r.follow(p, 0)

@@ -22,6 +22,42 @@ import (
 // TestSimpleGlobMatcherAgreesWithTheLibrary hold the two to the same answers; any other word
 // goes through the library.
 
+// simpleBraces are the words a plain literal with one brace list and no glob expands to, as the
+// library expands them: "{README.md,go.mod}" is README.md and go.mod, "x{,}" is x and x. A
+// word with another brace, a sequence ("..") or anything simpleGlobByte does not accept goes
+// through the library, whose rules for those differ from a plain cut at the commas.
+func simpleBraces(w *syntax.Word) ([]string, bool) {
+	if len(w.Parts) != 1 {
+		return nil, false
+	}
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	if !ok {
+		return nil, false
+	}
+	text := lit.Value
+	open, close := strings.IndexByte(text, '{'), strings.IndexByte(text, '}')
+	if open < 0 || close < open || strings.Count(text, "{") != 1 || strings.Count(text, "}") != 1 {
+		return nil, false
+	}
+	body := text[open+1 : close]
+	if !strings.Contains(body, ",") || strings.Contains(body, "..") || strings.ContainsAny(text, "*?") {
+		return nil, false
+	}
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c != '{' && c != '}' && !simpleGlobByte(c) {
+			return nil, false
+		}
+	}
+	alts := strings.Split(body, ",")
+	if len(alts) > maxFields {
+		return nil, false
+	}
+	for i, alt := range alts {
+		alts[i] = text[:open] + alt + text[close+1:]
+	}
+	return alts, true
+}
+
 // simpleGlobWord is the text of w when it is such a word.
 func simpleGlobWord(w *syntax.Word) (string, bool) {
 	if len(w.Parts) != 1 {
