@@ -38,19 +38,29 @@ type field struct {
 // each time), and the gate must answer in microseconds whatever the model writes.
 const maxFields = 256
 
-// expander expands the words of one command line; its configuration is built once per analysis,
-// since every word of a command sees the same environment and file system.
+// expander expands the words of one command line; the library's configuration is built once
+// per analysis, since every word of a command sees the same environment and file system, and
+// only when a word needs the library.
 type expander struct {
 	view View
 	cfg  *expand.Config
 }
 
 func newExpander(v View) *expander {
-	cfg := &expand.Config{Env: expandEnv(v)}
-	if v != nil {
-		cfg.ReadDir2 = v.ReadDir
+	e := &expander{view: v}
+	e.config()
+	return e
+}
+
+// config is the library's configuration for this command line.
+func (e *expander) config() *expand.Config {
+	if e.cfg == nil {
+		e.cfg = &expand.Config{Env: expandEnv(e.view)}
+		if e.view != nil {
+			e.cfg.ReadDir2 = e.view.ReadDir
+		}
 	}
-	return &expander{view: v, cfg: cfg}
+	return e.cfg
 }
 
 // plainLiteral reports a word the shell leaves exactly as written: one literal part with no
@@ -110,7 +120,7 @@ func (e *expander) fields(w *syntax.Word) ([]string, bool) {
 
 func (e *expander) libraryFields(w *syntax.Word) ([]string, bool) {
 	var texts []string
-	for t, err := range expand.FieldsSeq(e.cfg, w) {
+	for t, err := range expand.FieldsSeq(e.config(), w) {
 		if err != nil || len(texts) == maxFields {
 			return nil, false // a word that expands to thousands of fields is not judged statically
 		}

@@ -96,7 +96,7 @@ func (v osView) ReadDir(dir string) ([]fs.DirEntry, error) {
 		return nil, err
 	}
 	var entries []fs.DirEntry
-	if v.r.tree != nil && (real == v.r.root || strings.HasPrefix(real, v.r.root+string(filepath.Separator))) && filepath.Clean(real) == real {
+	if v.r.tree != nil && (real == v.r.root || isBelow(real, v.r.root)) && filepath.Clean(real) == real {
 		entries, err = v.r.tree.readDir(real)
 	} else {
 		entries, err = os.ReadDir(dir)
@@ -195,10 +195,11 @@ func (r *resolver) anchor(p string) (string, fileID, bool, error) {
 }
 
 // seedListing records the entries of a listed folder that are not links: their real path is
-// the folder's, so resolving them later needs no system call.
+// the folder's, so resolving them later needs no system call. With a tree their lstats cost
+// none either, and recording every entry of a large folder would cost more than it spares.
 func (r *resolver) seedListing(dir string, entries []fs.DirEntry) {
 	real, ok := r.real[dir]
-	if !ok || hasDotSegment(dir) {
+	if !ok || hasDotSegment(dir) || r.tree != nil {
 		return
 	}
 	for _, e := range entries {
@@ -244,7 +245,7 @@ func within(base, p string) (string, bool) {
 		return ".", true
 	}
 	sep := string(filepath.Separator)
-	if base != sep && strings.HasPrefix(p, base+sep) && plainRel(p[len(base)+1:]) {
+	if base != sep && isBelow(p, base) && plainRel(p[len(base)+1:]) {
 		return p[len(base)+1:], true // what Rel gives for a clean base and a plain rest, without its work
 	}
 	rel, err := filepath.Rel(base, p)
@@ -252,6 +253,12 @@ func within(base, p string) (string, bool) {
 		return "", false
 	}
 	return rel, true
+}
+
+// isBelow reports p inside dir, dir excluded, as a string prefix: no concatenation, which
+// allocates for a long dir.
+func isBelow(p, dir string) bool {
+	return len(p) > len(dir) && p[len(dir)] == filepath.Separator && strings.HasPrefix(p, dir)
 }
 
 // plainRel reports a relative path that filepath.Clean leaves as it is and that holds no "."
@@ -333,7 +340,10 @@ func (r *resolver) evalUncached(p string, mode fs.FileMode) (string, error) {
 			return "", err
 		}
 	}
-	return filepath.Join(real, base), nil
+	if real == string(filepath.Separator) {
+		return real + base, nil
+	}
+	return real + string(filepath.Separator) + base, nil // Join's answer: real is clean, base a plain name
 }
 
 // lstat is the type of what p names, not following a final link: from the tree when p lies
@@ -363,9 +373,9 @@ func (r *resolver) belowRoot(p string) (string, bool) {
 	sep := string(filepath.Separator)
 	var rest string
 	switch {
-	case strings.HasPrefix(p, r.root+sep):
+	case isBelow(p, r.root):
 		rest = p[len(r.root):]
-	case r.spelled != "" && strings.HasPrefix(p, r.spelled+sep):
+	case r.spelled != "" && isBelow(p, r.spelled):
 		rest = p[len(r.spelled):]
 	default:
 		return "", false

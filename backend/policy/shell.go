@@ -75,7 +75,7 @@ func AnalyzeShell(cmd string, v View) Shell {
 	if err != nil {
 		return Shell{}
 	}
-	a := analyzer{view: v, expander: newExpander(v), sh: Shell{Parsed: true}, fed: map[*syntax.CallExpr]bool{}, resolved: map[string]Target{}}
+	a := analyzer{view: v, expander: &expander{view: v}, sh: Shell{Parsed: true}, fed: map[*syntax.CallExpr]bool{}, resolved: map[string]Target{}}
 	a.markFed(file)
 	a.walk(file)
 	a.classify(file)

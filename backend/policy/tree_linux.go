@@ -173,7 +173,7 @@ func (d *treeDecision) readDir(dir string) ([]fs.DirEntry, error) {
 // watchChain watches every folder from the root down to dir; false when one cannot be, and
 // then nothing read below it may be remembered.
 func (t *treeCache) watchChain(d *treeDecision, dir string) bool {
-	if dir != d.root && !strings.HasPrefix(dir, d.root+string(filepath.Separator)) {
+	if dir != d.root && !isBelow(dir, d.root) {
 		return false
 	}
 	if t.fd < 0 {
