@@ -77,21 +77,23 @@ func plainLiteral(w *syntax.Word) (string, bool) {
 	return lit.Value, true
 }
 
-// word expands w as the shell would, statically. ok is false when the word depends on
-// something only known at run time: a variable, a substitution, arithmetic, or ~user.
-func (e *expander) word(w *syntax.Word) (fields []field, ok bool) {
+// word appends w's fields to dst, expanded as the shell would, statically. ok is false (and
+// nothing appended) when the word depends on something only known at run time: a variable, a
+// substitution, arithmetic, or ~user.
+func (e *expander) word(dst []field, w *syntax.Word) (fields []field, ok bool) {
 	if text, ok := plainLiteral(w); ok {
-		return []field{{text: text}}, true
+		return append(dst, field{text: text}), true
 	}
 	if dynamicWord(w) {
-		return nil, false
+		return dst, false
 	}
 	v := e.view
 	texts, ok := e.fields(w)
 	if !ok {
-		return nil, false
+		return dst, false
 	}
 	glob, rewrites := unquotedSpecials(w)
+	start := len(dst)
 	for _, t := range texts {
 		switch {
 		case rewrites && t == "":
@@ -99,11 +101,11 @@ func (e *expander) word(w *syntax.Word) (fields []field, ok bool) {
 		case rewrites && strings.HasPrefix(t, "~"):
 			// bash expands a tilde that a brace list put first ({~,x}/.ssh); the expander does
 			// not, so the word is not known statically.
-			return nil, false
+			return dst[:start], false
 		}
-		fields = append(fields, field{text: t, pattern: glob && (v == nil || stillPattern(t)), expanded: rewrites})
+		dst = append(dst, field{text: t, pattern: glob && (v == nil || stillPattern(t)), expanded: rewrites})
 	}
-	return fields, true
+	return dst, true
 }
 
 // fields are w's expansions: a plain glob through simpleGlob and a plain brace list through

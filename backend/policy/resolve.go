@@ -340,6 +340,9 @@ func (r *resolver) evalUncached(p string, mode fs.FileMode) (string, error) {
 			return "", err
 		}
 	}
+	if real == parent && len(p) == len(parent)+1+len(base) {
+		return p, nil // no link on the way: p is its own real path
+	}
 	if real == string(filepath.Separator) {
 		return real + base, nil
 	}
@@ -382,6 +385,9 @@ func (r *resolver) belowRoot(p string) (string, bool) {
 	}
 	if len(rest) < 2 || strings.HasSuffix(rest, sep) || strings.Contains(rest, sep+sep) || hasDotSegment(rest) {
 		return "", false
+	}
+	if len(p) == len(r.root)+len(rest) && isBelow(p, r.root) {
+		return p, true
 	}
 	return r.root + rest, true
 }
