@@ -91,6 +91,7 @@ func (v osView) ReadDir(dir string) ([]fs.DirEntry, error) {
 	if entries, ok := v.dirs[dir]; ok {
 		return entries, nil
 	}
+	v.r.open()
 	real, err := v.r.realPath(dir)
 	if err != nil {
 		return nil, err
@@ -128,29 +129,39 @@ type resolver struct {
 	// spelled is the workspace root as given, when clean and absolute: paths below it are
 	// paths below root, since the anchor found that this decision.
 	spelled string
+	opened  bool
 }
 
 func newResolver(ws Workspace) *resolver {
-	r := &resolver{ws: ws, real: map[string]string{}}
-	if ws.Root == "" {
+	return &resolver{ws: ws, real: map[string]string{}}
+}
+
+// open finds the real root and data folder and starts the decision's use of the tree, once and
+// only when a path is first resolved or listed: a command that names no path (true, pwd)
+// needs none of it.
+func (r *resolver) open() {
+	if r.opened {
+		return
+	}
+	r.opened = true
+	if r.ws.Root == "" {
 		r.err = errors.New("policy: workspace root and path are required")
-		return r
+		return
 	}
 	var id fileID
 	var known bool
-	if r.root, id, known, r.err = r.anchor(ws.Root); r.err != nil {
-		return r
+	if r.root, id, known, r.err = r.anchor(r.ws.Root); r.err != nil {
+		return
 	}
 	if known {
 		r.tree = treeBegin(r.root, id)
 	}
-	if filepath.IsAbs(ws.Root) && filepath.Clean(ws.Root) == ws.Root {
-		r.spelled = ws.Root
+	if filepath.IsAbs(r.ws.Root) && filepath.Clean(r.ws.Root) == r.ws.Root {
+		r.spelled = r.ws.Root
 	}
-	if ws.DataDir != "" {
-		r.data, _, _, r.err = r.anchor(ws.DataDir)
+	if r.ws.DataDir != "" {
+		r.data, _, _, r.err = r.anchor(r.ws.DataDir)
 	}
-	return r
 }
 
 // anchors remembers the real path of each workspace root and data folder across decisions,
@@ -211,6 +222,7 @@ func (r *resolver) seedListing(dir string, entries []fs.DirEntry) {
 
 // target resolves p, relative to the workspace root unless absolute (R-GATE-4).
 func (r *resolver) target(p string) (Target, error) {
+	r.open()
 	if r.err != nil {
 		return Target{}, r.err
 	}
