@@ -91,6 +91,12 @@ func (t *treeCache) drain() {
 		if resets(t.buf[:n]) {
 			t.reset()
 		}
+		if len(t.buf)-n >= unix.SizeofInotifyEvent+unix.NAME_MAX+1 {
+			// The read had room for another event, so the queue was empty; and an event left
+			// unread would only forget again at the next decision, whose facts this one's forget
+			// already keeps from being stale.
+			return
+		}
 	}
 }
 
