@@ -167,3 +167,23 @@ func TestFreshDecisionsRacingALinkSwapper(t *testing.T) {
 		}
 	}
 }
+
+// Through a workspace root that is itself a link: what is remembered under the real root serves
+// the linked spelling only while the link leads there.
+func TestFreshThroughALinkedRoot(t *testing.T) {
+	ws, outside := freshWorkspace(t)
+	link := filepath.Join(filepath.Dir(ws), "ws-link")
+	must(t, os.Symlink(ws, link))
+	wantDecision(t, link, "cat README.md src/*.go", DecideAllow)
+	must(t, os.Remove(filepath.Join(ws, "src", "a.go")))
+	must(t, os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(ws, "src", "a.go")))
+	wantDecision(t, link, "cat README.md src/*.go", DecideAsk)
+
+	other := filepath.Join(filepath.Dir(ws), "other")
+	must(t, os.MkdirAll(other, 0o755))
+	must(t, os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(other, "README.md")))
+	wantDecision(t, link, "cat README.md", DecideAllow)
+	must(t, os.Remove(link))
+	must(t, os.Symlink(other, link))
+	wantDecision(t, link, "cat README.md", DecideAsk)
+}
