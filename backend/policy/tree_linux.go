@@ -43,6 +43,9 @@ var treeLocal = map[int64]bool{
 type treeCache struct {
 	mu  sync.Mutex
 	fd  int    // the inotify instance; -1 when none
+	// mounts is /proc/self/mountinfo, open while fd is: it polls as changed when anything is
+	// mounted or unmounted.
+	mounts int
 	gen uint64 // counts forgettings, so an answer read before one is not stored after it
 	// roots are the real workspace roots being watched, with their identity.
 	roots   map[string]fileID
@@ -52,7 +55,7 @@ type treeCache struct {
 	buf     [4096]byte
 }
 
-var tree = &treeCache{fd: -1, roots: map[string]fileID{}, watched: map[string]bool{},
+var tree = &treeCache{fd: -1, mounts: -1, roots: map[string]fileID{}, watched: map[string]bool{},
 	facts: map[string]treeFact{}, lists: map[string][]fs.DirEntry{}}
 
 // treeDecision is one decision's use of the tree, for one real workspace root.
@@ -74,8 +77,28 @@ func treeBegin(root string, id fileID) *treeDecision {
 	return &treeDecision{root: root, id: id}
 }
 
-// drain reads the change queue; any change forgets every fact and listing.
+// drain reads the change queue; any change forgets every fact and listing. A change of the
+// mount table (a file system mounted over a watched folder sends no event) drops everything.
+// One poll answers for both while nothing changed.
 func (t *treeCache) drain() {
+	if t.fd < 0 {
+		return
+	}
+	fds := []unix.PollFd{{Fd: int32(t.fd), Events: unix.POLLIN}, {Fd: int32(t.mounts), Events: unix.POLLPRI}}
+	for {
+		n, err := unix.Poll(fds, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || fds[1].Revents != 0 || fds[0].Revents&^unix.POLLIN != 0 {
+			t.reset()
+			return
+		}
+		if n == 0 {
+			return
+		}
+		break
+	}
 	for t.fd >= 0 {
 		n, err := unix.Read(t.fd, t.buf[:])
 		switch {
@@ -122,8 +145,9 @@ func (t *treeCache) reset() {
 	t.forget()
 	if t.fd >= 0 {
 		unix.Close(t.fd)
+		unix.Close(t.mounts)
 	}
-	t.fd = -1
+	t.fd, t.mounts = -1, -1
 	clear(t.watched)
 	clear(t.roots)
 }
@@ -182,12 +206,8 @@ func (t *treeCache) watchChain(d *treeDecision, dir string) bool {
 	if dir != d.root && !isBelow(dir, d.root) {
 		return false
 	}
-	if t.fd < 0 {
-		fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
-		if err != nil {
-			return false
-		}
-		t.fd = fd
+	if t.fd < 0 && !t.open() {
+		return false
 	}
 	if known, ok := t.roots[d.root]; !ok || known != d.id {
 		if !t.watchRoot(d) {
@@ -206,6 +226,21 @@ func (t *treeCache) watchChain(d *treeDecision, dir string) bool {
 		}
 		i = next
 	}
+	return true
+}
+
+// open starts a change queue and the mount table's watch, before anything is read under them.
+func (t *treeCache) open() bool {
+	mounts, err := unix.Open("/proc/self/mountinfo", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+	if err != nil {
+		unix.Close(mounts)
+		return false
+	}
+	t.fd, t.mounts = fd, mounts
 	return true
 }
 
