@@ -41,12 +41,12 @@ var treeLocal = map[int64]bool{
 }
 
 type treeCache struct {
-	mu  sync.Mutex
-	fd  int    // the inotify instance; -1 when none
+	mu sync.Mutex
+	fd int // the inotify instance; -1 when none
 	// mounts is /proc/self/mountinfo, open while fd is: it polls as changed when anything is
 	// mounted or unmounted.
 	mounts int
-	gen uint64 // counts forgettings, so an answer read before one is not stored after it
+	gen    uint64 // counts forgettings, so an answer read before one is not stored after it
 	// roots are the real workspace roots being watched, with their identity.
 	roots   map[string]fileID
 	watched map[string]bool
