@@ -53,6 +53,7 @@ type treeCache struct {
 	facts   map[string]treeFact
 	lists   map[string][]fs.DirEntry
 	buf     [4096]byte
+	polls   [2]unix.PollFd
 }
 
 var tree = &treeCache{fd: -1, mounts: -1, roots: map[string]fileID{}, watched: map[string]bool{},
@@ -84,7 +85,8 @@ func (t *treeCache) drain() {
 	if t.fd < 0 {
 		return
 	}
-	fds := []unix.PollFd{{Fd: int32(t.fd), Events: unix.POLLIN}, {Fd: int32(t.mounts), Events: unix.POLLPRI}}
+	t.polls = [2]unix.PollFd{{Fd: int32(t.fd), Events: unix.POLLIN}, {Fd: int32(t.mounts), Events: unix.POLLPRI}}
+	fds := t.polls[:]
 	for {
 		n, err := unix.Poll(fds, 0)
 		if err == unix.EINTR {
