@@ -187,3 +187,60 @@ func TestFreshThroughALinkedRoot(t *testing.T) {
 	must(t, os.Symlink(other, link))
 	wantDecision(t, link, "cat README.md", DecideAsk)
 }
+
+// The folders above the root: the root's path is trusted between decisions only while nothing
+// on its way from "/" changed, so a folder above it renamed, or swapped for a link, is seen.
+func TestFreshAFolderAboveTheRootReplaced(t *testing.T) {
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	above := filepath.Join(tmp, "above")
+	ws := filepath.Join(above, "ws")
+	must(t, os.MkdirAll(ws, 0o755))
+	must(t, os.WriteFile(filepath.Join(ws, "README.md"), []byte("x"), 0o644))
+	secret := filepath.Join(tmp, "secret.txt")
+	must(t, os.WriteFile(secret, []byte("x"), 0o644))
+
+	wantDecision(t, ws, "cat README.md", DecideAllow)
+	wantDecision(t, ws, "cat README.md", DecideAllow)
+	must(t, os.Rename(above, above+".old"))
+	must(t, os.MkdirAll(ws, 0o755))
+	must(t, os.Symlink(secret, filepath.Join(ws, "README.md")))
+	wantDecision(t, ws, "cat README.md", DecideAsk)
+
+	elsewhere := filepath.Join(tmp, "elsewhere")
+	must(t, os.MkdirAll(filepath.Join(elsewhere, "ws"), 0o755))
+	must(t, os.WriteFile(filepath.Join(elsewhere, "ws", "README.md"), []byte("x"), 0o644))
+	must(t, os.RemoveAll(above))
+	must(t, os.Symlink(elsewhere, above))
+	wantDecision(t, ws, "cat README.md", DecideAllow) // the real root is elsewhere/ws now
+	must(t, os.Remove(above))
+	must(t, os.Rename(above+".old", above))
+	wantDecision(t, ws, "cat README.md", DecideAllow)
+	must(t, os.Remove(filepath.Join(ws, "README.md")))
+	must(t, os.Symlink(secret, filepath.Join(ws, "README.md")))
+	wantDecision(t, ws, "cat README.md", DecideAsk)
+}
+
+// The data folder is protected by its path; a data folder moved away and replaced is found
+// again, and what lies in it stays protected.
+func TestFreshADataFolderReplaced(t *testing.T) {
+	ws, _ := freshWorkspace(t)
+	data := filepath.Join(filepath.Dir(ws), "data")
+	must(t, os.MkdirAll(data, 0o755))
+	must(t, os.Symlink(filepath.Join(data, "agentdesk.db"), filepath.Join(ws, "db")))
+	decide := func() Target {
+		r, err := Resolve(Workspace{Root: ws, DataDir: data}, Call{Kind: KindRead, Path: "db"})
+		must(t, err)
+		return r.Target
+	}
+	for range 2 {
+		if got := decide(); got.Protected != ProtectedData {
+			t.Fatalf("before: %+v", got)
+		}
+	}
+	must(t, os.Rename(data, data+".old"))
+	must(t, os.MkdirAll(data, 0o755))
+	if got := decide(); got.Protected != ProtectedData {
+		t.Fatalf("after the data folder was replaced: %+v", got)
+	}
+}

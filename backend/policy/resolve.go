@@ -144,6 +144,7 @@ func (r *resolver) open() {
 		return
 	}
 	r.opened = true
+	treeDrain()
 	if r.ws.Root == "" {
 		r.err = errors.New("policy: workspace root and path are required")
 		return
@@ -178,13 +179,26 @@ type fileID struct{ dev, ino uint64 }
 
 // anchor is the real path of a root or data folder, with its identity when known. A remembered
 // one is used only while the path and the remembered real path still reach the same folder
-// (two stat calls, one when the path is its own real path); otherwise, or where a file's
-// identity is unknown, the path is resolved again.
+// (two stat calls; one when the path is its own real path, and none while the tree vouches
+// that nothing changed on its way since); otherwise, or where a file's identity is unknown,
+// the path is resolved again.
 func (r *resolver) anchor(p string) (string, fileID, bool, error) {
 	if a, ok := anchors.Load(p); ok {
 		a := a.(anchor)
+		if a.real == p && treeVouches(p, a.id) {
+			r.real[p] = a.real
+			return a.real, a.id, true, nil
+		}
+		var gen uint64
+		watched := false
+		if a.real == p {
+			gen, watched = treeWatchAnchor(p) // before the stat, so no later change is missed
+		}
 		if id, ok := statID(p); ok && id == a.id {
 			if a.real == p {
+				if watched {
+					treeVouch(p, id, gen)
+				}
 				r.real[p] = a.real
 				return a.real, id, true, nil
 			}

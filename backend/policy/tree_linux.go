@@ -3,6 +3,7 @@
 package policy
 
 import (
+	"bytes"
 	"encoding/binary"
 	"io/fs"
 	"os"
@@ -52,12 +53,23 @@ type treeCache struct {
 	watched map[string]bool
 	facts   map[string]treeFact
 	lists   map[string][]fs.DirEntry
+	// full are the watches every event of which counts; named those (the folders above an
+	// anchor, and an anchor itself) whose events count only when they name one of these entries
+	// or the folder itself.
+	full  map[int32]bool
+	named map[int32]map[string]bool
+	// chains are the anchors (a root or data folder that is its own real path) with every
+	// folder from "/" down to them watched; vouched those among them known, since the last
+	// forgetting, to name the folder of that identity.
+	chains  map[string]bool
+	vouched map[string]fileID
 	buf     [4096]byte
 	polls   [2]unix.PollFd
 }
 
 var tree = &treeCache{fd: -1, mounts: -1, roots: map[string]fileID{}, watched: map[string]bool{},
-	facts: map[string]treeFact{}, lists: map[string][]fs.DirEntry{}}
+	facts: map[string]treeFact{}, lists: map[string][]fs.DirEntry{}, full: map[int32]bool{},
+	named: map[int32]map[string]bool{}, chains: map[string]bool{}, vouched: map[string]fileID{}}
 
 // treeDecision is one decision's use of the tree, for one real workspace root.
 type treeDecision struct {
@@ -65,17 +77,72 @@ type treeDecision struct {
 	id   fileID
 }
 
-// treeBegin starts a decision: every change reported since the last one is read first, and
-// what it may have touched forgotten. root is the real workspace root, id its identity now.
+// treeDrain starts a decision: every change reported since the last one is read first, and
+// what it may have touched forgotten.
+func treeDrain() {
+	t := tree
+	t.mu.Lock()
+	t.drain()
+	t.mu.Unlock()
+}
+
+// treeBegin is the decision's use of the tree for root, the real workspace root, whose identity
+// is id now.
 func treeBegin(root string, id fileID) *treeDecision {
 	t := tree
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.drain()
 	if known, ok := t.roots[root]; ok && known != id {
 		t.reset()
 	}
 	return &treeDecision{root: root, id: id}
+}
+
+// treeVouches reports that p, an anchor that is its own real path, still names the folder id:
+// nothing has changed on its way from "/" since a stat said so.
+func treeVouches(p string, id fileID) bool {
+	t := tree
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	known, ok := t.vouched[p]
+	return ok && known == id
+}
+
+// treeWatchAnchor watches every folder from "/" down to p (the folders above it for their entry
+// on the way, p itself for being moved or removed) before the caller's stat of p, and returns
+// the generation to hand treeVouch; ok is false when the way cannot be watched.
+func treeWatchAnchor(p string) (gen uint64, ok bool) {
+	t := tree
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.chains[p] {
+		return t.gen, true
+	}
+	if (t.fd < 0 && !t.open()) || !filepath.IsAbs(p) || filepath.Clean(p) != p {
+		return 0, false
+	}
+	dir := string(filepath.Separator)
+	for _, name := range strings.Split(p[1:], string(filepath.Separator)) {
+		if !t.watchNamed(dir, name) {
+			return 0, false
+		}
+		dir = filepath.Join(dir, name)
+	}
+	if !t.watchNamed(p, "") {
+		return 0, false
+	}
+	t.chains[p] = true
+	return t.gen, true
+}
+
+// treeVouch records the caller's stat of p, which found id, unless something changed since gen.
+func treeVouch(p string, id fileID, gen uint64) {
+	t := tree
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.gen == gen && t.chains[p] {
+		t.vouched[p] = id
+	}
 }
 
 // drain reads the change queue; any change forgets every fact and listing. A change of the
@@ -112,34 +179,45 @@ func (t *treeCache) drain() {
 			t.reset()
 			return
 		}
-		t.forget()
-		if resets(t.buf[:n]) {
+		counts, resets := t.weigh(t.buf[:n])
+		switch {
+		case resets:
 			t.reset()
+		case counts:
+			t.forget()
 		}
 		if len(t.buf)-n >= unix.SizeofInotifyEvent+unix.NAME_MAX+1 {
-			// The read had room for another event, so the queue was empty; and an event left
-			// unread would only forget again at the next decision, whose facts this one's forget
-			// already keeps from being stale.
+			// The read had room for another event: the kernel fills a read while its queue
+			// holds events that fit, so the queue was empty.
 			return
 		}
 	}
 }
 
-// resets reports an event in buf after which the watches must go.
-func resets(buf []byte) bool {
+// weigh reads a batch of events: whether any counts (then facts must go), and whether any
+// means a watch may no longer stand for its folder's path (then the watches must go too).
+func (t *treeCache) weigh(buf []byte) (counts, resets bool) {
 	for off := 0; off+unix.SizeofInotifyEvent <= len(buf); {
+		wd := int32(binary.NativeEndian.Uint32(buf[off:]))
 		mask := binary.NativeEndian.Uint32(buf[off+4:])
-		if mask&treeResets != 0 {
-			return true
+		size := int(binary.NativeEndian.Uint32(buf[off+12:]))
+		name := string(bytes.TrimRight(buf[off+unix.SizeofInotifyEvent:min(len(buf), off+unix.SizeofInotifyEvent+size)], "\x00"))
+		off += unix.SizeofInotifyEvent + size
+		if !t.full[wd] {
+			if names, ok := t.named[wd]; ok && name != "" && !names[name] && mask&(unix.IN_Q_OVERFLOW|unix.IN_IGNORED|unix.IN_UNMOUNT) == 0 {
+				continue // another entry of a folder above an anchor
+			}
 		}
-		off += unix.SizeofInotifyEvent + int(binary.NativeEndian.Uint32(buf[off+12:]))
+		counts = true
+		resets = resets || mask&treeResets != 0
 	}
-	return false
+	return counts, resets
 }
 
 func (t *treeCache) forget() {
 	clear(t.facts)
 	clear(t.lists)
+	clear(t.vouched)
 	t.gen++
 }
 
@@ -152,6 +230,9 @@ func (t *treeCache) reset() {
 	t.fd, t.mounts = -1, -1
 	clear(t.watched)
 	clear(t.roots)
+	clear(t.full)
+	clear(t.named)
+	clear(t.chains)
 }
 
 // lstat is os.Lstat(p)'s mode type for p, a clean real path strictly below the root.
@@ -277,9 +358,41 @@ func (t *treeCache) watch(dir string, dev, ino uint64) bool {
 	if err := unix.Fstat(fd, &st); err != nil || uint64(st.Dev) != dev || (ino != 0 && uint64(st.Ino) != ino) { //nolint:unconvert // narrower on some arches
 		return false
 	}
-	if _, err := unix.InotifyAddWatch(t.fd, "/proc/self/fd/"+strconv.Itoa(fd), treeEvents); err != nil {
+	wd, err := unix.InotifyAddWatch(t.fd, "/proc/self/fd/"+strconv.Itoa(fd), treeEvents)
+	if err != nil {
 		return false
 	}
 	t.watched[dir] = true
+	t.full[int32(wd)] = true
+	return true
+}
+
+// watchNamed watches dir (opened without following a link, on a file system that reports every
+// change) for changes to its entry name, or to itself only when name is "".
+func (t *treeCache) watchNamed(dir, name string) bool {
+	if len(t.named) >= maxTreeWatches {
+		return false
+	}
+	var sfs unix.Statfs_t
+	if err := unix.Statfs(dir, &sfs); err != nil || !treeLocal[int64(sfs.Type)] {
+		return false
+	}
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(fd)
+	wd, err := unix.InotifyAddWatch(t.fd, "/proc/self/fd/"+strconv.Itoa(fd), treeEvents)
+	if err != nil {
+		return false
+	}
+	names := t.named[int32(wd)]
+	if names == nil {
+		names = map[string]bool{}
+		t.named[int32(wd)] = names
+	}
+	if name != "" {
+		names[name] = true
+	}
 	return true
 }
