@@ -76,7 +76,6 @@ func AnalyzeShell(cmd string, v View) Shell {
 		return Shell{}
 	}
 	a := analyzer{view: v, expander: &expander{view: v}, sh: Shell{Parsed: true}, fed: map[*syntax.CallExpr]bool{}, resolved: map[string]Target{}}
-	a.markFed(file)
 	a.walk(file)
 	a.classify(file)
 	return a.sh
@@ -91,23 +90,21 @@ type analyzer struct {
 	resolved map[string]Target
 }
 
-// markFed finds the commands whose standard input is a pipe or a redirection.
-func (a *analyzer) markFed(file *syntax.File) {
-	syntax.Walk(file, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.BinaryCmd:
-			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
-				if call, ok := n.Y.Cmd.(*syntax.CallExpr); ok {
-					a.fed[call] = true
-				}
-			}
-		case *syntax.Stmt:
-			if call, ok := n.Cmd.(*syntax.CallExpr); ok && readsStdin(n.Redirs) {
+// markFed notes the command whose standard input n makes a pipe or a redirection. The walk
+// meets n before the command (a parent before its children), so the note is there in time.
+func (a *analyzer) markFed(n syntax.Node) {
+	switch n := n.(type) {
+	case *syntax.BinaryCmd:
+		if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+			if call, ok := n.Y.Cmd.(*syntax.CallExpr); ok {
 				a.fed[call] = true
 			}
 		}
-		return true
-	})
+	case *syntax.Stmt:
+		if call, ok := n.Cmd.(*syntax.CallExpr); ok && readsStdin(n.Redirs) {
+			a.fed[call] = true
+		}
+	}
 }
 
 func readsStdin(redirs []*syntax.Redirect) bool {
@@ -120,11 +117,14 @@ func readsStdin(redirs []*syntax.Redirect) bool {
 	return false
 }
 
-// walk expands every command and redirection target in the tree.
+// walk expands every command and redirection target in the tree, in one pass that also notes
+// which commands are fed code (markFed).
 func (a *analyzer) walk(file *syntax.File) {
 	a.expanded = map[*syntax.CallExpr]command{}
 	syntax.Walk(file, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.BinaryCmd, *syntax.Stmt:
+			a.markFed(n)
 		case *syntax.CallExpr:
 			c := command{fedCode: a.fed[n]}
 			for i, w := range n.Args {
