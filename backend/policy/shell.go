@@ -126,7 +126,7 @@ func (a *analyzer) walk(file *syntax.File) {
 		case *syntax.BinaryCmd, *syntax.Stmt:
 			a.markFed(n)
 		case *syntax.CallExpr:
-			c := command{fedCode: a.fed[n]}
+			c := command{fedCode: a.fed[n], fields: make([]field, 0, len(n.Args))}
 			for i, w := range n.Args {
 				var ok bool
 				c.fields, ok = a.expand(c.fields, w, i == 0)
@@ -198,6 +198,9 @@ func (a *analyzer) resolve(p string) Target {
 	}
 	t := a.view.Resolve(p)
 	a.resolved[p] = t
+	if a.sh.paths == nil {
+		a.sh.paths = make([]Target, 0, 8) // a command names a few paths; spare the first growths
+	}
 	a.sh.paths = append(a.sh.paths, t)
 	return t
 }
