@@ -8,11 +8,14 @@ import (
 // Every decision resolves the words of a command through the file system, and on a virtual
 // machine each lstat or folder listing costs microseconds. The tree (tree_linux.go) remembers,
 // across decisions, what the file system said about the entries below a workspace root, and
-// forgets all of it as soon as any folder it learned from changes: each folder is watched
-// before it is read, and each decision starts by reading the change queue. A change whose
-// system call returned before a decision began is therefore always seen by that decision.
-// Where no such watch exists (other systems, file systems whose changes may come from
-// elsewhere), nothing is remembered and every decision asks the file system afresh.
+// that a root or data folder still sits where its path says, and forgets it as soon as
+// anything it learned from changes: each folder is watched with inotify before it is read (the
+// folders above an anchor for their entry on its way), the mount table is watched too (a mount
+// sends no inotify event), and each decision starts by polling both. A change whose system
+// call returned before a decision began is therefore always seen by that decision (the
+// fresh*_test.go files hold it to that). Where no such watch exists (other systems, file
+// systems whose changes may come from elsewhere), nothing is remembered and every decision
+// asks the file system afresh.
 
 // treeFact is what an lstat said about one path: the type bits of its mode, or the error that
 // only the tree's shape decides (ENOENT, ENOTDIR). Other errors are never remembered.
