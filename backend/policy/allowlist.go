@@ -89,7 +89,8 @@ func (a *analyzer) staysInside(arg string) bool {
 		// A short option cluster may carry a path ("-f/etc/x"); it is not resolved but read.
 		return !mayLeaveWorkspace(arg)
 	}
-	for _, p := range pathCandidates(arg) {
+	cands, n := pathCandidates(arg)
+	for _, p := range cands[:n] {
 		t := a.resolve(p)
 		if !t.Resolved || !t.Inside || t.Protected != NotProtected {
 			return false

@@ -61,6 +61,7 @@ func BenchmarkGateWithShell(b *testing.B) {
 	for name, cmd := range map[string]string{
 		"read-only with braces and globs": "cat {README.md,go.mod} src/*.go | grep -n func",
 		"git with options":                "git -C . --no-pager log --oneline -n 5",
+		"no paths":                        "true",
 	} {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {

@@ -38,19 +38,29 @@ type field struct {
 // each time), and the gate must answer in microseconds whatever the model writes.
 const maxFields = 256
 
-// expander expands the words of one command line; its configuration is built once per analysis,
-// since every word of a command sees the same environment and file system.
+// expander expands the words of one command line; the library's configuration is built once
+// per analysis, since every word of a command sees the same environment and file system, and
+// only when a word needs the library.
 type expander struct {
 	view View
 	cfg  *expand.Config
 }
 
 func newExpander(v View) *expander {
-	cfg := &expand.Config{Env: expandEnv(v)}
-	if v != nil {
-		cfg.ReadDir2 = v.ReadDir
+	e := &expander{view: v}
+	e.config()
+	return e
+}
+
+// config is the library's configuration for this command line.
+func (e *expander) config() *expand.Config {
+	if e.cfg == nil {
+		e.cfg = &expand.Config{Env: expandEnv(e.view)}
+		if e.view != nil {
+			e.cfg.ReadDir2 = e.view.ReadDir
+		}
 	}
-	return &expander{view: v, cfg: cfg}
+	return e.cfg
 }
 
 // plainLiteral reports a word the shell leaves exactly as written: one literal part with no
@@ -67,24 +77,23 @@ func plainLiteral(w *syntax.Word) (string, bool) {
 	return lit.Value, true
 }
 
-// word expands w as the shell would, statically. ok is false when the word depends on
-// something only known at run time: a variable, a substitution, arithmetic, or ~user.
-func (e *expander) word(w *syntax.Word) (fields []field, ok bool) {
+// word appends w's fields to dst, expanded as the shell would, statically. ok is false (and
+// nothing appended) when the word depends on something only known at run time: a variable, a
+// substitution, arithmetic, or ~user.
+func (e *expander) word(dst []field, w *syntax.Word) (fields []field, ok bool) {
 	if text, ok := plainLiteral(w); ok {
-		return []field{{text: text}}, true
+		return append(dst, field{text: text}), true
 	}
 	if dynamicWord(w) {
-		return nil, false
+		return dst, false
 	}
 	v := e.view
-	var texts []string
-	for t, err := range expand.FieldsSeq(e.cfg, w) {
-		if err != nil || len(texts) == maxFields {
-			return nil, false // a word that expands to thousands of fields is not judged statically
-		}
-		texts = append(texts, t)
+	texts, ok := e.fields(w)
+	if !ok {
+		return dst, false
 	}
 	glob, rewrites := unquotedSpecials(w)
+	start := len(dst)
 	for _, t := range texts {
 		switch {
 		case rewrites && t == "":
@@ -92,11 +101,34 @@ func (e *expander) word(w *syntax.Word) (fields []field, ok bool) {
 		case rewrites && strings.HasPrefix(t, "~"):
 			// bash expands a tilde that a brace list put first ({~,x}/.ssh); the expander does
 			// not, so the word is not known statically.
-			return nil, false
+			return dst[:start], false
 		}
-		fields = append(fields, field{text: t, pattern: glob && (v == nil || stillPattern(t)), expanded: rewrites})
+		dst = append(dst, field{text: t, pattern: glob && (v == nil || stillPattern(t)), expanded: rewrites})
 	}
-	return fields, true
+	return dst, true
+}
+
+// fields are w's expansions: a plain glob through simpleGlob and a plain brace list through
+// simpleBraces (shglob.go), any other word through the library.
+func (e *expander) fields(w *syntax.Word) ([]string, bool) {
+	if pat, ok := simpleGlobWord(w); ok && e.view != nil {
+		return e.simpleGlob(pat)
+	}
+	if alts, ok := simpleBraces(w); ok {
+		return alts, true
+	}
+	return e.libraryFields(w)
+}
+
+func (e *expander) libraryFields(w *syntax.Word) ([]string, bool) {
+	var texts []string
+	for t, err := range expand.FieldsSeq(e.config(), w) {
+		if err != nil || len(texts) == maxFields {
+			return nil, false // a word that expands to thousands of fields is not judged statically
+		}
+		texts = append(texts, t)
+	}
+	return texts, true
 }
 
 // stillPattern reports a field the glob left as it was (no match): it still holds glob

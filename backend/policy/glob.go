@@ -15,33 +15,55 @@ import (
 // A malformed pattern returns an error; callers decide which way that fails.
 func matchGlob(pattern, name string) (bool, error) {
 	pattern = strings.TrimSuffix(pattern, "/")
+	name = strings.TrimPrefix(name, "/")
 	if !strings.Contains(pattern, "/") {
-		pattern = "**/" + pattern
+		return matchDoubleStar(pattern, true, name, true)
 	}
-	pat := strings.Split(strings.TrimPrefix(pattern, "/"), "/")
-	segs := strings.Split(strings.TrimPrefix(name, "/"), "/")
-	return matchSegments(pat, segs)
+	return matchSegments(strings.TrimPrefix(pattern, "/"), true, name, true)
 }
 
-// matchSegments reports whether pat matches segs or a leading part of it (a directory).
-func matchSegments(pat, segs []string) (bool, error) {
-	if len(pat) == 0 {
+// The segment lists below are slash-separated strings read one segment at a time, as
+// strings.Split would cut them (an empty string is one empty segment), without building them:
+// a list is (s, ok), and ok false is the empty list.
+
+// matchSegments reports whether pat matches name or a leading part of it (a directory).
+func matchSegments(pat string, patOK bool, name string, nameOK bool) (bool, error) {
+	if !patOK {
 		return true, nil
 	}
-	if pat[0] == "**" {
-		for skip := 0; skip <= len(segs); skip++ {
-			if ok, err := matchSegments(pat[1:], segs[skip:]); ok || err != nil {
-				return ok, err
-			}
-		}
+	seg, rest, more := cutSegment(pat)
+	if seg == "**" {
+		return matchDoubleStar(rest, more, name, nameOK)
+	}
+	if !nameOK {
 		return false, nil
 	}
-	if len(segs) == 0 {
-		return false, nil
-	}
-	ok, err := path.Match(pat[0], segs[0])
+	first, nameRest, nameMore := cutSegment(name)
+	ok, err := path.Match(seg, first)
 	if !ok || err != nil {
 		return false, err
 	}
-	return matchSegments(pat[1:], segs[1:])
+	return matchSegments(rest, more, nameRest, nameMore)
+}
+
+// matchDoubleStar is a "**" segment followed by pat: any number of name's segments, none
+// included, then pat.
+func matchDoubleStar(pat string, patOK bool, name string, nameOK bool) (bool, error) {
+	for {
+		if ok, err := matchSegments(pat, patOK, name, nameOK); ok || err != nil {
+			return ok, err
+		}
+		if !nameOK {
+			return false, nil
+		}
+		_, name, nameOK = cutSegment(name)
+	}
+}
+
+func cutSegment(s string) (seg, rest string, more bool) {
+	i := strings.IndexByte(s, '/')
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+1:], true
 }

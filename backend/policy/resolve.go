@@ -91,10 +91,17 @@ func (v osView) ReadDir(dir string) ([]fs.DirEntry, error) {
 	if entries, ok := v.dirs[dir]; ok {
 		return entries, nil
 	}
-	if _, err := v.r.realPath(dir); err != nil {
+	v.r.open()
+	real, err := v.r.realPath(dir)
+	if err != nil {
 		return nil, err
 	}
-	entries, err := os.ReadDir(dir)
+	var entries []fs.DirEntry
+	if v.r.tree != nil && (real == v.r.root || isBelow(real, v.r.root)) && filepath.Clean(real) == real {
+		entries, err = v.r.tree.readDir(real)
+	} else {
+		entries, err = os.ReadDir(dir)
+	}
 	if err == nil {
 		v.dirs[dir] = entries
 		v.r.seedListing(filepath.Clean(dir), entries)
@@ -117,21 +124,45 @@ type resolver struct {
 	root, data string
 	err        error
 	real       map[string]string
+	// tree remembers lstats and listings below root across decisions; nil where it cannot.
+	tree *treeDecision
+	// spelled is the workspace root as given, when clean and absolute: paths below it are
+	// paths below root, since the anchor found that this decision.
+	spelled string
+	opened  bool
 }
 
 func newResolver(ws Workspace) *resolver {
-	r := &resolver{ws: ws, real: map[string]string{}}
-	if ws.Root == "" {
+	return &resolver{ws: ws, real: map[string]string{}}
+}
+
+// open finds the real root and data folder and starts the decision's use of the tree, once and
+// only when a path is first resolved or listed: a command that names no path (true, pwd)
+// needs none of it.
+func (r *resolver) open() {
+	if r.opened {
+		return
+	}
+	r.opened = true
+	treeDrain()
+	if r.ws.Root == "" {
 		r.err = errors.New("policy: workspace root and path are required")
-		return r
+		return
 	}
-	if r.root, r.err = r.anchor(ws.Root); r.err != nil {
-		return r
+	var id fileID
+	var known bool
+	if r.root, id, known, r.err = r.anchor(r.ws.Root); r.err != nil {
+		return
 	}
-	if ws.DataDir != "" {
-		r.data, r.err = r.anchor(ws.DataDir)
+	if known {
+		r.tree = treeBegin(r.root, id)
 	}
-	return r
+	if filepath.IsAbs(r.ws.Root) && filepath.Clean(r.ws.Root) == r.ws.Root {
+		r.spelled = r.ws.Root
+	}
+	if r.ws.DataDir != "" {
+		r.data, _, _, r.err = r.anchor(r.ws.DataDir)
+	}
 }
 
 // anchors remembers the real path of each workspace root and data folder across decisions,
@@ -146,34 +177,54 @@ type anchor struct {
 
 type fileID struct{ dev, ino uint64 }
 
-// anchor is the real path of a root or data folder. A remembered one is used only while the
-// path and the remembered real path still reach the same folder (two stat calls); otherwise,
-// or where a file's identity is unknown, the path is resolved again.
-func (r *resolver) anchor(p string) (string, error) {
+// anchor is the real path of a root or data folder, with its identity when known. A remembered
+// one is used only while the path and the remembered real path still reach the same folder
+// (two stat calls; one when the path is its own real path, and none while the tree vouches
+// that nothing changed on its way since); otherwise, or where a file's identity is unknown,
+// the path is resolved again.
+func (r *resolver) anchor(p string) (string, fileID, bool, error) {
 	if a, ok := anchors.Load(p); ok {
 		a := a.(anchor)
+		if a.real == p && treeVouches(p, a.id) {
+			r.real[p] = a.real
+			return a.real, a.id, true, nil
+		}
+		var gen uint64
+		watched := false
+		if a.real == p {
+			gen, watched = treeWatchAnchor(p) // before the stat, so no later change is missed
+		}
 		if id, ok := statID(p); ok && id == a.id {
+			if a.real == p {
+				if watched {
+					treeVouch(p, id, gen)
+				}
+				r.real[p] = a.real
+				return a.real, id, true, nil
+			}
 			if now, ok := statID(a.real); ok && now == a.id {
 				r.real[p] = a.real
-				return a.real, nil
+				return a.real, id, true, nil
 			}
 		}
 	}
 	real, err := r.realPath(p)
 	if err != nil {
-		return "", err
+		return "", fileID{}, false, err
 	}
-	if id, ok := statID(real); ok {
+	id, known := statID(real)
+	if known {
 		anchors.Store(p, anchor{real: real, id: id})
 	}
-	return real, nil
+	return real, id, known, nil
 }
 
 // seedListing records the entries of a listed folder that are not links: their real path is
-// the folder's, so resolving them later needs no system call.
+// the folder's, so resolving them later needs no system call. With a tree their lstats cost
+// none either, and recording every entry of a large folder would cost more than it spares.
 func (r *resolver) seedListing(dir string, entries []fs.DirEntry) {
 	real, ok := r.real[dir]
-	if !ok || hasDotSegment(dir) {
+	if !ok || hasDotSegment(dir) || r.tree != nil {
 		return
 	}
 	for _, e := range entries {
@@ -185,6 +236,7 @@ func (r *resolver) seedListing(dir string, entries []fs.DirEntry) {
 
 // target resolves p, relative to the workspace root unless absolute (R-GATE-4).
 func (r *resolver) target(p string) (Target, error) {
+	r.open()
 	if r.err != nil {
 		return Target{}, r.err
 	}
@@ -215,11 +267,46 @@ func (r *resolver) target(p string) (Target, error) {
 
 // within reports whether p is base or below it, with the relative path.
 func within(base, p string) (string, bool) {
+	if p == base {
+		return ".", true
+	}
+	sep := string(filepath.Separator)
+	if base != sep && isBelow(p, base) && plainRel(p[len(base)+1:]) {
+		return p[len(base)+1:], true // what Rel gives for a clean base and a plain rest, without its work
+	}
 	rel, err := filepath.Rel(base, p)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", false
 	}
 	return rel, true
+}
+
+// isBelow reports p inside dir, dir excluded, as a string prefix: no concatenation, which
+// allocates for a long dir.
+func isBelow(p, dir string) bool {
+	return len(p) > len(dir) && p[len(dir)] == filepath.Separator && strings.HasPrefix(p, dir)
+}
+
+// plainRel reports a relative path that filepath.Clean leaves as it is and that holds no "."
+// or ".." element: names joined by single separators.
+func plainRel(s string) bool {
+	if s == "" {
+		return false
+	}
+	for {
+		i := strings.IndexByte(s, filepath.Separator)
+		part := s
+		if i >= 0 {
+			part = s[:i]
+		}
+		if part == "" || part == "." || part == ".." {
+			return false
+		}
+		if i < 0 {
+			return true
+		}
+		s = s[i+1:]
+	}
 }
 
 // hasGitComponent reports a ".git" path component in any letter case, since case-insensitive
@@ -238,23 +325,23 @@ func hasGitComponent(rel string) bool {
 // lexical no-op), a dangling symlink is followed to where a write would create its target, and
 // the non-existent rest is cleaned lexically, as creating it would.
 func (r *resolver) realPath(p string) (string, error) {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", err
-	}
 	if !filepath.IsAbs(p) {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", err
+		}
 		p = abs
 	}
 	return r.follow(p, 0)
 }
 
-// evalSymlinks is filepath.EvalSymlinks of an existing p (info is its Lstat), remembered: within
-// one decision a prefix resolves once, and the words of a command share their folders.
-func (r *resolver) evalSymlinks(p string, info fs.FileInfo) (string, error) {
+// evalSymlinks is filepath.EvalSymlinks of an existing p (mode is its Lstat's type), remembered:
+// within one decision a prefix resolves once, and the words of a command share their folders.
+func (r *resolver) evalSymlinks(p string, mode fs.FileMode) (string, error) {
 	if real, ok := r.real[p]; ok {
 		return real, nil
 	}
-	real, err := r.evalUncached(p, info)
+	real, err := r.evalUncached(p, mode)
 	if err == nil {
 		r.real[p] = real
 	}
@@ -263,23 +350,72 @@ func (r *resolver) evalSymlinks(p string, info fs.FileInfo) (string, error) {
 
 // evalUncached resolves a plain entry through its (remembered) parent folder; a link, and a path
 // with "." or ".." in it (whose meaning depends on the links before them), the standard way.
-func (r *resolver) evalUncached(p string, info fs.FileInfo) (string, error) {
+func (r *resolver) evalUncached(p string, mode fs.FileMode) (string, error) {
 	parent, base := filepath.Split(p)
 	parent = strings.TrimSuffix(parent, string(filepath.Separator))
-	if info.Mode()&os.ModeSymlink != 0 || parent == "" || base == "" || hasDotSegment(p) {
+	if mode&os.ModeSymlink != 0 || parent == "" || base == "" || hasDotSegment(p) {
 		return filepath.EvalSymlinks(p)
 	}
 	real, ok := r.real[parent]
 	if !ok {
-		pinfo, err := os.Lstat(parent)
+		pmode, err := r.lstat(parent)
 		if err != nil {
 			return "", err
 		}
-		if real, err = r.evalSymlinks(parent, pinfo); err != nil {
+		if real, err = r.evalSymlinks(parent, pmode); err != nil {
 			return "", err
 		}
 	}
-	return filepath.Join(real, base), nil
+	if real == parent && len(p) == len(parent)+1+len(base) {
+		return p, nil // no link on the way: p is its own real path
+	}
+	if real == string(filepath.Separator) {
+		return real + base, nil
+	}
+	return real + string(filepath.Separator) + base, nil // Join's answer: real is clean, base a plain name
+}
+
+// lstat is the type of what p names, not following a final link: from the tree when p lies
+// below the root, else from the file system.
+func (r *resolver) lstat(p string) (fs.FileMode, error) {
+	if real, ok := r.belowRoot(p); ok {
+		mode, err := r.tree.lstat(real)
+		if pe, ok := err.(*fs.PathError); ok {
+			pe.Path = p
+		}
+		return mode, err
+	}
+	info, err := os.Lstat(p)
+	if err != nil {
+		return 0, err
+	}
+	return info.Mode().Type(), nil
+}
+
+// belowRoot is p as a clean real path strictly below the real root, when the tree serves this
+// decision and p, through the root as given or the real root, names one plainly: no "." or
+// ".." elements, no doubled or trailing separator (a trailing one would follow a final link).
+func (r *resolver) belowRoot(p string) (string, bool) {
+	if r.tree == nil {
+		return "", false
+	}
+	sep := string(filepath.Separator)
+	var rest string
+	switch {
+	case isBelow(p, r.root):
+		rest = p[len(r.root):]
+	case r.spelled != "" && isBelow(p, r.spelled):
+		rest = p[len(r.spelled):]
+	default:
+		return "", false
+	}
+	if len(rest) < 2 || strings.HasSuffix(rest, sep) || strings.Contains(rest, sep+sep) || hasDotSegment(rest) {
+		return "", false
+	}
+	if len(p) == len(r.root)+len(rest) && isBelow(p, r.root) {
+		return p, true
+	}
+	return r.root + rest, true
 }
 
 // dropDotSegments removes "." elements and doubled separators: unlike "..", they name the same
@@ -323,9 +459,9 @@ func (r *resolver) follow(p string, depth int) (string, error) {
 		if real, ok := r.real[key]; ok {
 			return r.under(real, rest, depth)
 		}
-		if info, err := os.Lstat(key); err == nil {
-			real, err := r.evalSymlinks(key, info)
-			if err != nil && info.Mode()&os.ModeSymlink != 0 {
+		if mode, err := r.lstat(key); err == nil {
+			real, err := r.evalSymlinks(key, mode)
+			if err != nil && mode&os.ModeSymlink != 0 {
 				return r.followDangling(key, rest, depth)
 			}
 			if err != nil {

@@ -3,6 +3,7 @@ package policy
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -200,5 +201,28 @@ func TestRememberedRootFollowsASwappedRoot(t *testing.T) {
 	inOld, err := Resolve(ws, Call{Kind: KindRead, Path: filepath.Join(f.ws, "main.go")})
 	if err != nil || inOld.Target.Inside {
 		t.Fatalf("the old root is outside now: %+v, %v", inOld, err)
+	}
+}
+
+// within's shortcut gives what filepath.Rel gives.
+func TestWithinAgreesWithRel(t *testing.T) {
+	slow := func(base, p string) (string, bool) {
+		rel, err := filepath.Rel(base, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			return "", false
+		}
+		return rel, true
+	}
+	bases := []string{"/ws", "/", "/ws/sub", "/w"}
+	paths := []string{"/ws", "/ws/a", "/ws/a/", "/ws//a", "/ws/./a", "/ws/a/.", "/ws/../x", "/wsx/a", "/", "/w",
+		"/ws/a/b.c", "/ws/.git", "/ws/..a", "/ws/a..", "/ws/sub/x", "/ws/a/../../etc", "/ws/.", "/ws/..", "/x"}
+	for _, b := range bases {
+		for _, p := range paths {
+			gotRel, gotOK := within(b, p)
+			wantRel, wantOK := slow(b, p)
+			if gotRel != wantRel || gotOK != wantOK {
+				t.Errorf("within(%q, %q) = %q %v, Rel says %q %v", b, p, gotRel, gotOK, wantRel, wantOK)
+			}
+		}
 	}
 }

@@ -75,8 +75,7 @@ func AnalyzeShell(cmd string, v View) Shell {
 	if err != nil {
 		return Shell{}
 	}
-	a := analyzer{view: v, expander: newExpander(v), sh: Shell{Parsed: true}, fed: map[*syntax.CallExpr]bool{}, resolved: map[string]Target{}}
-	a.markFed(file)
+	a := analyzer{view: v, expander: &expander{view: v}, sh: Shell{Parsed: true}, fed: map[*syntax.CallExpr]bool{}, resolved: map[string]Target{}}
 	a.walk(file)
 	a.classify(file)
 	return a.sh
@@ -91,23 +90,21 @@ type analyzer struct {
 	resolved map[string]Target
 }
 
-// markFed finds the commands whose standard input is a pipe or a redirection.
-func (a *analyzer) markFed(file *syntax.File) {
-	syntax.Walk(file, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.BinaryCmd:
-			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
-				if call, ok := n.Y.Cmd.(*syntax.CallExpr); ok {
-					a.fed[call] = true
-				}
-			}
-		case *syntax.Stmt:
-			if call, ok := n.Cmd.(*syntax.CallExpr); ok && readsStdin(n.Redirs) {
+// markFed notes the command whose standard input n makes a pipe or a redirection. The walk
+// meets n before the command (a parent before its children), so the note is there in time.
+func (a *analyzer) markFed(n syntax.Node) {
+	switch n := n.(type) {
+	case *syntax.BinaryCmd:
+		if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+			if call, ok := n.Y.Cmd.(*syntax.CallExpr); ok {
 				a.fed[call] = true
 			}
 		}
-		return true
-	})
+	case *syntax.Stmt:
+		if call, ok := n.Cmd.(*syntax.CallExpr); ok && readsStdin(n.Redirs) {
+			a.fed[call] = true
+		}
+	}
 }
 
 func readsStdin(redirs []*syntax.Redirect) bool {
@@ -120,23 +117,27 @@ func readsStdin(redirs []*syntax.Redirect) bool {
 	return false
 }
 
-// walk expands every command and redirection target in the tree.
+// walk expands every command and redirection target in the tree, in one pass that also notes
+// which commands are fed code (markFed).
 func (a *analyzer) walk(file *syntax.File) {
 	a.expanded = map[*syntax.CallExpr]command{}
 	syntax.Walk(file, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.BinaryCmd, *syntax.Stmt:
+			a.markFed(n)
 		case *syntax.CallExpr:
-			c := command{fedCode: a.fed[n]}
+			c := command{fedCode: a.fed[n], fields: make([]field, 0, len(n.Args))}
 			for i, w := range n.Args {
-				fields, ok := a.expand(w, i == 0)
-				c.fields, c.dynamic = append(c.fields, fields...), c.dynamic || !ok
+				var ok bool
+				c.fields, ok = a.expand(c.fields, w, i == 0)
+				c.dynamic = c.dynamic || !ok
 			}
 			c.toks = c.splitWords()
 			a.expanded[n] = c
 			a.sh.calls = append(a.sh.calls, c)
 		case *syntax.Redirect:
 			if n.Word != nil && n.Op != syntax.Hdoc && n.Op != syntax.DashHdoc {
-				a.expand(n.Word, false)
+				a.expand(nil, n.Word, false)
 			}
 		}
 		return true
@@ -149,39 +150,42 @@ func (a *analyzer) walk(file *syntax.File) {
 // expand expands one word and resolves what it names; a dynamic word makes the command opaque.
 // A command's name without a slash names no file: the shell looks it up on PATH, which holds
 // only absolute folders (sandbox.ScrubEnv), so it is not resolved against the workspace.
-func (a *analyzer) expand(w *syntax.Word, commandName bool) ([]field, bool) {
-	fields, ok := a.expander.word(w)
+// The word's fields are appended to dst.
+func (a *analyzer) expand(dst []field, w *syntax.Word, commandName bool) ([]field, bool) {
+	start := len(dst)
+	dst, ok := a.expander.word(dst, w)
 	if !ok {
 		a.sh.opaque, a.sh.pathsUnknown = true, true
-		return nil, false
+		return dst, false
 	}
-	for i, f := range fields {
+	for i, f := range dst[start:] {
 		a.sh.pathsUnknown = a.sh.pathsUnknown || f.pattern
 		if commandName && i == 0 && !strings.Contains(f.text, "/") {
 			continue
 		}
-		for _, p := range pathCandidates(f.text) {
+		cands, n := pathCandidates(f.text)
+		for _, p := range cands[:n] {
 			a.resolve(p)
 		}
 	}
-	return fields, true
+	return dst, true
 }
 
 // pathCandidates are the paths a word may name: itself, and the value of an option
-// ("--file=x", "-fx").
-func pathCandidates(w string) []string {
+// ("--file=x", "-fx"); the first n of the array.
+func pathCandidates(w string) (cands [2]string, n int) {
 	switch {
 	case w == "" || w == "-" || w == "--":
-		return nil
+		return cands, 0
 	case strings.HasPrefix(w, "--"):
 		if _, v, ok := strings.Cut(w, "="); ok && v != "" {
-			return []string{v}
+			return [2]string{v}, 1
 		}
-		return nil
+		return cands, 0
 	case strings.HasPrefix(w, "-") && len(w) > 2:
-		return []string{w, w[2:]}
+		return [2]string{w, w[2:]}, 2
 	}
-	return []string{w}
+	return [2]string{w}, 1
 }
 
 func (a *analyzer) resolve(p string) Target {
@@ -194,6 +198,9 @@ func (a *analyzer) resolve(p string) Target {
 	}
 	t := a.view.Resolve(p)
 	a.resolved[p] = t
+	if a.sh.paths == nil {
+		a.sh.paths = make([]Target, 0, 8) // a command names a few paths; spare the first growths
+	}
 	a.sh.paths = append(a.sh.paths, t)
 	return t
 }

@@ -99,3 +99,25 @@ func TestShellPlainCommands(t *testing.T) {
 		t.Fatal("a redirection is not plain")
 	}
 }
+
+// An interpreter that reads its code from a pipe or a redirection runs code the analysis cannot
+// see, even with arguments that are not a code flag; the same interpreter run on a script file
+// named as an argument does not read standard input as code here.
+func TestInterpreterFedCodeIsIndirect(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"echo 'rm -rf x' | bash -s":   true,
+		"cat cmds.txt | sh -s -- a b": true,
+		"bash -s a < cmds.txt":        true,
+		"python3 - x < script.py":     true,
+		"bash -s a":                   false,
+		"echo hi | grep h":            false,
+	} {
+		if sh := AnalyzeShell(cmd, newMemView()); sh.Indirect != want {
+			t.Errorf("%q: Indirect = %v, want %v", cmd, sh.Indirect, want)
+		}
+	}
+	rules := []Rule{{ID: "rm", Effect: Deny, Command: "rm"}}
+	if v := Evaluate(Input{Mode: "execute", Permission: Full, Rules: rules, Call: Resolved{Call: Call{Kind: KindBash, Command: "cat cmds.txt | bash -s"}}}); v.Decision != DecideAsk {
+		t.Errorf("a fed interpreter with a deny rule in full: %s, want ask", v.Decision)
+	}
+}
