@@ -180,14 +180,18 @@ func denyCommand(sh *Shell, rule []string) ruleMatch {
 	return noMatch
 }
 
-// denyShellPath matches a path deny rule against every path the command names.
+// denyShellPath matches a path deny rule against every path the command names. A path that
+// could not be resolved (an unreadable folder on its way, a root that is gone) may be the
+// denied one, so it is uncertain, never a miss.
 func denyShellPath(r Rule, sh *Shell) ruleMatch {
+	unresolved := false
 	for _, t := range sh.paths {
 		if t.Resolved && r.matchPath(t) == matched {
 			return matched
 		}
+		unresolved = unresolved || !t.Resolved
 	}
-	if !sh.Parsed || sh.pathsUnknown || sh.Indirect {
+	if !sh.Parsed || sh.pathsUnknown || sh.Indirect || unresolved {
 		return uncertain
 	}
 	return noMatch

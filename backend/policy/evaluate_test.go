@@ -336,6 +336,26 @@ func TestPathDenyRulesCoverTheShell(t *testing.T) {
 	}
 }
 
+// unresolvingView is a workspace whose paths cannot be resolved (its root was removed, or a
+// folder on the way is unreadable).
+type unresolvingView struct{ *memView }
+
+func (unresolvingView) Resolve(string) Target { return Target{} }
+
+// A path deny rule cannot be ruled out for a path the gate could not resolve: the command asks,
+// in Full access too, where it used to run as a miss.
+func TestAnUnresolvedPathIsUncertainForAPathDenyRule(t *testing.T) {
+	deny := []Rule{{ID: "secrets", Effect: Deny, Path: "secrets/**"}}
+	for _, cmd := range []string{"cat secrets/key.txt", "cp secrets/key.txt /tmp/x"} {
+		sh := AnalyzeShell(cmd, unresolvingView{newMemView()})
+		v := Evaluate(Input{Mode: "execute", Permission: Full, Sandboxed: true, Rules: deny,
+			Call: Resolved{Call: Call{Kind: KindBash, Command: cmd}, Shell: &sh}})
+		if v.Decision != DecideAsk || v.ReasonKey != "gate.reason.rule_uncertain" {
+			t.Errorf("%q with unresolved paths: %s (%s), want ask as uncertain", cmd, v.Decision, v.ReasonKey)
+		}
+	}
+}
+
 func TestPathRules(t *testing.T) {
 	target := func(rel string) Resolved {
 		return Resolved{Call: Call{Kind: KindWrite, Path: rel}, Target: Target{Resolved: true, Path: "/ws/" + rel, Rel: rel, Inside: true}}
