@@ -106,12 +106,29 @@ func appendEvents(tx *gorm.DB, sessionID string, es []eventlog.Event) ([]Event, 
 // and an import of any size goes in statements of this many events.
 const insertBatch = 500
 
-// insertEvents writes rows as they are, in statements of at most insertBatch rows.
+// singleRows is how many rows are written one statement each. A statement of several rows may
+// fail on its last (the foreign key to the session is checked at its end), so SQLite keeps a
+// statement journal for it, a copy of every page it touches, to undo it alone; a statement of
+// one row fails before it writes. A step of a call or two (the answer and a result) is cheaper
+// in statements of one row; a longer one in one statement (the prepare of each costs more).
+const singleRows = 3
+
+// insertEvents writes rows as they are, in statements of at most insertBatch rows. OR ROLLBACK:
+// a conflict ends the whole unit of work anyway (see appendEvents).
 func insertEvents(tx *gorm.DB, rows []Event) error {
+	if len(rows) <= singleRows {
+		for _, r := range rows {
+			if err := tx.Exec("INSERT OR ROLLBACK INTO events (session_id, seq, type, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+				r.SessionID, r.Seq, r.Type, r.Payload, r.CreatedAt).Error; err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	for len(rows) > 0 {
 		n := min(len(rows), insertBatch)
 		var sql strings.Builder
-		sql.WriteString("INSERT INTO events (session_id, seq, type, payload, created_at) VALUES ")
+		sql.WriteString("INSERT OR ROLLBACK INTO events (session_id, seq, type, payload, created_at) VALUES ")
 		args := make([]any, 0, 5*n)
 		for i, r := range rows[:n] {
 			if i > 0 {
