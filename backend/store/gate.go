@@ -87,7 +87,7 @@ func (s *Store) GateInputsCached(c *GateCache, sessionID string) (GateInputs, er
 	defer c.mu.Unlock()
 	if c.held && c.in.sessionID == sessionID {
 		var epoch int64
-		if err := s.db.Raw(`SELECT n FROM gate_epoch`).Row().Scan(&epoch); err != nil {
+		if err := s.db.ConnPool.QueryRowContext(s.db.Statement.Context, `SELECT n FROM gate_epoch`).Scan(&epoch); err != nil {
 			return GateInputs{}, s.fail(err)
 		}
 		if epoch == c.in.epoch {

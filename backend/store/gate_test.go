@@ -1,7 +1,10 @@
 package store
 
 import (
+	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"agentdesk/backend/errs"
@@ -172,5 +175,73 @@ func TestTheGateCounterMigrationKeepsTheData(t *testing.T) {
 	s.AddRule(policy.Rule{Effect: policy.Deny, Path: "*.key"}, "settings")
 	if in, _ := s.GateInputsCached(&c, a.ID); len(in.Rules) != 2 || c.reads != 2 {
 		t.Fatalf("a rule added after the move: %+v (%d reads)", in, c.reads)
+	}
+}
+
+// A folder of events numbered with AUTOINCREMENT moves to plain row ids with every event as it
+// was (row id, session, number, type, payload, time); the log stays append-only and goes with
+// its session; a new event is numbered after the last one, in its log and in the table, also
+// after the newest rows were deleted; and the file is sound.
+func TestEventsRenumberedWithoutAutoincrementKeepTheirLogs(t *testing.T) {
+	dir := t.TempDir()
+	old, err := open(dir, migrations[:11], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := newSession(t, old, "a"), newSession(t, old, "b")
+	for i := range 3 {
+		old.AppendSteps(a.ID, eventlog.ToolResult{TurnID: "t", CallID: fmt.Sprint("c", i), Name: "read", Content: "x"})
+		old.AppendSteps(b.ID, eventlog.ToolResult{TurnID: "t", CallID: fmt.Sprint("c", i), Name: "read", Content: "y"})
+	}
+	var before []Event
+	old.db.Order("id").Find(&before)
+	old.Close()
+
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var after []Event
+	s.db.Order("id").Find(&after)
+	if len(after) != 8 || !slices.Equal(after, before) {
+		t.Fatalf("events after the move %+v\nbefore %+v", after, before)
+	}
+	var ddl string
+	s.db.Raw("SELECT sql FROM sqlite_schema WHERE name = 'events'").Scan(&ddl)
+	var sequences int64
+	s.db.Raw("SELECT count(*) FROM sqlite_sequence WHERE name = 'events'").Scan(&sequences)
+	if strings.Contains(ddl, "AUTOINCREMENT") || sequences != 0 {
+		t.Fatalf("still numbered by AUTOINCREMENT: %s (%d)", ddl, sequences)
+	}
+	if err := s.db.Exec("UPDATE events SET payload = '{}' WHERE session_id = ?", a.ID).Error; err == nil {
+		t.Fatal("the log must stay append-only")
+	}
+	if err := s.DeleteSession(b.ID); err != nil { // b holds the newest rows
+		t.Fatal(err)
+	}
+	var largest int64
+	s.db.Raw("SELECT max(id) FROM events").Scan(&largest)
+	if evs, _ := s.Events(b.ID); len(evs) != 0 {
+		t.Fatalf("b's events outlived it: %d", len(evs))
+	}
+	evs, err := s.AppendSteps(a.ID, eventlog.ToolResult{TurnID: "t", CallID: "c9", Name: "read", Content: "z"})
+	if err != nil || evs[0].Seq != 5 {
+		t.Fatalf("appended %+v %v", evs, err)
+	}
+	var newest Event
+	s.db.Order("id DESC").First(&newest)
+	if newest.SessionID != a.ID || newest.Seq != 5 || newest.ID <= largest {
+		t.Fatalf("the new event %+v is not the newest row (largest id before it %d)", newest, largest)
+	}
+	s.db.Raw("SELECT count(*) FROM sqlite_sequence WHERE name = 'events'").Scan(&sequences)
+	if sequences != 0 {
+		t.Fatal("an append after the move still counted in sqlite_sequence: a connection kept the old definition")
+	}
+	if log, _ := s.Log(a.ID); len(log) != 5 {
+		t.Fatalf("a's log reads %d entries", len(log))
+	}
+	if problems, err := s.IntegrityCheck(context.Background()); err != nil || len(problems) > 0 {
+		t.Fatalf("integrity %v %v", problems, err)
 	}
 }

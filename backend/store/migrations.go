@@ -22,6 +22,7 @@ var migrations = []migration{
 	{name: "MCP servers, their pinned tools, MCP rules and grants", up: addMCP},
 	{name: "session summaries and the indexes every query uses", up: addSummaries},
 	{name: "a counter of every change to what the gate reads", up: addGateEpoch},
+	{name: "events numbered without AUTOINCREMENT", up: renumberEvents},
 }
 
 func createFoundation(tx *gorm.DB) error {
@@ -336,4 +337,28 @@ func addGateEpoch(tx *gorm.DB) error {
 		}
 	}
 	return execAll(tx, stmts...)
+}
+
+// renumberEvents takes AUTOINCREMENT off the events table's row id: every insert read and
+// rewrote the table's row in sqlite_sequence, a page more in every commit (a tenth of a tool
+// call's cost). Nothing reads the row id but as the order rows came in, which a plain INTEGER
+// PRIMARY KEY keeps: a new row takes one more than the largest, so an id reused after a delete
+// is still the newest. An event's number in its log (seq) comes from its session's counter.
+// Both are the same table on disk (AUTOINCREMENT changes only how a new id is chosen), so the
+// table's definition is edited in place, as SQLite documents for a change that leaves the
+// stored content as it is (a rebuild would copy a year of events, and double the file, at the
+// first open); the schema version moves so every connection reads the new definition.
+func renumberEvents(tx *gorm.DB) error {
+	var version int
+	if err := tx.Raw("PRAGMA schema_version").Scan(&version).Error; err != nil {
+		return err
+	}
+	return execAll(tx,
+		"PRAGMA writable_schema = ON",
+		`UPDATE sqlite_schema SET sql = replace(sql, 'id INTEGER PRIMARY KEY AUTOINCREMENT,', 'id INTEGER PRIMARY KEY,')
+			WHERE type = 'table' AND name = 'events'`,
+		fmt.Sprintf("PRAGMA schema_version = %d", version+1),
+		"PRAGMA writable_schema = OFF",
+		`DELETE FROM sqlite_sequence WHERE name = 'events'`,
+	)
 }
