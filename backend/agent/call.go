@@ -106,7 +106,8 @@ func (t *turn) decide(g *gated) (*tool.Result, error) {
 }
 
 // evaluate resolves the call's path and asks the pure gate. The permission, rules and grants
-// are read afresh for every call, so a permission change takes effect at the next call.
+// are as of this call (read again whenever they changed, GateCache), so a permission change
+// takes effect at the next call.
 func (t *turn) evaluate(g *gated) (policy.Verdict, error) {
 	var err error
 	g.resolved, err = policy.Resolve(policy.Workspace{Root: t.workspace, DataDir: t.rt.opts.DataDir}, g.desc.Gate)
@@ -127,7 +128,7 @@ func (t *turn) judge(g *gated) (policy.Verdict, error) {
 
 // verdictOf asks the pure gate about a resolved call.
 func (t *turn) verdictOf(call policy.Resolved, sandboxed bool) (policy.Verdict, error) {
-	in, err := t.rt.opts.Store.GateInputs(t.sessionID)
+	in, err := t.rt.opts.Store.GateInputsCached(&t.gate, t.sessionID)
 	if err != nil {
 		return policy.Verdict{}, err
 	}

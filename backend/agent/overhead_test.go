@@ -15,10 +15,11 @@ import (
 
 // BenchmarkToolCallOverhead measures what the runtime adds to every tool call, end to end —
 // logging the model's answer that made it, describe, path resolution, the gate (with the
-// session, rules and grants read afresh), persisting the result and broadcasting the card and
-// the result — excluding the model's and the tool's own work. One op is one read call, in
-// steps of one call (the worst case: the answer and the result in one commit per call) and of
-// eight (one commit per step, persist.go).
+// session, rules and grants as of this call: the turn's GateCache reads their change counter),
+// persisting the result and broadcasting the card and the result — excluding the model's and
+// the tool's own work (execute: for a read, the run and bookkeeping that does no I/O). One op
+// is one read call, in steps of one call (the worst case: the answer and the result in one
+// commit per call) and of eight (one commit per step, persist.go).
 func BenchmarkToolCallOverhead(b *testing.B) {
 	for _, perStep := range []int{1, 8} {
 		b.Run(fmt.Sprintf("%d-per-step", perStep), func(b *testing.B) { benchToolCalls(b, perStep) })

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +14,8 @@ import (
 	"agentdesk/backend/decision"
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
+	"agentdesk/backend/policy"
+	"agentdesk/backend/provider"
 	"agentdesk/backend/store"
 )
 
@@ -173,5 +177,51 @@ func assertOneCommit(t *testing.T, st *store.Store, session, what string) {
 	}
 	if step[4].CreatedAt.Equal(step[0].CreatedAt) {
 		t.Errorf("the write's result was committed with the reads: %s", fmt.Sprint(step[4]))
+	}
+}
+
+// The gate's inputs a turn keeps between calls are as fresh as reading them for every call: a
+// deny rule and a narrower permission saved by another process on the folder between two calls
+// decide the next one.
+func TestAChangeByAnotherProcessDecidesTheNextCall(t *testing.T) {
+	h := newHarness(t, script(), harnessOpts{override: "execute", permission: "auto"})
+	os.WriteFile(filepath.Join(h.workspace, "main.go"), []byte("package main\n"), 0o644)
+	os.WriteFile(filepath.Join(h.workspace, "go.mod"), []byte("module m\n"), 0o644)
+	tr := &turn{rt: h.rt, ctx: context.Background(), active: &active{turnID: "t"}, sessionID: h.session,
+		workspace: h.workspace, pref: mode.Default, exec: mode.ModeExecute, deltas: newCoalescer(h.rt.opts.Publish)}
+	decide := func(name string, input string) policy.Verdict {
+		t.Helper()
+		g := &gated{call: provider.ToolCall{ID: input, Name: name, Input: json.RawMessage(input)}}
+		g.tool, _ = tr.lookup(name)
+		g.desc, _ = g.tool.Describe(g.call.Input)
+		v, err := tr.evaluate(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	other, err := store.Open(h.rt.opts.DataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if v := decide("read", `{"path":"main.go"}`); v.Decision != policy.DecideAllow {
+		t.Fatalf("first read: %+v", v)
+	}
+	if _, err := other.AddRule(policy.Rule{Effect: policy.Deny, Kind: policy.KindRead, Path: "main.go"}, "settings"); err != nil {
+		t.Fatal(err)
+	}
+	if v := decide("read", `{"path":"main.go"}`); v.Decision != policy.DecideDeny {
+		t.Fatalf("a read after another process denied it: %+v", v)
+	}
+	write := `{"path":"go.mod","content":"module n\n"}`
+	if v := decide("write", write); v.Decision != policy.DecideAllow {
+		t.Fatalf("a write in auto: %+v", v)
+	}
+	if _, err := other.SetPermission(h.session, policy.Ask); err != nil {
+		t.Fatal(err)
+	}
+	if v := decide("write", write); v.Decision != policy.DecideAsk {
+		t.Fatalf("a write after another process set ask: %+v", v)
 	}
 }

@@ -50,6 +50,7 @@ type turn struct {
 	prov     provider.Provider   // chosen at the first model request and kept for the turn
 	calls    []provider.ToolCall // the model's calls waiting to run
 	held     held                // the step's results not committed yet (persist.go)
+	gate     store.GateCache     // the gate's inputs, read again only when they changed
 	steps    int
 	nudges   int
 	mutated  bool // something changed since the last passing verification

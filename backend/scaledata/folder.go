@@ -2,9 +2,13 @@ package scaledata
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+
+	"agentdesk/backend/store"
 )
 
 // DirEnv names the folder the scale benchmarks run on: one built to Year by build/gendata (make
@@ -28,8 +32,9 @@ func Folder() (string, Manifest, error) {
 			m, ok := Open(dir, Year)
 			if !ok {
 				folderErr = fmt.Errorf("%s=%s holds no complete folder: build it with go run ./build/gendata %s", DirEnv, dir, dir)
+				return
 			}
-			folder, folderDir = m, dir
+			folderDir, folder, folderErr = Current(dir, m)
 			return
 		}
 		folderDir, folderErr = os.MkdirTemp("", "agentdesk-scale-smoke-")
@@ -39,4 +44,83 @@ func Folder() (string, Manifest, error) {
 		}
 	})
 	return folderDir, folder, folderErr
+}
+
+// Current returns a folder of dir's data at the store's schema: dir itself when it is, else a
+// copy beside it, migrated forward once and kept (DIR.schema-N). The folder the benchmarks
+// share (make bench's cache) is never migrated in place: a branch still at its schema would
+// then find it too new and build it again.
+func Current(dir string, m Manifest) (string, Manifest, error) {
+	schema := store.SupportedSchema()
+	if m.Schema == schema {
+		return dir, m, nil
+	}
+	migrated := fmt.Sprintf("%s.schema-%d", dir, schema)
+	if cm, ok := Open(migrated, m.Spec); ok && cm.Schema == schema {
+		return migrated, cm, nil
+	}
+	partial := migrated + ".partial"
+	for _, d := range []string{migrated, partial} {
+		if err := os.RemoveAll(d); err != nil {
+			return "", Manifest{}, err
+		}
+	}
+	if err := copyFolder(dir, partial); err != nil {
+		return "", Manifest{}, err
+	}
+	st, err := store.Open(partial)
+	if err != nil {
+		return "", Manifest{}, err
+	}
+	if err := st.Close(); err != nil {
+		return "", Manifest{}, err
+	}
+	m.Schema = schema
+	if err := writeManifest(partial, m); err != nil {
+		return "", Manifest{}, err
+	}
+	// The migration's backup of a copy is a second copy of the year: the original is the backup.
+	if err := os.RemoveAll(filepath.Join(partial, "backups")); err != nil {
+		return "", Manifest{}, err
+	}
+	return migrated, m, os.Rename(partial, migrated)
+}
+
+// copyFolder copies the files of a closed folder (the database, its check record), not its
+// manifest: a copy says it is complete only once it is.
+func copyFolder(from, to string) error {
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(to, 0o700); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		// The shared-memory index is rebuilt from the log by whoever opens the copy.
+		if !e.Type().IsRegular() || e.Name() == manifestName || strings.HasSuffix(e.Name(), "-shm") {
+			continue
+		}
+		if err := copyFile(filepath.Join(from, e.Name()), filepath.Join(to, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }

@@ -111,8 +111,13 @@ func Build(dir string, spec Spec, progress func(done, total int)) (Manifest, err
 			progress(done, spec.Events)
 		}
 	}
+	return m, writeManifest(dir, m)
+}
+
+// writeManifest says the folder in dir is complete, as m describes it.
+func writeManifest(dir string, m Manifest) error {
 	b, _ := json.MarshalIndent(m, "", "  ")
-	return m, os.WriteFile(filepath.Join(dir, manifestName), b, 0o600)
+	return os.WriteFile(filepath.Join(dir, manifestName), b, 0o600)
 }
 
 type generator struct {

@@ -1,7 +1,10 @@
 package scaledata
 
 import (
+	"crypto/sha256"
+	"database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -81,4 +84,70 @@ func TestAFolderOfAnotherSchemaIsRebuilt(t *testing.T) {
 	if _, ok := Open(dir, spec); !ok {
 		t.Fatal("a folder of an older schema, which the store migrates forward, was refused")
 	}
+}
+
+// A folder of an older schema is migrated as a copy beside it, once: the folder itself (the
+// cache the benchmarks of every branch share) stays as it was built, at its schema.
+func TestAnOlderFolderIsMigratedAsACopy(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "year")
+	spec := Spec{Sessions: 4, Events: 40, Big: 10, Medium: 5}
+	m, err := Ensure(dir, spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	older := store.SupportedSchema() - 1
+	raw, err := sql.Open("sqlite", "file:"+filepath.Join(dir, store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The last migration is undone in the record (it is written to run again harmlessly).
+	if _, err := raw.Exec(fmt.Sprintf("DELETE FROM schema_migrations WHERE version = %d; PRAGMA user_version = %d",
+		store.SupportedSchema(), older)); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	m.Schema = older
+	writeManifest(dir, m)
+	db, manifest := fileSum(t, dir, store.FileName), fileSum(t, dir, manifestName)
+
+	got, cm, err := Current(dir, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got == dir || cm.Schema != store.SupportedSchema() || cm.BigID != m.BigID {
+		t.Fatalf("current folder %s %+v", got, cm)
+	}
+	if fileSum(t, dir, store.FileName) != db || fileSum(t, dir, manifestName) != manifest {
+		t.Fatal("the shared folder was changed")
+	}
+	if om, ok := Open(dir, spec); !ok || om.Schema != older {
+		t.Fatalf("the shared folder now says %+v", om)
+	}
+	if _, err := os.Stat(filepath.Join(got, "backups")); !os.IsNotExist(err) {
+		t.Fatalf("the copy keeps a backup of itself: %v", err)
+	}
+	st, err := store.Open(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := st.SchemaVersion()
+	list, _ := st.ListSessions()
+	st.Close()
+	if v != store.SupportedSchema() || len(list) != spec.Sessions {
+		t.Fatalf("the copy: schema %d, %d sessions", v, len(list))
+	}
+	before := fileSum(t, got, store.FileName)
+	again, _, err := Current(dir, m)
+	if err != nil || again != got || fileSum(t, got, store.FileName) != before {
+		t.Fatalf("the copy was made again: %s %v", again, err)
+	}
+}
+
+func fileSum(t *testing.T, dir, name string) [32]byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(b)
 }

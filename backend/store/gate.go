@@ -1,6 +1,8 @@
 package store
 
 import (
+	"sync"
+
 	"agentdesk/backend/errs"
 	"agentdesk/backend/policy"
 )
@@ -13,15 +15,19 @@ type GateInputs struct {
 	Permission policy.PermissionMode
 	Rules      []policy.Rule
 	Grants     []policy.Grant
+
+	sessionID string
+	epoch     int64 // gate_epoch when these were read: what a GateCache compares
 }
 
-// gateQuery reads the session's permission, every rule (in the order Rules lists them) and the
-// session's grants (in the order Grants lists them) in one statement: one parse and one read
-// transaction per tool call instead of three, and the three read at one instant. A row's
-// first column says which it is.
+// gateQuery reads the session's permission, every rule (in the order Rules lists them), the
+// session's grants (in the order Grants lists them) and the gate's change counter in one
+// statement: one parse and one read transaction instead of four, all read at one instant. A
+// row's first column says which it is.
 const gateQuery = `SELECT 0, rowid, permission_mode, '', '', '', '', '', '' FROM sessions WHERE id = ?1
 	UNION ALL SELECT 1, rowid, id, effect, kind, path, command, mcp, scope FROM rules
 	UNION ALL SELECT 2, id, '', '', kind, path, command, mcp, scope FROM grants WHERE session_id = ?1
+	UNION ALL SELECT 3, n, '', '', '', '', '', '', '' FROM gate_epoch
 	ORDER BY 1, 2`
 
 // GateInputs reads what the gate needs about a session, afresh; a missing session is NOT_FOUND.
@@ -31,7 +37,7 @@ func (s *Store) GateInputs(sessionID string) (GateInputs, error) {
 		return GateInputs{}, s.fail(err)
 	}
 	defer rows.Close()
-	var in GateInputs
+	in := GateInputs{sessionID: sessionID}
 	found := false
 	for rows.Next() {
 		var part, order int64
@@ -48,6 +54,8 @@ func (s *Store) GateInputs(sessionID string) (GateInputs, error) {
 		case 2:
 			in.Grants = append(in.Grants, policy.Grant{Kind: policy.Kind(r.Kind), Path: r.Path, Command: r.Command,
 				MCP: r.MCP, Scope: policy.Scope(r.Scope)})
+		case 3:
+			in.epoch = order
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -56,5 +64,42 @@ func (s *Store) GateInputs(sessionID string) (GateInputs, error) {
 	if !found {
 		return GateInputs{}, errs.New(errs.NotFound, "ID", sessionID)
 	}
+	return in, nil
+}
+
+// GateCache keeps one session's gate inputs between tool calls (a turn's), exactly: before
+// each call it reads the gate's change counter alone, which every change to a permission, a
+// rule or a grant moves in its own transaction (migration 11, whoever writes it), and reads
+// the inputs again only when the counter moved. So the next call sees a change as it would
+// reading everything afresh, for a tenth of the work. The zero value is empty; it is safe for
+// concurrent use (an external agent's calls are gated from several goroutines).
+type GateCache struct {
+	mu    sync.Mutex
+	in    GateInputs
+	held  bool
+	reads int // full reads, for tests
+}
+
+// GateInputsCached is GateInputs through c: the same answer, from c while nothing it holds
+// changed.
+func (s *Store) GateInputsCached(c *GateCache, sessionID string) (GateInputs, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.held && c.in.sessionID == sessionID {
+		var epoch int64
+		if err := s.db.ConnPool.QueryRowContext(s.db.Statement.Context, `SELECT n FROM gate_epoch`).Scan(&epoch); err != nil {
+			return GateInputs{}, s.fail(err)
+		}
+		if epoch == c.in.epoch {
+			return c.in, nil
+		}
+	}
+	in, err := s.GateInputs(sessionID)
+	if err != nil {
+		c.held = false
+		return GateInputs{}, err
+	}
+	c.in, c.held = in, true
+	c.reads++
 	return in, nil
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -20,6 +21,8 @@ var migrations = []migration{
 	{name: "external agents' own session ids", up: addAgentSessions},
 	{name: "MCP servers, their pinned tools, MCP rules and grants", up: addMCP},
 	{name: "session summaries and the indexes every query uses", up: addSummaries},
+	{name: "a counter of every change to what the gate reads", up: addGateEpoch},
+	{name: "events numbered without AUTOINCREMENT", up: renumberEvents},
 }
 
 func createFoundation(tx *gorm.DB) error {
@@ -309,5 +312,53 @@ func addSummaries(tx *gorm.DB) error {
 		// Boot maintenance looks up the rows holding a retired spelling at every open.
 		`CREATE INDEX idx_sessions_interaction ON sessions(interaction_mode)`,
 		`CREATE INDEX idx_sessions_permission ON sessions(permission_mode)`,
+	)
+}
+
+// addGateEpoch counts every change to what the gate reads before a tool call (a session's
+// permission, the rules, the grants), in the same transaction as the change, whoever makes it:
+// this process, another one on the same folder, a repair or a hand-written statement. A reader
+// that kept the gate's inputs reads the counter alone and reads the inputs again only when it
+// moved (GateCache), so a change is seen by the next call as when every call read them afresh.
+// A deleted session moves it too: its cached inputs must not outlive it.
+func addGateEpoch(tx *gorm.DB) error {
+	stmts := []string{
+		`CREATE TABLE gate_epoch (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL)`,
+		`INSERT INTO gate_epoch (id, n) VALUES (1, 0)`,
+		`CREATE TRIGGER gate_epoch_permission AFTER UPDATE OF permission_mode ON sessions
+			BEGIN UPDATE gate_epoch SET n = n + 1; END`,
+		`CREATE TRIGGER gate_epoch_session_gone AFTER DELETE ON sessions
+			BEGIN UPDATE gate_epoch SET n = n + 1; END`,
+	}
+	for _, table := range []string{"rules", "grants"} {
+		for _, op := range []string{"INSERT", "UPDATE", "DELETE"} {
+			stmts = append(stmts, fmt.Sprintf(`CREATE TRIGGER gate_epoch_%s_%s AFTER %s ON %s
+				BEGIN UPDATE gate_epoch SET n = n + 1; END`, table, strings.ToLower(op), op, table))
+		}
+	}
+	return execAll(tx, stmts...)
+}
+
+// renumberEvents takes AUTOINCREMENT off the events table's row id: every insert read and
+// rewrote the table's row in sqlite_sequence, a page more in every commit (a tenth of a tool
+// call's cost). Nothing reads the row id but as the order rows came in, which a plain INTEGER
+// PRIMARY KEY keeps: a new row takes one more than the largest, so an id reused after a delete
+// is still the newest. An event's number in its log (seq) comes from its session's counter.
+// Both are the same table on disk (AUTOINCREMENT changes only how a new id is chosen), so the
+// table's definition is edited in place, as SQLite documents for a change that leaves the
+// stored content as it is (a rebuild would copy a year of events, and double the file, at the
+// first open); the schema version moves so every connection reads the new definition.
+func renumberEvents(tx *gorm.DB) error {
+	var version int
+	if err := tx.Raw("PRAGMA schema_version").Scan(&version).Error; err != nil {
+		return err
+	}
+	return execAll(tx,
+		"PRAGMA writable_schema = ON",
+		`UPDATE sqlite_schema SET sql = replace(sql, 'id INTEGER PRIMARY KEY AUTOINCREMENT,', 'id INTEGER PRIMARY KEY,')
+			WHERE type = 'table' AND name = 'events'`,
+		fmt.Sprintf("PRAGMA schema_version = %d", version+1),
+		"PRAGMA writable_schema = OFF",
+		`DELETE FROM sqlite_sequence WHERE name = 'events'`,
 	)
 }
