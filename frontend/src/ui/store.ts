@@ -58,6 +58,19 @@ export function nextFrame(f: () => void): () => void {
   };
 }
 
+/**
+ * Runs f once the frame being prepared has been painted: after a change the person must see at
+ * once (a turn's end), work that can wait (reconciling with the stored log) does not delay it.
+ */
+export function afterPaint(f: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const cancelFrame = nextFrame(() => (timer = setTimeout(f, 0)));
+  return () => {
+    cancelFrame();
+    clearTimeout(timer);
+  };
+}
+
 export interface Pacing {
   /** The view takes at most 1/share of the time while changes keep coming. */
   share: number;

@@ -1,5 +1,5 @@
 import { BridgeError, type AgentStatusEvent, type Api, type ResolveRequest, type Unsubscribe } from '../../bridge';
-import { createFramedStore, pacedFrames } from '../../ui/store';
+import { afterPaint, createFramedStore, pacedFrames } from '../../ui/store';
 import { emptyQueue, queueReducer, type QueueAction, type QueueState } from '../composer/decisionQueue';
 import { carryLiveKeys, emptyTranscript, keepOlder, normalizeTranscript, transcriptReducer, withOlder, type TranscriptAction } from './transcriptReducer';
 import type { Transcript } from '../../bridge';
@@ -112,8 +112,9 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
         api.turns.onEnded(
           mine((e) => {
             apply({ type: 'turn.ended', e });
-            // The stored transcript is the truth once the turn is over: reconcile with it.
-            void load();
+            // The stored transcript is the truth once the turn is over: reconcile with it, once
+            // the end is on screen (reading and drawing a page of the log must not hold it back).
+            afterPaint(() => void load());
           }),
         ),
         api.turns.onToolCall(mine((e) => stream({ type: 'tool.call', e }))),
