@@ -13,7 +13,7 @@ func Listen(s *Services, addr string, assets fs.FS) (*serve.Server, error) {
 		Addr:      addr,
 		Methods:   s.Methods(),
 		Assets:    assets,
-		Subscribe: s.Bus.Subscribe,
+		Subscribe: s.Bus.SubscribeBatch,
 		Describe:  s.Describe,
 	})
 }

@@ -79,7 +79,20 @@ func (b *Bus) Publish(name string, data any) {
 // Subscribe starts a subscriber: handle runs on the subscription's own goroutine, one event at
 // a time, in publish order, until the subscription is closed or overflows.
 func (b *Bus) Subscribe(handle func(Event), opts ...Option) *Subscription {
-	s := &Subscription{bus: b, handle: handle, limit: DefaultQueue, done: make(chan struct{}), behind: make(chan struct{})}
+	return b.subscribe(func(es []Event) { handle(es[0]) }, false, opts)
+}
+
+// SubscribeBatch is Subscribe for a subscriber that pays per delivery (a WebSocket frame, a
+// write to a pipe): handle gets every event queued since its last call, in publish order, and
+// while it runs the next batch gathers. Events arrive as soon as with Subscribe; a burst (a
+// step's 25 tool calls and their results) comes as one batch instead of one call each. The
+// queue's length still bounds what waits: a handler that falls behind overflows as before.
+func (b *Bus) SubscribeBatch(handle func([]Event), opts ...Option) *Subscription {
+	return b.subscribe(handle, true, opts)
+}
+
+func (b *Bus) subscribe(handle func([]Event), batch bool, opts []Option) *Subscription {
+	s := &Subscription{bus: b, handle: handle, batch: batch, limit: DefaultQueue, done: make(chan struct{}), behind: make(chan struct{})}
 	s.wake = sync.NewCond(&s.mu)
 	for _, o := range opts {
 		o(s)

@@ -179,6 +179,71 @@ func TestDeltasMergeAndDropButMustDeliverEventsDoNot(t *testing.T) {
 	closeBus(t, b)
 }
 
+// A batch subscriber gets, in one call, everything queued while it handled the last batch, in
+// publish order; Sync counts every event of a batch; it still overflows when it falls behind.
+func TestSubscribeBatchHandsOverWhatQueuedInOrder(t *testing.T) {
+	b := New()
+	entered, release := make(chan struct{}), make(chan struct{})
+	var mu sync.Mutex
+	var batches []string
+	sub := b.SubscribeBatch(func(es []Event) {
+		var names []string
+		for _, e := range es {
+			names = append(names, e.Name)
+		}
+		mu.Lock()
+		batches = append(batches, strings.Join(names, ","))
+		mu.Unlock()
+		if es[0].Name == "gate" {
+			close(entered)
+			<-release
+		}
+	}, Queue(8))
+	b.Publish("gate", nil)
+	<-entered
+	b.Publish("delta", text{stream: "a", seq: 1, s: "1"})
+	b.Publish("delta", text{stream: "a", seq: 2, s: "2"}) // merges into the one queued
+	b.Publish("tool.call", 1)
+	b.Publish("tool.result", 1)
+	close(release)
+	if err := b.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	b.Publish("turn.ended", nil)
+	b.Sync(context.Background())
+	mu.Lock()
+	got := strings.Join(batches, " | ")
+	mu.Unlock()
+	if want := "gate | delta,tool.call,tool.result | turn.ended"; got != want {
+		t.Fatalf("batches %q, want %q", got, want)
+	}
+
+	// Stuck on a batch, it overflows like any subscriber and is told so in a batch of its own.
+	stuck, unstick := make(chan struct{}), make(chan struct{})
+	var last []Event
+	slow := b.SubscribeBatch(func(es []Event) {
+		last = es
+		if es[0].Name == "first" {
+			close(stuck)
+			<-unstick
+		}
+	}, Queue(4))
+	b.Publish("first", nil)
+	<-stuck
+	for i := 0; i < 5; i++ {
+		b.Publish("tool.result", i)
+	}
+	close(unstick)
+	<-slow.Done()
+	if slow.Err() != ErrOverflow || len(last) != 1 || last[0].Name != EventOverflow || last[0].Data.(Overflow).Discarded != 4 {
+		t.Fatalf("err %v, last batch %+v", slow.Err(), last)
+	}
+	if sub.Err() != nil {
+		t.Fatalf("the keeping-up subscriber was disconnected: %v", sub.Err())
+	}
+	closeBus(t, b)
+}
+
 // Close delivers what each subscriber has queued, then ends every goroutine; publishing
 // afterwards is a no-op and a late subscription ends at once.
 func TestCloseDrainsQueuesAndEndsEveryGoroutine(t *testing.T) {

@@ -21,7 +21,8 @@ const (
 // Subscription is one subscriber: its queue, its goroutine, and how it ended.
 type Subscription struct {
 	bus    *Bus
-	handle func(Event)
+	handle func([]Event) // one event, or for SubscribeBatch all that were queued
+	batch  bool
 	limit  int
 	done   chan struct{}
 	behind chan struct{} // closed at the overflow
@@ -37,8 +38,8 @@ type Subscription struct {
 	discarded int    // queued events thrown away at the overflow
 }
 
-// Close ends the subscription: the handler gets nothing after the event it may be handling
-// now. It does not wait for that one; Done does.
+// Close ends the subscription: the handler gets nothing after the event (or batch) it may be
+// handling now. It does not wait for that one; Done does.
 func (s *Subscription) Close() {
 	s.mu.Lock()
 	if s.state == stateRunning || s.state == stateFinishing {
@@ -153,23 +154,24 @@ func (s *Subscription) finish() {
 	s.mu.Unlock()
 }
 
-// run is the subscription's goroutine: it hands the events over one at a time.
+// run is the subscription's goroutine: it hands the events over one at a time, or in batch
+// mode everything queued at once.
 func (s *Subscription) run() {
 	defer close(s.done)
 	for {
-		e, ok := s.next()
+		es, ok := s.next()
 		if !ok {
 			return
 		}
-		s.handle(e)
+		s.handle(es)
 		s.mu.Lock()
-		s.handled++
+		s.handled += uint64(len(es))
 		s.wake.Broadcast()
 		s.mu.Unlock()
 	}
 }
 
-func (s *Subscription) next() (Event, bool) {
+func (s *Subscription) next() ([]Event, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for len(s.queue) == 0 && s.state == stateRunning {
@@ -178,12 +180,18 @@ func (s *Subscription) next() (Event, bool) {
 	switch {
 	case s.state == stateOverflowed && !s.told:
 		s.told = true
-		return Event{Name: EventOverflow, Data: Overflow{Discarded: s.discarded}}, true
+		return []Event{{Name: EventOverflow, Data: Overflow{Discarded: s.discarded}}}, true
 	case s.state == stateOverflowed, s.state == stateClosed, len(s.queue) == 0:
-		return Event{}, false
+		return nil, false
+	}
+	if s.batch {
+		// The handler owns the batch: the queue starts afresh (and deltas merge into it anew).
+		es := s.queue
+		s.queue = nil
+		return es, true
 	}
 	e := s.queue[0]
 	s.queue[0] = Event{}
 	s.queue = s.queue[1:]
-	return e, true
+	return []Event{e}, true
 }

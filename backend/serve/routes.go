@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -20,6 +21,8 @@ const (
 	clientQueue     = 1024
 	// overflowReason is the close reason a client too slow for its events gets.
 	overflowReason = "event queue overflow"
+	// maxFrame bounds a frame of batched events; an event larger than it goes in a frame alone.
+	maxFrame = 256 << 10
 )
 
 func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
@@ -56,7 +59,8 @@ func statusOf(err error) int {
 
 // handleEvents streams broadcast events. The client's bus subscription is its queue: a client
 // too slow to keep up is disconnected (the bus tells its handler so) rather than silently
-// skipped; it reconnects and reloads state, so no event is lost unnoticed.
+// skipped; it reconnects and reloads state, so no event is lost unnoticed. Events queued while a
+// frame was written go out together in the next one (see writeEvents).
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: originPatterns(s.guard)})
 	if err != nil {
@@ -64,11 +68,11 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	defer conn.CloseNow()
 	ctx := conn.CloseRead(r.Context())
-	sub := s.opts.Subscribe(func(e bus.Event) {
-		if e.Name == bus.EventOverflow {
+	sub := s.opts.Subscribe(func(es []bus.Event) {
+		if es[0].Name == bus.EventOverflow {
 			return // handled below, without waiting for a write that may be stuck
 		}
-		if err := writeEvent(ctx, conn, e); err != nil {
+		if err := writeEvents(ctx, conn, es); err != nil {
 			conn.CloseNow()
 		}
 	}, bus.Queue(s.queueLen()))
@@ -91,14 +95,41 @@ func (s *Server) queueLen() int {
 	return clientQueue
 }
 
-func writeEvent(ctx context.Context, conn *websocket.Conn, e bus.Event) error {
-	payload, err := json.Marshal(e)
-	if err != nil {
-		return err
+// writeEvents sends a batch of events in as few frames as fit in maxFrame each: a frame holds
+// one event as a JSON object, or several as a JSON array of them, in order. A turn's burst of
+// tool calls is then a handful of frames, not one per event: the browser pays a task, a message
+// event and a parse per frame, which for a thousand calls cost more than drawing them.
+func writeEvents(ctx context.Context, conn *websocket.Conn, es []bus.Event) error {
+	payloads := make([][]byte, 0, len(es))
+	for _, e := range es {
+		p, err := json.Marshal(e)
+		if err != nil {
+			return err
+		}
+		payloads = append(payloads, p)
+	}
+	for len(payloads) > 0 {
+		n, size := 1, len(payloads[0])
+		for n < len(payloads) && size+1+len(payloads[n]) <= maxFrame {
+			size += 1 + len(payloads[n])
+			n++
+		}
+		if err := writeFrame(ctx, conn, payloads[:n]); err != nil {
+			return err
+		}
+		payloads = payloads[n:]
+	}
+	return nil
+}
+
+func writeFrame(ctx context.Context, conn *websocket.Conn, payloads [][]byte) error {
+	frame := payloads[0]
+	if len(payloads) > 1 {
+		frame = append(append([]byte{'['}, bytes.Join(payloads, []byte{','})...), ']')
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	return conn.Write(ctx, websocket.MessageText, payload)
+	return conn.Write(ctx, websocket.MessageText, frame)
 }
 
 func originPatterns(g guard) []string {

@@ -31,12 +31,12 @@ type ErrorBody struct {
 
 // Options configure a Server.
 type Options struct {
-	Addr      string                                                 // host:port; the host must be loopback
-	Methods   map[string]Method                                      // "Struct.Method" -> action
-	Assets    fs.FS                                                  // the built frontend (index.html at the root)
-	Subscribe func(func(bus.Event), ...bus.Option) *bus.Subscription // broadcast events
-	Describe  func(error) ErrorBody                                  // localizes an error
-	Token     string                                                 // fixed token for tests; random when empty
+	Addr      string                                                   // host:port; the host must be loopback
+	Methods   map[string]Method                                        // "Struct.Method" -> action
+	Assets    fs.FS                                                    // the built frontend (index.html at the root)
+	Subscribe func(func([]bus.Event), ...bus.Option) *bus.Subscription // broadcast events, in batches (bus.SubscribeBatch)
+	Describe  func(error) ErrorBody                                    // localizes an error
+	Token     string                                                   // fixed token for tests; random when empty
 	// ClientQueue is each WebSocket client's event queue; 0 means 1024.
 	ClientQueue int
 }

@@ -3,8 +3,10 @@ package serve
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -26,6 +28,11 @@ func start(t *testing.T) fixture { return startWith(t, 0) }
 func startWith(t *testing.T, queue int) fixture {
 	t.Helper()
 	b := bus.New()
+	return startOn(t, b, b.SubscribeBatch, queue)
+}
+
+func startOn(t *testing.T, b *bus.Bus, subscribe func(func([]bus.Event), ...bus.Option) *bus.Subscription, queue int) fixture {
+	t.Helper()
 	srv, err := Listen(Options{
 		Addr: "127.0.0.1:0",
 		Methods: map[string]Method{
@@ -40,7 +47,7 @@ func startWith(t *testing.T, queue int) fixture {
 			},
 		},
 		Assets:      fstest.MapFS{"index.html": {Data: []byte("<title>AgentDesk</title>")}, "app.js": {Data: []byte("1")}},
-		Subscribe:   b.Subscribe,
+		Subscribe:   subscribe,
 		ClientQueue: queue,
 		Describe:    func(err error) ErrorBody { return ErrorBody{Kind: string(errs.KindOf(err)), Message: err.Error()} },
 	})
@@ -193,6 +200,70 @@ func TestBroadcastReachesWebSocket(t *testing.T) {
 	json.Unmarshal(msg, &ev)
 	if ev.Name != "echo.said" || ev.Data != "broadcast" {
 		t.Fatalf("event: %s", msg)
+	}
+}
+
+// Events that queued while a frame was written go out together: one frame, a JSON array of them
+// in order, up to maxFrame; an event larger than that goes alone, as an object.
+func TestQueuedEventsShareAFrame(t *testing.T) {
+	b := bus.New()
+	entered, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	// The socket's handler is held on its first batch, so the next ones queue behind it.
+	held := func(handle func([]bus.Event), opts ...bus.Option) *bus.Subscription {
+		return b.SubscribeBatch(func(es []bus.Event) {
+			once.Do(func() {
+				close(entered)
+				<-release
+			})
+			handle(es)
+		}, opts...)
+	}
+	f := startOn(t, b, held, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	header := http.Header{"Authorization": {"Bearer " + f.srv.Token()}}
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(f.base, "http")+"/ws", &websocket.DialOptions{HTTPHeader: header})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(-1)
+	for i := 0; i < 50 && b.Subscribers() == 0; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	b.Publish("turn.started", "t")
+	<-entered
+	big := strings.Repeat("x", maxFrame)
+	b.Publish("tool.call", "c1")
+	b.Publish("tool.result", "r1")
+	b.Publish("tool.result", big)
+	b.Publish("turn.ended", "e")
+	close(release)
+	var frames []string
+	for len(frames) < 4 {
+		_, msg, err := conn.Read(ctx)
+		if err != nil {
+			t.Fatalf("after %d frames: %v", len(frames), err)
+		}
+		var one bus.Event
+		var many []bus.Event
+		switch {
+		case json.Unmarshal(msg, &many) == nil:
+			var names []string
+			for _, e := range many {
+				names = append(names, fmt.Sprintf("%s=%v", e.Name, e.Data))
+			}
+			frames = append(frames, "["+strings.Join(names, ",")+"]")
+		case json.Unmarshal(msg, &one) == nil:
+			frames = append(frames, fmt.Sprintf("%s=%d", one.Name, len(fmt.Sprint(one.Data))))
+		default:
+			t.Fatalf("frame %d is neither an event nor a list of them: %.80s", len(frames), msg)
+		}
+	}
+	want := fmt.Sprintf("turn.started=1 [tool.call=c1,tool.result=r1] tool.result=%d turn.ended=1", maxFrame)
+	if got := strings.Join(frames, " "); got != want {
+		t.Fatalf("frames %s\nwant   %s", got, want)
 	}
 }
 

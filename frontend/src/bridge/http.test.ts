@@ -116,6 +116,28 @@ describe('HTTP transport: events over one WebSocket', () => {
     expect(b).toEqual([{ language: 'zh-CN' }]);
   });
 
+  it('dispatches the events of a batched frame (an array) in their order', () => {
+    const t = createHttpTransport(deps());
+    const got: unknown[] = [];
+    t.onEvent('tool.call', (d) => got.push(['call', d]));
+    t.onEvent('tool.result', (d) => got.push(['result', d]));
+    const ws = FakeSocket.all[0]!;
+    ws.open();
+    const frame = [
+      { name: 'tool.call', data: 1 },
+      { name: 'nobody.listens', data: 0 },
+      { name: 'tool.result', data: 1 },
+      'not an event',
+      { name: 'tool.call', data: 2 },
+    ];
+    ws.onmessage?.({ data: JSON.stringify(frame) });
+    expect(got).toEqual([
+      ['call', 1],
+      ['result', 1],
+      ['call', 2],
+    ]);
+  });
+
   it('uses wss on https pages', () => {
     const d = deps();
     d.location = { protocol: 'https:', host: 'example.test' };

@@ -18,17 +18,25 @@ interface WireEvent {
   data: unknown;
 }
 
-function parseWireEvent(raw: unknown): WireEvent | null {
-  if (typeof raw !== 'string') return null;
+const wireEvent = (msg: unknown): WireEvent | null =>
+  typeof msg === 'object' && msg !== null && typeof (msg as WireEvent).name === 'string'
+    ? { name: (msg as WireEvent).name, data: (msg as WireEvent).data ?? null }
+    : null;
+
+/**
+ * The events of one frame: the server sends one event as an object, and the events that queued
+ * up while it wrote the last frame as an array of them, in order.
+ */
+export function parseWireFrame(raw: unknown): WireEvent[] {
+  if (typeof raw !== 'string') return [];
+  let msg: unknown;
   try {
-    const msg: unknown = JSON.parse(raw);
-    if (typeof msg === 'object' && msg !== null && typeof (msg as WireEvent).name === 'string') {
-      return { name: (msg as WireEvent).name, data: (msg as WireEvent).data ?? null };
-    }
+    msg = JSON.parse(raw);
   } catch {
-    // ignore malformed frames
+    return []; // ignore malformed frames
   }
-  return null;
+  const all = Array.isArray(msg) ? msg.map(wireEvent) : [wireEvent(msg)];
+  return all.filter((e): e is WireEvent => e !== null);
 }
 
 /**
@@ -75,9 +83,7 @@ export function createHttpTransport(deps: HttpDeps): Transport {
       everOpened = true;
     };
     ws.onmessage = (ev: MessageEvent) => {
-      const msg = parseWireEvent(ev.data);
-      if (!msg) return;
-      for (const cb of [...(listeners.get(msg.name) ?? [])]) cb(msg.data);
+      for (const msg of parseWireFrame(ev.data)) for (const cb of [...(listeners.get(msg.name) ?? [])]) cb(msg.data);
     };
     ws.onclose = () => {
       if (socket !== ws) return;

@@ -58,6 +58,66 @@ export function nextFrame(f: () => void): () => void {
   };
 }
 
+/**
+ * Runs f once the frame being prepared has been painted: after a change the person must see at
+ * once (a turn's end), work that can wait (reconciling with the stored log) does not delay it.
+ */
+export function afterPaint(f: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const cancelFrame = nextFrame(() => (timer = setTimeout(f, 0)));
+  return () => {
+    cancelFrame();
+    clearTimeout(timer);
+  };
+}
+
+export interface Pacing {
+  /** The view takes at most 1/share of the time while changes keep coming. */
+  share: number;
+  /** The longest a held-back change waits, however costly the view. */
+  maxWaitMs: number;
+  frame: (f: () => void) => () => void;
+  now: () => number;
+  later: (f: () => void, ms: number) => () => void;
+}
+
+const browserPacing: Pacing = {
+  share: 4,
+  maxWaitMs: 250,
+  frame: nextFrame,
+  now: () => performance.now(),
+  later: (f, ms) => {
+    const id = setTimeout(f, ms);
+    return () => clearTimeout(id);
+  },
+};
+
+/**
+ * A schedule for createFramedStore that tells at the next frame, but not sooner than the view
+ * can afford: after a telling whose work took W ms (the listeners, and the render React runs in
+ * the microtask they queued), the next waits until share × W ms after it began. A cheap change
+ * (a delta of the answer) is still drawn every frame; a burst that mounts a screen of new tool
+ * cards each time is drawn a few times a second instead of every frame, and the page keeps up
+ * with the turn instead of spending its time drawing rows that scroll past unseen.
+ */
+export function pacedFrames(pacing: Partial<Pacing> = {}): (f: () => void) => () => void {
+  const { share, maxWaitMs, frame, now, later } = { ...browserPacing, ...pacing };
+  let last = { at: -Infinity, cost: 0 };
+  return (f) => {
+    let cancel: () => void = () => {};
+    const run = () => {
+      const at = now();
+      f();
+      queueMicrotask(() => (last = { at, cost: now() - at }));
+    };
+    const wait = Math.min(maxWaitMs, last.at + share * last.cost - now());
+    if (wait <= 0) return frame(run);
+    const stopTimer = later(() => (cancel = frame(run)), wait);
+    cancel = stopTimer;
+    return () => cancel();
+  };
+}
+
 export function createFramedStore<S>(initial: S, schedule: (f: () => void) => () => void = nextFrame): FramedStore<S> {
   let state = initial;
   const listeners = new Set<() => void>();

@@ -36,12 +36,17 @@ describe('a live session streaming a turn', () => {
     expect(told).toBe(0);
     await frame();
     expect(told).toBe(1);
-    // A turn's end is told at once (and its reload begins), not at a frame.
+    // A turn's end is told at once, not at a frame; the reload that reconciles with the stored
+    // log begins once the end has been drawn.
+    const reads = () => fake.calls.filter((c) => c.method === 'Sessions.Transcript').length;
+    const readBefore = reads();
     fake.emit('turn.ended', { sessionId: 's1', turnId: 't1', status: 'done' });
     expect(told).toBeGreaterThan(1);
     expect(live.get().transcript.turns[0]?.status).toBe('done');
+    expect(reads()).toBe(readBefore);
     await frame();
     await settle();
+    expect(reads()).toBe(readBefore + 1);
     off();
     stop();
   });

@@ -1,5 +1,5 @@
 import { BridgeError, type AgentStatusEvent, type Api, type ResolveRequest, type Unsubscribe } from '../../bridge';
-import { createFramedStore } from '../../ui/store';
+import { afterPaint, createFramedStore, pacedFrames } from '../../ui/store';
 import { emptyQueue, queueReducer, type QueueAction, type QueueState } from '../composer/decisionQueue';
 import { carryLiveKeys, emptyTranscript, keepOlder, normalizeTranscript, transcriptReducer, withOlder, type TranscriptAction } from './transcriptReducer';
 import type { Transcript } from '../../bridge';
@@ -26,23 +26,28 @@ export interface SessionLiveState {
  * broadcasts, so an answer given there clears the composer here.
  */
 export function createSessionLive(api: Api, sessionId: string, now: () => string = () => new Date().toISOString()) {
-  const store = createFramedStore<SessionLiveState>({
-    status: 'loading',
-    error: null,
-    transcript: emptyTranscript(sessionId),
-    decisions: emptyQueue,
-    preference: null,
-    agent: null,
-    backgroundError: null,
-    sent: 0,
-  });
+  const store = createFramedStore<SessionLiveState>(
+    {
+      status: 'loading',
+      error: null,
+      transcript: emptyTranscript(sessionId),
+      decisions: emptyQueue,
+      preference: null,
+      agent: null,
+      backgroundError: null,
+      sent: 0,
+    },
+    // A burst that mounts a screenful of tool cards per frame is drawn less often, not the deltas.
+    pacedFrames(),
+  );
   /** Bumped by every turn start: a snapshot requested before it may miss the new turn's stream. */
   let epoch = 0;
 
   const apply = (a: TranscriptAction) => store.set((s) => ({ ...s, transcript: transcriptReducer(s.transcript, a) }));
   // A turn streams its deltas and tool events in bursts (25 calls a step, each with its result):
-  // they are applied at once but drawn once a frame, not one render and layout per event. The
-  // rest (a turn's start and end, a send, a decision) is told at once, with what was held back.
+  // they are applied at once but drawn at most once a frame (less often while drawing is costly,
+  // see pacedFrames), not one render and layout per event. The rest (a turn's start and end, a
+  // send, a decision) is told at once, with what was held back.
   const stream = (a: TranscriptAction) => store.setLater((s) => ({ ...s, transcript: transcriptReducer(s.transcript, a) }));
   const decide = (a: QueueAction) => store.set((s) => ({ ...s, decisions: queueReducer(s.decisions, a) }));
   const mine = <T extends { sessionId?: string }>(f: (e: T) => void) => (e: T) => {
@@ -107,8 +112,9 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
         api.turns.onEnded(
           mine((e) => {
             apply({ type: 'turn.ended', e });
-            // The stored transcript is the truth once the turn is over: reconcile with it.
-            void load();
+            // The stored transcript is the truth once the turn is over: reconcile with it, once
+            // the end is on screen (reading and drawing a page of the log must not hold it back).
+            afterPaint(() => void load());
           }),
         ),
         api.turns.onToolCall(mine((e) => stream({ type: 'tool.call', e }))),

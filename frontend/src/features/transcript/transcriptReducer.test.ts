@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Transcript } from '../../bridge';
+import type { Item, Transcript } from '../../bridge';
 import { carryLiveKeys, emptyTranscript, groupTranscript, keepOlder, normalizeTranscript, runningMode, transcriptReducer, withOlder, type TranscriptAction } from './transcriptReducer';
 
 const play = (actions: TranscriptAction[], from: Transcript = emptyTranscript('s1')) => actions.reduce(transcriptReducer, from);
@@ -39,6 +39,30 @@ describe('the live transcript', () => {
     ]);
     expect(t.running).toBe('');
     expect(t.turns[0]?.status).toBe('done');
+  });
+
+  it('gives each result to its own call among many, and a repeated call id to its newest card only', () => {
+    const call = (callId: string, path: string): TranscriptAction => ({
+      type: 'tool.call',
+      e: { sessionId: 's1', turnId: 't1', callId, name: 'read', input: { path }, verdict: 'allow' },
+    });
+    const result = (callId: string, output: string): TranscriptAction => ({
+      type: 'tool.result',
+      e: { sessionId: 's1', turnId: 't1', callId, name: 'read', output, isError: false },
+    });
+    const calls = Array.from({ length: 30 }, (_, i) => call(`c${i}`, `f${i}`));
+    const before = play([started('t1', 'Go'), ...calls, result('c0', 'first'), result('c29', 'last')]);
+    const tools = before.items.filter((i) => i.type === 'tool');
+    expect(tools.map((x) => (x.done ? x.output : '-')).join(' ')).toBe(['first', ...Array(28).fill('-'), 'last'].join(' '));
+    // An unknown call changes nothing, not even the list's identity.
+    expect(transcriptReducer(before, result('nope', 'x')).items).toBe(before.items);
+    // A log that holds one call id twice (a provider that reused it in a later turn): the
+    // running call is the newest.
+    const stored = (turnId: string, path: string, seq: number) =>
+      ({ type: 'tool', turnId, callId: 'c0', name: 'read', input: { path }, verdict: 'allow', seq }) as unknown as Item;
+    const log = normalizeTranscript({ sessionId: 's1', running: 't2', items: [stored('t1', 'old', 1), stored('t2', 'new', 9)] });
+    const c0 = transcriptReducer(log, { type: 'tool.result', e: { sessionId: 's1', turnId: 't2', callId: 'c0', name: 'read', output: 'now', isError: false } }).items;
+    expect(c0).toMatchObject([{ input: { path: 'old' }, output: '' }, { input: { path: 'new' }, output: 'now', done: true }]);
   });
 
   it('records a steer, ignores a queued message, and adds mode changes once', () => {

@@ -132,14 +132,25 @@ function insertUser(items: Item[], turnId: string, text: string): Item[] {
   return at < 0 ? [...items, user] : [...items.slice(0, at), user, ...items.slice(at)];
 }
 
+/**
+ * Where the newest call with this id stands, or -1. Searched from the end: a call's events come
+ * while it is among the last items, so a turn of a thousand calls is not a thousand full scans.
+ */
+function lastToolAt(items: Item[], callId: string): number {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const it = items[i]!;
+    if (it.type === 'tool' && it.callId === callId) return i;
+  }
+  return -1;
+}
+
+/** The items with the call's newest card changed by f (a repeated id belongs to its latest call). */
 function updateTool(items: Item[], callId: string, f: (t: ToolItem) => ToolItem): Item[] {
-  let hit = false;
-  const next = items.map((i) => {
-    if (i.type !== 'tool' || i.callId !== callId) return i;
-    hit = true;
-    return f(i);
-  });
-  return hit ? next : items;
+  const at = lastToolAt(items, callId);
+  if (at < 0) return items;
+  const next = items.slice();
+  next[at] = f(items[at] as ToolItem);
+  return next;
 }
 
 function upsertTurn(turns: Turn[], turn: Turn): Turn[] {
@@ -208,7 +219,7 @@ export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcrip
         reasonKey: e.reasonKey ?? '',
         summary: e.summary ?? '',
       };
-      if (t.items.some((i) => i.type === 'tool' && i.callId === e.callId)) {
+      if (lastToolAt(t.items, e.callId) >= 0) {
         return { ...t, items: updateTool(t.items, e.callId, (x) => ({ ...x, ...fields })) };
       }
       const item: ToolItem = { type: 'tool', turnId: e.turnId, callId: e.callId, output: '', isError: false, approved: '', done: false, ...fields };
