@@ -2,6 +2,7 @@
 // `agentdesk serve` on a data folder of a year of use, each printed beside its goal:
 //
 //   node frontend/bench/browser.mjs [--data DIR] [--bin PATH] [--reps N] [--idle SECONDS] [--smoke] [--live]
+//                                   [--only list] [--waterfall]
 //
 // DIR is a folder built by build/gendata (default $AGENTDESK_SCALE_DATA, else
 // ~/.cache/agentdesk-bench/year); it is copied once per run, since serve writes to the folder it
@@ -9,7 +10,10 @@
 // The live turns run on small fresh folders of their own, with the scripted provider.
 // --smoke builds a small folder with build/gendata, shortens every wait and fails when a figure
 // cannot be measured at all: `make test` runs it to prove the benchmark still works. --live runs
-// only the two live turns (they need no data folder), to measure a change to the live path. Otherwise a
+// only the two live turns (they need no data folder), to measure a change to the live path. --only list
+// runs only the first-row figure, to measure a change to the start; --waterfall adds, after it, what
+// one more load did from navigation to the first row (requests, scripts, layouts, paints), from a
+// Chromium trace (a load traced is slower: it is not one of the samples). Otherwise a
 // missed goal is reported, not failed: the exit status is non-zero only when the run breaks.
 // Not a *.test.mjs: the e2e suite does not pick it up.
 import { execFileSync } from 'node:child_process';
@@ -29,8 +33,11 @@ const { values: opt } = parseArgs({
     idle: { type: 'string' },
     smoke: { type: 'boolean', default: false },
     live: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    waterfall: { type: 'boolean', default: false },
   },
 });
+if (opt.only !== undefined && opt.only !== 'list') throw new Error(`--only takes "list" (the first-row figure alone), not "${opt.only}"`);
 const smoke = opt.smoke;
 const reps = Number(opt.reps ?? (smoke ? 1 : 3));
 // At least 35 s, so the 30 s relative-time clock ticks inside the window.
@@ -39,6 +46,7 @@ const idleMs = Number(opt.idle ?? (smoke ? 3 : 40)) * 1000;
 const limitMs = smoke ? 30_000 : 300_000;
 process.env.AGENTDESK_BIN = resolve(opt.bin ?? process.env.AGENTDESK_BIN ?? join(repo, 'build/bin/agentdesk'));
 const { apiOf, launchBrowser, startServer, stopServer, tearDown, tempDir } = await import('../e2e/harness.mjs');
+const { waterfall } = await import('./waterfall.mjs');
 
 const ms = (v) => `${Math.round(v)} ms`;
 const mb = (v) => `${Math.round(v / 2 ** 20)} MB`;
@@ -195,6 +203,7 @@ async function firstRowFigures(page, srv, m, cdp) {
     const mt = await metrics(cdp);
     info('  DOM nodes with the list shown', String(mt.Nodes));
   }
+  if (opt.waterfall) await waterfall(page, cdp, () => loadList(page, srv));
 }
 
 /**
@@ -398,10 +407,12 @@ async function main() {
     await cdp.send('Performance.enable');
     console.log(`\n${'browser figure'.padEnd(56)} ${'measured'.padStart(14)} ${'goal'.padStart(12)} ${'ratio'.padStart(8)}`);
     await firstRowFigures(page, srv, m, cdp);
-    await transcriptFigures(page, srv, m, cdp);
-    await idleFigures(page, srv, m);
-    await stopServer(srv.proc);
-    await liveFigures(page);
+    if (opt.only !== 'list') {
+      await transcriptFigures(page, srv, m, cdp);
+      await idleFigures(page, srv, m);
+      await stopServer(srv.proc);
+      await liveFigures(page);
+    }
   } finally {
     await tearDown(context);
   }
