@@ -175,12 +175,32 @@ async function metrics(cdp) {
   return Object.fromEntries(list.map((m) => [m.name, m.value]));
 }
 
+/**
+ * Resolves with the value of the probe's mark `name` when the page writes it to its console (see
+ * probe.js: the page is not asked while it loads), or with -1 after timeoutMs.
+ */
+function consoleMark(page, name, timeoutMs) {
+  const prefix = `agentdesk-bench: ${name} `;
+  return new Promise((resolve) => {
+    const done = (v) => {
+      clearTimeout(timer);
+      page.off('console', onMessage);
+      resolve(v);
+    };
+    const onMessage = (msg) => {
+      if (msg.text().startsWith(prefix)) done(Number(msg.text().slice(prefix.length)));
+    };
+    const timer = setTimeout(() => done(-1), timeoutMs);
+    page.on('console', onMessage);
+  });
+}
+
 /** Loads the app with the session list and resolves with the time to its first row, in the page's clock. */
 async function loadList(page, srv) {
   await page.goto('about:blank');
+  const mark = consoleMark(page, 'firstRow', limitMs + 5_000);
   await page.goto(`${srv.base}/?token=${srv.token}`, { waitUntil: 'commit' });
-  const h = await page.waitForFunction(() => window.__bench?.marks.firstRow, null, { timeout: limitMs + 5_000, polling: 250 }).catch(() => null);
-  const t = h ? await h.jsonValue() : -1;
+  const t = await mark;
   return t > 0 && t <= limitMs ? t : null;
 }
 

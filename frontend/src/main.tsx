@@ -1,6 +1,4 @@
 import { startBoot } from './app/boot';
-import { parseHash } from './app/route';
-import { preloadRoute } from './app/views';
 import './app/theme.css';
 import './app/shell.css';
 
@@ -9,6 +7,5 @@ import './app/shell.css';
 const root = document.getElementById('root');
 if (root) {
   const boot = startBoot();
-  preloadRoute(parseHash(window.location.hash));
   void import('./app/mount').then(({ mount }) => mount(root, boot));
 }

@@ -47,8 +47,10 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
   const takeFocus = !(first.focusKept && first.on === viewingId);
   useEffect(() => sessions.setViewing(viewingId), [sessions, viewingId]);
 
+  // The address follows what is shown once the first screen is painted (a change of route before
+  // that would draw the shell again in the frame that shows the list).
   useEffect(() => {
-    if (state.status !== 'ready' || seekId || route.page === 'settings' || route.page === 'new') return;
+    if (state.status !== 'ready' || !listPainted || seekId || route.page === 'settings' || route.page === 'new') return;
     if (current && !(route.page === 'session' && route.id === current.id)) {
       navigate({ page: 'session', id: current.id }, { replace: true });
     } else if (!current) {
@@ -56,7 +58,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
       // first message is on the way does not pull the view away from the draft.
       navigate({ page: 'new' }, { replace: true });
     }
-  }, [state.status, seekId, route, current, navigate]);
+  }, [state.status, listPainted, seekId, route, current, navigate]);
 
   const newTask = useCallback(() => {
     setActionError(null);

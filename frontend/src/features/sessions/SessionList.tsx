@@ -6,8 +6,6 @@ import { SessionItem } from './SessionItem';
 
 export interface SessionListProps {
   sessions: Session[];
-  /** The element that scrolls the list (the sidebar's scroll area), once it is in the page. */
-  scrollElement: HTMLElement | null;
   /** More sessions exist than are loaded (the next page is not read yet). */
   more?: boolean;
   /** Sessions with news the person has not seen. */
@@ -66,12 +64,12 @@ function useStable<A extends unknown[], R>(f: (...args: A) => R): (...args: A) =
  * ResizeObserver (a rename field or a delete confirmation makes one taller).
  *
  * Hooks the e2e suites and the browser benchmark rely on (keep them): the list is
- * [data-testid="session-list"] inside the scroller [data-testid="sessions-scroll"]; each mounted
+ * [data-testid="session-list"], a child of the scroller [data-testid="sessions-scroll"]; each mounted
  * row is [data-testid="session-item"] with data-session-id, data-index, aria-posinset (1-based)
  * and aria-setsize (-1 while more pages follow); its button is [data-testid="session-select"].
  */
 export function SessionList(props: SessionListProps) {
-  const { sessions, scrollElement, more = false, unread, selectedId, focusId } = props;
+  const { sessions, more = false, unread, selectedId, focusId } = props;
   const t = useT();
   const onFocused = useStable(props.onFocused);
   const onSelect = useStable(props.onSelect);
@@ -87,9 +85,12 @@ export function SessionList(props: SessionListProps) {
     if (f < 0 || f >= range.count || rows.includes(f)) return rows;
     return [...rows, f].sort((a, b) => a - b);
   }, []);
+  const listRef = useRef<HTMLUListElement>(null);
   const virtualizer = useVirtualizer({
     count: sessions.length,
-    getScrollElement: () => scrollElement,
+    // The element that scrolls the list is the list's parent: it is there in the commit that
+    // mounts the list, so the first render is not followed by another once it is known.
+    getScrollElement: () => listRef.current?.parentElement ?? null,
     estimateSize: () => ROW_HEIGHT,
     measureElement: rowSize,
     initialRect: initialRect(),
@@ -101,7 +102,6 @@ export function SessionList(props: SessionListProps) {
 
   // Arrow keys move between sessions; Tab moves on to the next control. The next row may not be
   // mounted yet: scroll it into view first, then focus it once it is.
-  const listRef = useRef<HTMLUListElement>(null);
   const onArrow = useCallback(
     (from: number, dir: 1 | -1) => {
       const to = from + dir;
