@@ -14,7 +14,7 @@ import { Part } from '../ui/Part';
 import { Spinner } from '../ui/Spinner';
 import { useStore } from '../ui/store';
 import { ConnectionBanner } from './ConnectionBanner';
-import { useRoute } from './route';
+import { parseHash, routeHash, useRoute } from './route';
 import { useSystemInfo } from './useSystemInfo';
 import { newTaskPart, preloadViews, sessionViewPart, settingsPart } from './views';
 
@@ -51,6 +51,9 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
   // that would draw the shell again in the frame that shows the list).
   useEffect(() => {
     if (state.status !== 'ready' || !listPainted || seekId || route.page === 'settings' || route.page === 'new') return;
+    // The person moved on since this render (a click that came before its effects ran): what it
+    // would show is no longer asked for.
+    if (routeHash(parseHash(window.location.hash)) !== routeHash(route)) return;
     if (current && !(route.page === 'session' && route.id === current.id)) {
       navigate({ page: 'session', id: current.id }, { replace: true });
     } else if (!current) {
