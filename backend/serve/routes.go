@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -142,12 +143,21 @@ func originPatterns(g guard) []string {
 
 // assetHandler serves the built frontend; unknown paths get index.html so client-side routes
 // survive a reload.
+// hashedAssets is the folder of the bundler's output whose file names carry a hash of their
+// content: a name never comes back with other bytes, so the browser may keep them, and a reload
+// then neither downloads nor compiles the scripts again (the embedded files have no modification
+// time to revalidate by).
+const hashedAssets = "assets/"
+
 func assetHandler(assets fs.FS) http.Handler {
 	files := http.FileServerFS(assets)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := path.Clean(r.URL.Path)[1:]
 		if name != "" {
 			if _, err := fs.Stat(assets, name); err == nil {
+				if strings.HasPrefix(name, hashedAssets) {
+					w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
+				}
 				files.ServeHTTP(w, r)
 				return
 			}

@@ -46,7 +46,7 @@ func startOn(t *testing.T, b *bus.Bus, subscribe func(func([]bus.Event), ...bus.
 				return map[string]string{"said": req.Text}, nil
 			},
 		},
-		Assets:      fstest.MapFS{"index.html": {Data: []byte("<title>AgentDesk</title>")}, "app.js": {Data: []byte("1")}},
+		Assets:      fstest.MapFS{"index.html": {Data: []byte("<title>AgentDesk</title>")}, "app.js": {Data: []byte("1")}, "assets/index-Ab12.js": {Data: []byte("2")}},
 		Subscribe:   subscribe,
 		ClientQueue: queue,
 		Describe:    func(err error) ErrorBody { return ErrorBody{Kind: string(errs.KindOf(err)), Message: err.Error()} },
@@ -304,5 +304,24 @@ func TestSlowWebSocketClientIsDisconnectedAndTold(t *testing.T) {
 			t.Fatalf("closed with %v (%v), want StatusTryAgainLater", status, err)
 		}
 		return
+	}
+}
+
+func TestHashedAssetsAreKeptAndThePageIsNot(t *testing.T) {
+	f := start(t)
+	cookie := map[string]string{"Cookie": cookieName + "=" + f.srv.Token()}
+	for path, want := range map[string]string{
+		"/assets/index-Ab12.js": "private, max-age=31536000, immutable",
+		"/app.js":               "",
+		"/":                     "no-store",
+		"/session/123":          "no-store",
+	} {
+		resp := f.do(t, "GET", path, "", cookie)
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Cache-Control") != want {
+			t.Errorf("%s: %d, Cache-Control %q, want %q", path, resp.StatusCode, resp.Header.Get("Cache-Control"), want)
+		}
+	}
+	if resp := f.do(t, "GET", "/assets/index-Ab12.js", "", nil); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a kept asset is still served only with the token: %d", resp.StatusCode)
 	}
 }

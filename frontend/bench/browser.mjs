@@ -2,6 +2,7 @@
 // `agentdesk serve` on a data folder of a year of use, each printed beside its goal:
 //
 //   node frontend/bench/browser.mjs [--data DIR] [--bin PATH] [--reps N] [--idle SECONDS] [--smoke] [--live]
+//                                   [--only list] [--waterfall]
 //
 // DIR is a folder built by build/gendata (default $AGENTDESK_SCALE_DATA, else
 // ~/.cache/agentdesk-bench/year); it is copied once per run, since serve writes to the folder it
@@ -9,7 +10,10 @@
 // The live turns run on small fresh folders of their own, with the scripted provider.
 // --smoke builds a small folder with build/gendata, shortens every wait and fails when a figure
 // cannot be measured at all: `make test` runs it to prove the benchmark still works. --live runs
-// only the two live turns (they need no data folder), to measure a change to the live path. Otherwise a
+// only the two live turns (they need no data folder), to measure a change to the live path. --only list
+// runs only the first-row figure, to measure a change to the start; --waterfall adds, after it, what
+// one more load did from navigation to the first row (requests, scripts, layouts, paints), from a
+// Chromium trace (a load traced is slower: it is not one of the samples). Otherwise a
 // missed goal is reported, not failed: the exit status is non-zero only when the run breaks.
 // Not a *.test.mjs: the e2e suite does not pick it up.
 import { execFileSync } from 'node:child_process';
@@ -29,8 +33,11 @@ const { values: opt } = parseArgs({
     idle: { type: 'string' },
     smoke: { type: 'boolean', default: false },
     live: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    waterfall: { type: 'boolean', default: false },
   },
 });
+if (opt.only !== undefined && opt.only !== 'list') throw new Error(`--only takes "list" (the first-row figure alone), not "${opt.only}"`);
 const smoke = opt.smoke;
 const reps = Number(opt.reps ?? (smoke ? 1 : 3));
 // At least 35 s, so the 30 s relative-time clock ticks inside the window.
@@ -39,6 +46,7 @@ const idleMs = Number(opt.idle ?? (smoke ? 3 : 40)) * 1000;
 const limitMs = smoke ? 30_000 : 300_000;
 process.env.AGENTDESK_BIN = resolve(opt.bin ?? process.env.AGENTDESK_BIN ?? join(repo, 'build/bin/agentdesk'));
 const { apiOf, launchBrowser, startServer, stopServer, tearDown, tempDir } = await import('../e2e/harness.mjs');
+const { waterfall } = await import('./waterfall.mjs');
 
 const ms = (v) => `${Math.round(v)} ms`;
 const mb = (v) => `${Math.round(v / 2 ** 20)} MB`;
@@ -167,12 +175,32 @@ async function metrics(cdp) {
   return Object.fromEntries(list.map((m) => [m.name, m.value]));
 }
 
+/**
+ * Resolves with the value of the probe's mark `name` when the page writes it to its console (see
+ * probe.js: the page is not asked while it loads), or with -1 after timeoutMs.
+ */
+function consoleMark(page, name, timeoutMs) {
+  const prefix = `agentdesk-bench: ${name} `;
+  return new Promise((resolve) => {
+    const done = (v) => {
+      clearTimeout(timer);
+      page.off('console', onMessage);
+      resolve(v);
+    };
+    const onMessage = (msg) => {
+      if (msg.text().startsWith(prefix)) done(Number(msg.text().slice(prefix.length)));
+    };
+    const timer = setTimeout(() => done(-1), timeoutMs);
+    page.on('console', onMessage);
+  });
+}
+
 /** Loads the app with the session list and resolves with the time to its first row, in the page's clock. */
 async function loadList(page, srv) {
   await page.goto('about:blank');
+  const mark = consoleMark(page, 'firstRow', limitMs + 5_000);
   await page.goto(`${srv.base}/?token=${srv.token}`, { waitUntil: 'commit' });
-  const h = await page.waitForFunction(() => window.__bench?.marks.firstRow, null, { timeout: limitMs + 5_000, polling: 250 }).catch(() => null);
-  const t = h ? await h.jsonValue() : -1;
+  const t = await mark;
   return t > 0 && t <= limitMs ? t : null;
 }
 
@@ -195,6 +223,7 @@ async function firstRowFigures(page, srv, m, cdp) {
     const mt = await metrics(cdp);
     info('  DOM nodes with the list shown', String(mt.Nodes));
   }
+  if (opt.waterfall) await waterfall(page, cdp, () => loadList(page, srv));
 }
 
 /**
@@ -398,10 +427,12 @@ async function main() {
     await cdp.send('Performance.enable');
     console.log(`\n${'browser figure'.padEnd(56)} ${'measured'.padStart(14)} ${'goal'.padStart(12)} ${'ratio'.padStart(8)}`);
     await firstRowFigures(page, srv, m, cdp);
-    await transcriptFigures(page, srv, m, cdp);
-    await idleFigures(page, srv, m);
-    await stopServer(srv.proc);
-    await liveFigures(page);
+    if (opt.only !== 'list') {
+      await transcriptFigures(page, srv, m, cdp);
+      await idleFigures(page, srv, m);
+      await stopServer(srv.proc);
+      await liveFigures(page);
+    }
   } finally {
     await tearDown(context);
   }

@@ -1,12 +1,17 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../bridge';
 import { BridgeError } from '../bridge/errors';
 import { createSettingsApi } from '../bridge/settingsApi';
 import { session } from '../test/fakeTransport';
 import { App } from './App';
+import { preloadViews } from './views';
 import { FakeDesk as FakeTransport } from './testing/fakeDesk';
+
+// The views are chunks of their own, loaded once the list is shown: loaded here first, so each
+// test waits for what it tests, not for a module's first transform.
+beforeAll(() => preloadViews());
 
 function renderApp(fake: FakeTransport) {
   return render(<App api={createApi(() => fake)} settingsApi={createSettingsApi(() => fake)} />);
@@ -97,7 +102,7 @@ describe('App shell', () => {
     window.location.hash = '#/session/gone';
     renderApp(fake);
     await waitFor(() => expect(window.location.hash).toBe('#/session/s7'));
-    expect(screen.getByTestId('session-heading').textContent).toBe('Task 7');
+    await waitFor(() => expect(screen.getByTestId('session-heading').textContent).toBe('Task 7'));
   });
 
   it('lists sessions newest first and shows the selected one', async () => {
@@ -106,12 +111,30 @@ describe('App shell', () => {
     });
     renderApp(fake);
     await waitFor(() => expect(titles()).toEqual(['Newer', 'Older']));
-    expect(screen.getByTestId('session-heading').textContent).toBe('Newer');
+    expect((await screen.findByTestId('session-heading')).textContent).toBe('Newer');
     expect(screen.getByTestId('session-workspace').textContent).toBe('/work/b');
 
     await userEvent.click(within(items()[1]!).getByTestId('session-select'));
     expect(screen.getByTestId('session-heading').textContent).toBe('Older');
     expect(window.location.hash).toBe('#/session/a');
+  });
+
+  it('draws the list first and the session a frame later; the composer takes the focus unless the person put it in the list meanwhile', async () => {
+    const fake = new FakeTransport({
+      sessions: [session('a', 'Older', '2025-01-01T08:00:00Z'), session('b', 'Newer', '2025-01-01T09:00:00Z')],
+    });
+    const first = renderApp(fake);
+    await waitFor(() => expect(titles()).toEqual(['Newer', 'Older']));
+    expect(screen.queryByTestId('composer')).toBeNull();
+    const row = within(items()[1]!).getByTestId('session-select');
+    row.focus();
+    await screen.findByTestId('composer');
+    expect(document.activeElement).toBe(row);
+    first.unmount();
+
+    renderApp(fake);
+    const input = await screen.findByTestId('composer-input');
+    expect(document.activeElement).toBe(input);
   });
 
   it('renames inline: Enter saves, Escape cancels', async () => {

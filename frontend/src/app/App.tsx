@@ -10,18 +10,22 @@ import { makeT } from '../i18n/translate';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { Spinner } from '../ui/Spinner';
 import { useStore } from '../ui/store';
+import type { AppStores } from './boot';
 import { Shell } from './Shell';
 
 const pageSettingsApi = createSettingsApi();
 
-/** Loads the settings (for the language), then shows the shell. */
-export function App({ api, settingsApi = pageSettingsApi }: { api: Api; settingsApi?: SettingsApi }) {
-  const sessions = useMemo(() => createSessionsStore(api), [api]);
-  const settings = useMemo(() => createSettingsStore(api), [api]);
+/**
+ * Loads the settings (for the language), then shows the shell. The page passes the stores its
+ * boot already started (main.tsx); without them (tests) the app makes and starts its own.
+ */
+export function App({ api, settingsApi = pageSettingsApi, stores }: { api: Api; settingsApi?: SettingsApi; stores?: AppStores }) {
+  const own = useMemo(() => (stores ? null : { sessions: createSessionsStore(api), settings: createSettingsStore(api) }), [api, stores]);
+  const { sessions, settings } = stores ?? own!;
   const { status, language, error } = useStore(settings);
 
-  useEffect(() => settings.start(), [settings]);
-  useEffect(() => sessions.start(), [sessions]);
+  useEffect(() => own?.settings.start(), [own]);
+  useEffect(() => own?.sessions.start(), [own]);
 
   if (status === 'loading') {
     return (

@@ -1,23 +1,22 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Api, Session } from '../bridge';
 import { createNewTaskStore } from '../features/composer/newTaskStore';
+import { TakeFocusContext } from '../features/composer/takeFocus';
 import { useDecisionNotifications } from '../features/notify/useDecisionNotifications';
-import Onboarding from '../features/onboarding/Onboarding';
-import { NewTaskView } from '../features/sessions/NewTaskView';
 import { SessionSidebar } from '../features/sessions/SessionSidebar';
 import type { SessionsStore } from '../features/sessions/sessionsStore';
-import { SessionView } from '../features/sessions/SessionView';
-import { SettingsPage } from '../features/settings/SettingsPage';
 import type { SettingsStore } from '../features/settings/settingsStore';
 import { useThemeSetting } from '../features/settings/useThemeSetting';
 import { useT } from '../i18n/I18nProvider';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { GearIcon, LogoMark } from '../ui/icons';
+import { Part } from '../ui/Part';
 import { Spinner } from '../ui/Spinner';
 import { useStore } from '../ui/store';
 import { ConnectionBanner } from './ConnectionBanner';
-import { useRoute } from './route';
+import { parseHash, routeHash, useRoute } from './route';
 import { useSystemInfo } from './useSystemInfo';
+import { newTaskPart, preloadViews, sessionViewPart, settingsPart } from './views';
 
 export function Shell({ api, sessions, settings }: { api: Api; sessions: SessionsStore; settings: SettingsStore }) {
   const t = useT();
@@ -32,6 +31,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
 
   useThemeSetting();
   useDecisionNotifications();
+  usePreloadOnceShown(state.status !== 'loading');
 
   const list = state.sessions;
   const routed = route.page === 'session' ? list.find((s) => s.id === route.id) : undefined;
@@ -40,10 +40,20 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
   const current = route.page === 'settings' || route.page === 'new' ? undefined : (routed ?? (seekId ? undefined : list[0]));
 
   const viewingId = current?.id ?? null;
+  // The list is drawn on its own first: the session's view (its transcript, its composer) follows
+  // once that frame is on screen, instead of holding the list back while it renders.
+  const first = useListFirst(state.status === 'ready', viewingId);
+  const listPainted = first.painted;
+  const takeFocus = !(first.focusKept && first.on === viewingId);
   useEffect(() => sessions.setViewing(viewingId), [sessions, viewingId]);
 
+  // The address follows what is shown once the first screen is painted (a change of route before
+  // that would draw the shell again in the frame that shows the list).
   useEffect(() => {
-    if (state.status !== 'ready' || seekId || route.page === 'settings' || route.page === 'new') return;
+    if (state.status !== 'ready' || !listPainted || seekId || route.page === 'settings' || route.page === 'new') return;
+    // The person moved on since this render (a click that came before its effects ran): what it
+    // would show is no longer asked for.
+    if (routeHash(parseHash(window.location.hash)) !== routeHash(route)) return;
     if (current && !(route.page === 'session' && route.id === current.id)) {
       navigate({ page: 'session', id: current.id }, { replace: true });
     } else if (!current) {
@@ -51,7 +61,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
       // first message is on the way does not pull the view away from the draft.
       navigate({ page: 'new' }, { replace: true });
     }
-  }, [state.status, seekId, route, current, navigate]);
+  }, [state.status, listPainted, seekId, route, current, navigate]);
 
   const newTask = useCallback(() => {
     setActionError(null);
@@ -125,6 +135,11 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
   const onSessionReady = useCallback((id: string) => navigate({ page: 'session', id }), [navigate]);
   const onSettings = route.page === 'settings';
   const drafting = !onSettings && !current && !seekId && state.status === 'ready';
+  const loading = (
+    <div className="main__center">
+      <Spinner label={t('shell.state.loading')} size={22} />
+    </div>
+  );
 
   return (
     <div className="shell" data-testid="app-shell">
@@ -173,30 +188,95 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
           </div>
         )}
         {onSettings ? (
-          <SettingsPage language={language} onLanguageChange={(l) => settings.setLanguage(l)} info={info} onRetryInfo={reloadInfo} />
-        ) : state.status === 'loading' || seekId ? (
-          <div className="main__center">
-            <Spinner label={t('shell.state.loading')} size={22} />
-          </div>
+          <Part key="settings" part={settingsPart} fallback={loading}>
+            {({ SettingsPage }) => (
+              <SettingsPage language={language} onLanguageChange={(l) => settings.setLanguage(l)} info={info} onRetryInfo={reloadInfo} />
+            )}
+          </Part>
+        ) : state.status === 'loading' || seekId || !listPainted ? (
+          loading
         ) : state.status === 'error' ? (
           <div className="main__center">
             <ErrorNotice error={state.error} title={t('shell.sessions.loadFailed')} onRetry={() => void sessions.load()} />
           </div>
         ) : current ? (
-          <SessionView key={current.id} api={api} session={current} onSessionUpdated={sessions.upsert} onOpenSession={select} />
+          <TakeFocusContext.Provider value={takeFocus}>
+            <Part key="session" part={sessionViewPart} fallback={loading}>
+              {({ SessionView }) => (
+                <SessionView key={current.id} api={api} session={current} onSessionUpdated={sessions.upsert} onOpenSession={select} />
+              )}
+            </Part>
+          </TakeFocusContext.Provider>
         ) : (
-          <NewTaskView
-            api={api}
-            draft={draft}
-            firstSession={list.length === 0}
-            defaultWorkspace={info.status === 'ready' ? info.info.defaultWorkspace : null}
-            onboarding={<Onboarding onSessionReady={onSessionReady} />}
-            onStarted={started}
-          />
+          <TakeFocusContext.Provider value={takeFocus}>
+            <Part key="new" part={newTaskPart} fallback={loading}>
+              {({ NewTaskView, Onboarding }) => (
+                <NewTaskView
+                  api={api}
+                  draft={draft}
+                  firstSession={list.length === 0}
+                  defaultWorkspace={info.status === 'ready' ? info.info.defaultWorkspace : null}
+                  onboarding={<Onboarding onSessionReady={onSessionReady} />}
+                  onStarted={started}
+                />
+              )}
+            </Part>
+          </TakeFocusContext.Provider>
         )}
       </main>
     </div>
   );
+}
+
+interface ListFirst {
+  /** A frame drawn with the list has been painted: the main area may be drawn. */
+  painted: boolean;
+  /** By then the person had put the focus somewhere (in the list): the view drawn next leaves it there… */
+  focusKept: boolean;
+  /** …the view of this session (null: the new task), the one shown then. */
+  on: string | null;
+}
+
+const focusIsPlaced = () => document.activeElement !== null && document.activeElement !== document.body;
+
+/** The main area's wait for the first frame that shows the list (from then on it draws at once). */
+function useListFirst(ready: boolean, viewingId: string | null): ListFirst {
+  const [first, setFirst] = useState<ListFirst>({ painted: false, focusKept: false, on: null });
+  const viewing = useRef(viewingId);
+  viewing.current = viewingId;
+  useEffect(() => {
+    if (!ready || first.painted) return;
+    let timer = 0;
+    // A timer set in an animation frame fires after that frame is painted.
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => setFirst({ painted: true, focusKept: focusIsPlaced(), on: viewing.current }), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
+    };
+  }, [ready, first.painted]);
+  return first;
+}
+
+/** How long the views not drawn yet wait for the page to be idle before they load anyway. */
+const PRELOAD_WAIT_MS = 2000;
+
+/**
+ * Once the first screen is shown (the list, or why it is not), the views not drawn yet are loaded
+ * when the page is next idle (the first screen's own work goes first), so a click on any of them
+ * draws at once.
+ */
+function usePreloadOnceShown(shown: boolean) {
+  useEffect(() => {
+    if (!shown) return;
+    if (typeof window.requestIdleCallback === 'function') {
+      const id = window.requestIdleCallback(() => void preloadViews(), { timeout: PRELOAD_WAIT_MS });
+      return () => window.cancelIdleCallback(id);
+    }
+    const timer = window.setTimeout(() => void preloadViews(), PRELOAD_WAIT_MS / 4);
+    return () => window.clearTimeout(timer);
+  }, [shown]);
 }
 
 /**

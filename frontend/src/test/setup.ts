@@ -1,5 +1,10 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// findBy… and waitFor give up after this long. The shell draws the list first and the session's
+// view (or the new task) a frame later; on two shared cores, with the whole suite running, a
+// second was seen to pass before that frame came.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   if (typeof window === 'undefined') return; // node-environment tests

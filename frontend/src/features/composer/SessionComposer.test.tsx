@@ -1,11 +1,16 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { App } from '../../app/App';
+import { preloadViews } from '../../app/views';
 import { FakeDesk } from '../../app/testing/fakeDesk';
 import { createApi } from '../../bridge';
 import { createSettingsApi } from '../../bridge/settingsApi';
 import { session } from '../../test/fakeTransport';
+
+// The views are chunks of their own, loaded once the list is shown: loaded here first, so each
+// test waits for what it tests, not for a module's first transform.
+beforeAll(() => preloadViews());
 
 async function openSession(init?: (f: FakeDesk) => void) {
   const fake = new FakeDesk({ sessions: [{ ...session('s1', 'Work', '2025-01-01T08:00:00Z'), interactionMode: 'smart', executionOverride: '', permissionMode: 'ask' }] });

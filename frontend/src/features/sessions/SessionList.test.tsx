@@ -1,5 +1,4 @@
 import { act, render, screen } from '@testing-library/react';
-import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Session } from '../../bridge';
 import { I18nProvider } from '../../i18n/I18nProvider';
@@ -17,13 +16,11 @@ const at = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
 const session = (i: number, updatedAt: string): Session => ({ id: `s${i}`, title: `Session ${i}`, workspace: '/w', createdAt: updatedAt, updatedAt });
 
 function List({ sessions }: { sessions: Session[] }) {
-  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   return (
     <I18nProvider lang="en">
-      <div ref={setScroller} data-testid="sessions-scroll">
+      <div data-testid="sessions-scroll">
         <SessionList
           sessions={sessions}
-          scrollElement={scroller}
           unread={[]}
           selectedId="s0"
           focusId={null}

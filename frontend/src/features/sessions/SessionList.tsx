@@ -1,4 +1,4 @@
-import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef } from 'react';
 import type { Session } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
@@ -6,8 +6,6 @@ import { SessionItem } from './SessionItem';
 
 export interface SessionListProps {
   sessions: Session[];
-  /** The element that scrolls the list (the sidebar's scroll area), once it is in the page. */
-  scrollElement: HTMLElement | null;
   /** More sessions exist than are loaded (the next page is not read yet). */
   more?: boolean;
   /** Sessions with news the person has not seen. */
@@ -21,8 +19,31 @@ export interface SessionListProps {
   onFork: (id: string) => void;
 }
 
-/** A row's height before it is measured (title and time on two lines). */
-const ROW_ESTIMATE = 50;
+/**
+ * A row's height: the title and the time on two lines (shell.css: 7 px of padding above and
+ * below, a 21 px and an 18 px line, 1 px between). Exact, so the first screen places its rows
+ * without measuring any; a row that differs (a rename field, a delete confirmation) is measured.
+ */
+export const ROW_HEIGHT = 54;
+
+/**
+ * A row's height as the virtualizer asks for it: the ResizeObserver's report when there is one.
+ * A row just mounted is given what is known of it (its last size, else ROW_HEIGHT) instead of
+ * being read from the layout, which would force the whole page's layout in the middle of the
+ * commit; the observer's first report comes before the frame is painted and corrects a row that
+ * differs.
+ */
+function rowSize(el: Element, entry: ResizeObserverEntry | undefined, v: Virtualizer<HTMLElement, Element>): number {
+  const box = entry?.borderBoxSize?.[0];
+  if (box) return Math.round(box.blockSize);
+  return v.itemSizeCache.get(v.options.getItemKey(v.indexFromElement(el))) ?? ROW_HEIGHT;
+}
+
+/**
+ * The scroller's size before it is read: the window's height, which the sidebar's scroller never
+ * exceeds, so the first render already holds every row in view.
+ */
+const initialRect = () => ({ width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight });
 /** Rows rendered beyond the visible ones, so arrow keys and quick scrolls find rows ready. */
 const OVERSCAN = 8;
 
@@ -39,16 +60,16 @@ function useStable<A extends unknown[], R>(f: (...args: A) => R): (...args: A) =
 
 /**
  * The session list, virtualized: only the rows in view (and a few around them) are in the page,
- * so ten thousand sessions cost what twenty do. Rows are measured as they render (a rename field
- * or a delete confirmation makes one taller).
+ * so ten thousand sessions cost what twenty do. Rows are placed at ROW_HEIGHT and measured by a
+ * ResizeObserver (a rename field or a delete confirmation makes one taller).
  *
  * Hooks the e2e suites and the browser benchmark rely on (keep them): the list is
- * [data-testid="session-list"] inside the scroller [data-testid="sessions-scroll"]; each mounted
+ * [data-testid="session-list"], a child of the scroller [data-testid="sessions-scroll"]; each mounted
  * row is [data-testid="session-item"] with data-session-id, data-index, aria-posinset (1-based)
  * and aria-setsize (-1 while more pages follow); its button is [data-testid="session-select"].
  */
 export function SessionList(props: SessionListProps) {
-  const { sessions, scrollElement, more = false, unread, selectedId, focusId } = props;
+  const { sessions, more = false, unread, selectedId, focusId } = props;
   const t = useT();
   const onFocused = useStable(props.onFocused);
   const onSelect = useStable(props.onSelect);
@@ -64,10 +85,15 @@ export function SessionList(props: SessionListProps) {
     if (f < 0 || f >= range.count || rows.includes(f)) return rows;
     return [...rows, f].sort((a, b) => a - b);
   }, []);
+  const listRef = useRef<HTMLUListElement>(null);
   const virtualizer = useVirtualizer({
     count: sessions.length,
-    getScrollElement: () => scrollElement,
-    estimateSize: () => ROW_ESTIMATE,
+    // The element that scrolls the list is the list's parent: it is there in the commit that
+    // mounts the list, so the first render is not followed by another once it is known.
+    getScrollElement: () => listRef.current?.parentElement ?? null,
+    estimateSize: () => ROW_HEIGHT,
+    measureElement: rowSize,
+    initialRect: initialRect(),
     getItemKey: (i) => sessions[i]!.id,
     overscan: OVERSCAN,
     gap: 1,
@@ -76,7 +102,6 @@ export function SessionList(props: SessionListProps) {
 
   // Arrow keys move between sessions; Tab moves on to the next control. The next row may not be
   // mounted yet: scroll it into view first, then focus it once it is.
-  const listRef = useRef<HTMLUListElement>(null);
   const onArrow = useCallback(
     (from: number, dir: 1 | -1) => {
       const to = from + dir;

@@ -1,4 +1,4 @@
-import { forwardRef, useState } from 'react';
+import { forwardRef } from 'react';
 import type { Session } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
 import { ErrorNotice } from '../../ui/ErrorNotice';
@@ -6,7 +6,7 @@ import { PlusIcon } from '../../ui/icons';
 import type { SessionsState } from './sessionsStore';
 import { SessionList, type SessionListProps } from './SessionList';
 
-type Props = Omit<SessionListProps, 'sessions' | 'scrollElement' | 'more'> & {
+type Props = Omit<SessionListProps, 'sessions' | 'more'> & {
   state: SessionsState;
   /** The new-task composer is showing. */
   drafting: boolean;
@@ -36,8 +36,6 @@ export const SessionSidebar = forwardRef<HTMLButtonElement, Props>(function Sess
 ) {
   const t = useT();
   const sessions: Session[] = state.sessions;
-  // A state, not a ref: the list's virtualizer renders again once the element is there.
-  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   return (
     <section className="sidebar__sessions" aria-labelledby="sessions-heading">
       <div className="sidebar__section-head">
@@ -57,7 +55,6 @@ export const SessionSidebar = forwardRef<HTMLButtonElement, Props>(function Sess
         </button>
       </div>
       <div
-        ref={setScroller}
         className="sidebar__scroll"
         data-testid="sessions-scroll"
         onScroll={(e) => {
@@ -74,7 +71,7 @@ export const SessionSidebar = forwardRef<HTMLButtonElement, Props>(function Sess
             {t('shell.sessions.emptyHint')}
           </p>
         )}
-        {state.status === 'ready' && sessions.length > 0 && <SessionList sessions={sessions} scrollElement={scroller} more={Boolean(state.next)} {...listProps} />}
+        {state.status === 'ready' && sessions.length > 0 && <SessionList sessions={sessions} more={Boolean(state.next)} {...listProps} />}
       </div>
     </section>
   );

@@ -1,6 +1,7 @@
 import type { ElicitationPayload, ToolDef } from '../../../../bridge';
 import { fieldsOf as wireFields } from '../../../../bridge/wire';
 import type { ModeBodyProps } from '../../ComposerMode';
+import { useTakeFocus } from '../../takeFocus';
 import { SchemaField } from '../fn-form/SchemaField';
 import { buildInput, fieldsOf, type FormValues } from '../fn-form/schemaForm';
 
@@ -24,6 +25,7 @@ export function formOf(p: ElicitationPayload): ToolDef {
 /** An MCP server's question: its message, and a form built from the schema it asked for. */
 export function ElicitationBody({ state, setState, decision, ctx, run, busy }: ModeBodyProps<ElicitationState>) {
   const { t } = ctx;
+  const takeFocus = useTakeFocus();
   const p = elicitationPayload(decision?.payload);
   const form = formOf(p);
   const built = buildInput(form, state.values);
@@ -45,7 +47,7 @@ export function ElicitationBody({ state, setState, decision, ctx, run, busy }: M
             value={state.values[f.name]}
             invalid={bad.has(f.name)}
             disabled={busy}
-            autoFocus={i === 0}
+            autoFocus={takeFocus && i === 0}
             onChange={(v) => setState((s) => ({ ...s, values: { ...s.values, [f.name]: v } }))}
             onSubmit={() => run('submit')}
             t={t}

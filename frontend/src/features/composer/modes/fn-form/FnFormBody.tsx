@@ -3,6 +3,7 @@ import type { DirectResult, ToolDef } from '../../../../bridge';
 import { ErrorNotice } from '../../../../ui/ErrorNotice';
 import { Spinner } from '../../../../ui/Spinner';
 import type { ModeBodyProps } from '../../ComposerMode';
+import { useTakeFocus } from '../../takeFocus';
 import { ExpandableCode } from '../../ExpandableCode';
 import { reasonText } from '../approval/ApprovalBody';
 import { tOr, toolLabel } from '../../toolLabel';
@@ -28,6 +29,7 @@ export const selectedTool = (s: FnFormState) => s.tools?.find((x) => x.name === 
 /** Pick a tool this mode allows (Composer.Tools), fill the form built from its schema, Run. */
 export function FnFormBody({ state, setState, ctx, run, busy }: ModeBodyProps<FnFormState>) {
   const { t } = ctx;
+  const takeFocus = useTakeFocus();
   const { listTools } = ctx;
   const loaded = state.tools !== null || state.loadError !== null;
 
@@ -94,7 +96,7 @@ export function FnFormBody({ state, setState, ctx, run, busy }: ModeBodyProps<Fn
                 value={state.values[f.name]}
                 invalid={bad.has(f.name)}
                 disabled={busy}
-                autoFocus={i === 0}
+                autoFocus={takeFocus && i === 0}
                 onChange={(v) => setState((s) => ({ ...s, values: { ...s.values, [f.name]: v } }))}
                 onSubmit={() => run('run')}
                 t={t}

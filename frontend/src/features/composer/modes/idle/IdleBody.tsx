@@ -1,10 +1,12 @@
 import type { KeyboardEvent } from 'react';
 import { AutoGrowTextarea } from '../../AutoGrowTextarea';
 import type { ModeBodyProps } from '../../ComposerMode';
+import { useTakeFocus } from '../../takeFocus';
 
 /** The message box: Enter sends, Shift+Enter starts a new line (an IME composition is left alone). */
 export function IdleBody({ ctx, run, busy }: ModeBodyProps<null>) {
   const { t } = ctx;
+  const takeFocus = useTakeFocus();
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
@@ -21,7 +23,7 @@ export function IdleBody({ ctx, run, busy }: ModeBodyProps<null>) {
       onChange={(e) => ctx.setText(e.target.value)}
       onKeyDown={onKeyDown}
       readOnly={busy}
-      autoFocus
+      autoFocus={takeFocus}
       maxRows={12}
     />
   );

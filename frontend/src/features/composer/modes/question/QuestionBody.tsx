@@ -3,6 +3,7 @@ import type { QuestionPayload } from '../../../../bridge';
 import { fieldsOf } from '../../../../bridge/wire';
 import { AutoGrowTextarea } from '../../AutoGrowTextarea';
 import type { ModeBodyProps } from '../../ComposerMode';
+import { useTakeFocus } from '../../takeFocus';
 
 export interface QuestionState {
   selected: string[];
@@ -17,6 +18,7 @@ export function questionPayload(p: unknown): Required<Pick<QuestionPayload, 'que
 /** Single choice (radios), multiple choice (checkboxes), and free text — alone or as "something else". */
 export function QuestionBody({ state, setState, decision, ctx, run, busy }: ModeBodyProps<QuestionState>) {
   const { t } = ctx;
+  const takeFocus = useTakeFocus();
   const q = questionPayload(decision?.payload);
   const name = useId();
   const toggle = (opt: string) =>
@@ -41,7 +43,7 @@ export function QuestionBody({ state, setState, decision, ctx, run, busy }: Mode
                   checked={checked}
                   disabled={busy}
                   onChange={() => toggle(opt)}
-                  autoFocus={i === 0}
+                  autoFocus={takeFocus && i === 0}
                 />
                 <span>{opt}</span>
               </label>
@@ -57,7 +59,7 @@ export function QuestionBody({ state, setState, decision, ctx, run, busy }: Mode
         value={state.text}
         readOnly={busy}
         maxRows={6}
-        autoFocus={q.options.length === 0}
+        autoFocus={takeFocus && q.options.length === 0}
         onChange={(e) => setState((s) => ({ ...s, text: e.target.value }))}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
