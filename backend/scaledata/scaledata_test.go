@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/store"
@@ -150,4 +151,25 @@ func fileSum(t *testing.T, dir, name string) [32]byte {
 		t.Fatal(err)
 	}
 	return sha256.Sum256(b)
+}
+
+// A copy keeps each file's modification time: the store's check record names its database by
+// size and time, so a copy that lost it would have the whole file checked at every open.
+func TestACopyKeepsModificationTimes(t *testing.T) {
+	from, to := t.TempDir(), filepath.Join(t.TempDir(), "copy")
+	name := filepath.Join(from, store.FileName)
+	if err := os.WriteFile(name, []byte("pages"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	then := time.Date(2026, 1, 2, 3, 4, 5, 6000, time.UTC)
+	if err := os.Chtimes(name, then, then); err != nil {
+		t.Fatal(err)
+	}
+	if err := copyFolder(from, to); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(filepath.Join(to, store.FileName))
+	if err != nil || !info.ModTime().Equal(then) {
+		t.Fatalf("the copy's time: %v (%v), want %v", info.ModTime(), err, then)
+	}
 }

@@ -25,6 +25,22 @@ type fixture struct {
 
 func start(t *testing.T) fixture { return startWith(t, 0) }
 
+// socket opens the server's WebSocket with its token and returns once the socket has
+// subscribed to the bus (closed when the test ends).
+func (f fixture) socket(ctx context.Context, t *testing.T) *websocket.Conn {
+	t.Helper()
+	header := http.Header{"Authorization": {"Bearer " + f.srv.Token()}}
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(f.base, "http")+"/ws", &websocket.DialOptions{HTTPHeader: header})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.CloseNow() })
+	for i := 0; i < 50 && f.bus.Subscribers() == 0; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return conn
+}
+
 func startWith(t *testing.T, queue int) fixture {
 	t.Helper()
 	b := bus.New()
@@ -183,14 +199,7 @@ func TestBroadcastReachesWebSocket(t *testing.T) {
 		&websocket.DialOptions{HTTPHeader: http.Header{"Origin": {"https://evil.example"}, "Authorization": header["Authorization"]}}); err == nil {
 		t.Fatal("a WebSocket from a foreign origin was accepted")
 	}
-	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(f.base, "http")+"/ws", &websocket.DialOptions{HTTPHeader: header})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.CloseNow()
-	for i := 0; i < 50 && f.bus.Subscribers() == 0; i++ { // wait until the socket has subscribed
-		time.Sleep(10 * time.Millisecond)
-	}
+	conn := f.socket(ctx, t)
 	f.do(t, "POST", "/api/Echo.Say", `{"text":"broadcast"}`, map[string]string{"Authorization": "Bearer " + f.srv.Token()})
 	_, msg, err := conn.Read(ctx)
 	if err != nil {
@@ -222,16 +231,8 @@ func TestQueuedEventsShareAFrame(t *testing.T) {
 	f := startOn(t, b, held, 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	header := http.Header{"Authorization": {"Bearer " + f.srv.Token()}}
-	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(f.base, "http")+"/ws", &websocket.DialOptions{HTTPHeader: header})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.CloseNow()
+	conn := f.socket(ctx, t)
 	conn.SetReadLimit(-1)
-	for i := 0; i < 50 && b.Subscribers() == 0; i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
 	b.Publish("turn.started", "t")
 	<-entered
 	big := strings.Repeat("x", maxFrame)
@@ -273,16 +274,8 @@ func TestSlowWebSocketClientIsDisconnectedAndTold(t *testing.T) {
 	f := startWith(t, 4)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	header := http.Header{"Authorization": {"Bearer " + f.srv.Token()}}
-	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(f.base, "http")+"/ws", &websocket.DialOptions{HTTPHeader: header})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.CloseNow()
+	conn := f.socket(ctx, t)
 	conn.SetReadLimit(-1)
-	for i := 0; i < 50 && f.bus.Subscribers() == 0; i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
 	// The client reads nothing: the socket's buffers fill, then the client's queue.
 	big := strings.Repeat("x", 1<<20)
 	start := time.Now()
