@@ -141,14 +141,14 @@ func originPatterns(g guard) []string {
 	return out
 }
 
-// assetHandler serves the built frontend; unknown paths get index.html so client-side routes
-// survive a reload.
 // hashedAssets is the folder of the bundler's output whose file names carry a hash of their
 // content: a name never comes back with other bytes, so the browser may keep them, and a reload
 // then neither downloads nor compiles the scripts again (the embedded files have no modification
 // time to revalidate by).
 const hashedAssets = "assets/"
 
+// assetHandler serves the built frontend; unknown paths get index.html so client-side routes
+// survive a reload.
 func assetHandler(assets fs.FS) http.Handler {
 	files := http.FileServerFS(assets)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -50,4 +50,19 @@ describe('a live session streaming a turn', () => {
     off();
     stop();
   });
+
+  it('reads nothing more once its view closed before the turn\'s end was painted', async () => {
+    const fake = new EmptyLog();
+    const live = createSessionLive(createApi(() => fake), 's1');
+    const stop = live.start();
+    await settle();
+    const reads = () => fake.calls.filter((c) => c.method === 'Sessions.Transcript').length;
+    const readBefore = reads();
+    fake.emit('turn.started', { sessionId: 's1', turnId: 't1', executionMode: 'execute', reasonKey: 'route.reason.execute' });
+    fake.emit('turn.ended', { sessionId: 's1', turnId: 't1', status: 'done' });
+    stop();
+    await frame();
+    await settle();
+    expect(reads()).toBe(readBefore);
+  });
 });

@@ -74,6 +74,9 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
     }
   }
 
+  /** Cancels the reload a turn's end scheduled after its paint (none pending: a no-op). */
+  let reconcile: () => void = () => {};
+
   /** The older page in flight, so scrolling up asks for each page once. */
   let paging: Promise<void> | null = null;
 
@@ -114,7 +117,8 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
             apply({ type: 'turn.ended', e });
             // The stored transcript is the truth once the turn is over: reconcile with it, once
             // the end is on screen (reading and drawing a page of the log must not hold it back).
-            afterPaint(() => void load());
+            reconcile();
+            reconcile = afterPaint(() => void load());
           }),
         ),
         api.turns.onToolCall(mine((e) => stream({ type: 'tool.call', e }))),
@@ -147,7 +151,10 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
         api.onReconnect(() => void load()),
       ];
       void load();
-      return () => offs.forEach((off) => off());
+      return () => {
+        reconcile(); // a view closed before the end was painted reads nothing more
+        offs.forEach((off) => off());
+      };
     },
     /** Sends a message (a steer while a turn runs, queued behind a pending switch); true when accepted. */
     async send(text: string): Promise<void> {
