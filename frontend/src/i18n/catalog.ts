@@ -33,6 +33,20 @@ export function toLocaleFiles(modules: Record<string, unknown>): LocaleFile[] {
 }
 
 /**
+ * The catalog straight from the bundled files (path -> messages): each file's map is added to its
+ * language's in place. It runs as the page starts, before the first paint, so it neither copies
+ * nor checks each message (toLocaleFiles does, for the tests, which hold the files to strings).
+ */
+export function catalogOf(modules: Record<string, Messages>): Catalog {
+  const catalog: Catalog = {};
+  for (const [path, messages] of Object.entries(modules)) {
+    const name = parseLocalePath(path);
+    if (name) Object.assign((catalog[name.lang] ??= {}), messages);
+  }
+  return catalog;
+}
+
+/**
  * Merges every area of a language into one map per language. It runs at start, before the first
  * paint: each area is added in place (spreading the map so far into a new one per area cost
  * 68 ms on the first screen).

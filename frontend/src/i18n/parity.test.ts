@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../bridge';
-import { buildCatalog, parityProblems, parseLocalePath, type LocaleFile } from './catalog';
-import { localeFiles } from './locales';
+import { buildCatalog, catalogOf, parityProblems, parseLocalePath, type LocaleFile } from './catalog';
+import { catalog, localeFiles } from './locales';
 
 const srcDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -19,13 +19,34 @@ function sourceFiles(dir: string): string[] {
 
 describe('locales', () => {
   it('are found by the glob, in both languages', () => {
-    expect(localeFiles.length).toBeGreaterThanOrEqual(2);
-    const shell = localeFiles.filter((f) => f.area === 'shell').map((f) => f.lang).sort();
+    expect(localeFiles().length).toBeGreaterThanOrEqual(2);
+    const shell = localeFiles().filter((f) => f.area === 'shell').map((f) => f.lang).sort();
     expect(shell).toEqual(['en', 'zh-CN']);
   });
 
+  it('hold only strings, so the page may take them as they are', () => {
+    const repoLocales = fileURLToPath(new URL('../../../locales', import.meta.url));
+    const odd: string[] = [];
+    for (const name of readdirSync(repoLocales).filter((n) => n.endsWith('.json'))) {
+      const raw = JSON.parse(readFileSync(join(repoLocales, name), 'utf8')) as Record<string, unknown>;
+      for (const [k, v] of Object.entries(raw)) if (typeof v !== 'string') odd.push(`${name}: ${k}`);
+    }
+    expect(odd).toEqual([]);
+    expect(catalog).toEqual(buildCatalog(localeFiles()));
+  });
+
+  it('catalogOf merges the files of a language and leaves out names that are not <area>.<lang>.json', () => {
+    const built = catalogOf({
+      '/l/a.en.json': { one: 'One' },
+      '/l/b.en.json': { two: 'Two' },
+      '/l/a.zh-CN.json': { one: '一' },
+      '/l/notes.json': { x: 'X' },
+    });
+    expect(built).toEqual({ en: { one: 'One', two: 'Two' }, 'zh-CN': { one: '一' } });
+  });
+
   it('have every key in every language', () => {
-    expect(parityProblems(localeFiles, LANGUAGES)).toEqual([]);
+    expect(parityProblems(localeFiles(), LANGUAGES)).toEqual([]);
   });
 
   it('parity check fails on a missing key, a missing file and different placeholders', () => {
@@ -50,7 +71,7 @@ describe('locales', () => {
   });
 
   it('cover every key the frontend source uses', () => {
-    const en = buildCatalog(localeFiles).en ?? {};
+    const en = buildCatalog(localeFiles()).en ?? {};
     const used = new Set<string>();
     for (const file of sourceFiles(srcDir)) {
       const text = readFileSync(file, 'utf8');

@@ -18,7 +18,7 @@ function sources(dir: string): string[] {
 }
 
 describe('checkpoint locales', () => {
-  const catalog = buildCatalog(localeFiles);
+  const catalog = buildCatalog(localeFiles());
   it('have every key the checkpoint views, the staged review and the settings section use, in both languages', () => {
     const used = new Set<string>();
     for (const f of ['checkpoints', 'settings', 'composer/modes/approval', 'diff'].flatMap((d) => sources(join(features, d)))) {

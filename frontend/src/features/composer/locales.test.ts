@@ -19,7 +19,7 @@ function sources(dir: string): string[] {
 }
 
 describe('composer locales', () => {
-  const catalog = buildCatalog(localeFiles);
+  const catalog = buildCatalog(localeFiles());
 
   it('have every composer.* key the composer, transcript and sessions use, in both languages', () => {
     const dirs = ['composer', 'transcript', 'sessions'].map((d) => join(features, d)).concat(app);
