@@ -61,6 +61,9 @@ test('the session list puts only the rows in view in the page, pages in as it sc
 
   // Back at the top, the arrow keys walk down past every row mounted at first.
   await scroller.evaluate((el) => (el.scrollTop = 0));
+  // The rows at the top mount with the render the scroll event brings: until then the first row
+  // in the page is one from the end, and focusing it would start the walk there.
+  await eventually(async () => (await rows().first().getAttribute('aria-posinset')) === '1', 'the first row mounted again');
   await rows().first().getByTestId('session-select').focus();
   // One press at a time: a press that arrives while the next row is still being scrolled in is
   // lost (a held key repeats faster than a row mounts), which this test does not cover.
