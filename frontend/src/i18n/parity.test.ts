@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../bridge';
-import { buildCatalog, catalogOf, parityProblems, parseLocalePath, type LocaleFile } from './catalog';
+import { catalogOf, parityProblems, parseLocalePath, type LocaleFile } from './catalog';
 import { catalog, localeFiles } from './locales';
 
 const srcDir = fileURLToPath(new URL('..', import.meta.url));
@@ -32,7 +32,21 @@ describe('locales', () => {
       for (const [k, v] of Object.entries(raw)) if (typeof v !== 'string') odd.push(`${name}: ${k}`);
     }
     expect(odd).toEqual([]);
-    expect(catalog).toEqual(buildCatalog(localeFiles()));
+    // Every message of every file reaches the page's catalog.
+    for (const f of localeFiles()) expect(catalog[f.lang]).toMatchObject(f.messages);
+  });
+
+  it('define each key once in a language: one file gives it its text, for the page and for Go alike', () => {
+    const where = new Map<string, string>();
+    const twice: string[] = [];
+    for (const f of localeFiles()) {
+      for (const k of Object.keys(f.messages)) {
+        const id = `${f.lang}/${k}`;
+        if (where.has(id)) twice.push(`${k} in ${where.get(id)} and ${f.area}.${f.lang}.json`);
+        else where.set(id, `${f.area}.${f.lang}.json`);
+      }
+    }
+    expect(twice).toEqual([]);
   });
 
   it('catalogOf merges the files of a language and leaves out names that are not <area>.<lang>.json', () => {
@@ -71,7 +85,7 @@ describe('locales', () => {
   });
 
   it('cover every key the frontend source uses', () => {
-    const en = buildCatalog(localeFiles()).en ?? {};
+    const en = catalog.en ?? {};
     const used = new Set<string>();
     for (const file of sourceFiles(srcDir)) {
       const text = readFileSync(file, 'utf8');

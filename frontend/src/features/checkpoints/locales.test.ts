@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RESTORE_SCOPES } from '../../bridge';
-import { buildCatalog } from '../../i18n/catalog';
-import { localeFiles } from '../../i18n/locales';
+import { catalog } from '../../i18n/locales';
 
 const features = fileURLToPath(new URL('..', import.meta.url));
 
@@ -18,7 +17,6 @@ function sources(dir: string): string[] {
 }
 
 describe('checkpoint locales', () => {
-  const catalog = buildCatalog(localeFiles());
   it('have every key the checkpoint views, the staged review and the settings section use, in both languages', () => {
     const used = new Set<string>();
     for (const f of ['checkpoints', 'settings', 'composer/modes/approval', 'diff'].flatMap((d) => sources(join(features, d)))) {

@@ -3,8 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog } from '../../i18n/catalog';
-import { localeFiles } from '../../i18n/locales';
+import { catalog } from '../../i18n/locales';
 import { MODES } from './modes/registry';
 
 const features = fileURLToPath(new URL('..', import.meta.url));
@@ -19,7 +18,6 @@ function sources(dir: string): string[] {
 }
 
 describe('composer locales', () => {
-  const catalog = buildCatalog(localeFiles());
 
   it('have every composer.* key the composer, transcript and sessions use, in both languages', () => {
     const dirs = ['composer', 'transcript', 'sessions'].map((d) => join(features, d)).concat(app);
