@@ -19,7 +19,10 @@ import (
 
 const (
 	maxRequestBytes = 8 << 20
-	clientQueue     = 1024
+	// clientQueue is what a client may fall behind by before it is cut off (it reconnects and
+	// reloads): a turn of a thousand tool calls publishes over 2,000 events in a few hundred ms, and a
+	// page busy drawing for a tenth of a second must not lose its stream for it.
+	clientQueue = 16384
 	// overflowReason is the close reason a client too slow for its events gets.
 	overflowReason = "event queue overflow"
 	// maxFrame bounds a frame of batched events; an event larger than it goes in a frame alone.

@@ -37,7 +37,7 @@ type Options struct {
 	Subscribe func(func([]bus.Event), ...bus.Option) *bus.Subscription // broadcast events, in batches (bus.SubscribeBatch)
 	Describe  func(error) ErrorBody                                    // localizes an error
 	Token     string                                                   // fixed token for tests; random when empty
-	// ClientQueue is each WebSocket client's event queue; 0 means 1024.
+	// ClientQueue is each WebSocket client's event queue; 0 means 16384.
 	ClientQueue int
 }
 

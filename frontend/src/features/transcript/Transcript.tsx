@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Item, Transcript as TranscriptData } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
@@ -7,6 +7,8 @@ import { CheckpointMarker, RestoreMarker, ReviewMarker } from '../checkpoints/Ma
 import { preferenceLabelKey } from '../composer/selector';
 import { CompactedMarker } from './CompactedMarker';
 import { Markdown } from './Markdown';
+import { warmMarkdown } from './markdown';
+import { followRange } from './followRange';
 import { ToolCard } from './ToolCard';
 import { groupTranscript, type Block } from './transcriptReducer';
 import { TurnChip, TurnEnd } from './TurnBlocks';
@@ -17,6 +19,8 @@ import './transcript.css';
 const OLDER_MARGIN = 600;
 /** How close to the bottom (in pixels) still counts as at the bottom: the view follows the stream. */
 const AT_END = 48;
+/** Rows mounted above the screen while the view follows the stream (6 once the person scrolls). */
+const FOLLOW_OVERSCAN = 2;
 /** Space between rows and around them, as the layout had before it was virtualized. */
 const GAP = 12;
 const PAD_TOP = 24;
@@ -77,6 +81,17 @@ export function Transcript({
   const lastTurn = transcript.turns[transcript.turns.length - 1];
   const stop = useStable(onStop);
   const resume = useStable(onContinue);
+  // Following: the person was at the bottom when they last scrolled (or sent). Kept apart from
+  // where the view is now, because the view also leaves the bottom without them: the composer
+  // grows (an approval card) and the transcript's box gets shorter.
+  const pinned = useRef(true);
+  const self = useRef<ReturnType<typeof useVirtualizer<HTMLDivElement, Element>> | null>(null);
+  const rangeExtractor = useStable((range: Range) => {
+    const v = self.current;
+    if (!pinned.current || !v) return defaultRangeExtractor(range);
+    const sizeOf = (i: number) => v.itemSizeCache.get(blocks[i]?.key ?? '') ?? estimate(blocks[i]);
+    return followRange(range.count, (v.scrollRect?.height ?? 0) + AT_END, GAP, FOLLOW_OVERSCAN, sizeOf);
+  });
 
   const virtualizer = useVirtualizer({
     count: blocks.length,
@@ -84,6 +99,7 @@ export function Transcript({
     estimateSize: (i) => estimate(blocks[i]),
     getItemKey: (i) => blocks[i]!.key,
     overscan: 6,
+    rangeExtractor,
     gap: GAP,
     paddingStart: PAD_TOP,
     paddingEnd: PAD_BOTTOM,
@@ -96,11 +112,8 @@ export function Transcript({
     // its own: while a turn streams, rows mount every frame and each forced a render of the view.
     useFlushSync: false,
   });
+  self.current = virtualizer;
 
-  // Following: the person was at the bottom when they last scrolled (or sent). Kept apart from
-  // where the view is now, because the view also leaves the bottom without them: the composer
-  // grows (an approval card) and the transcript's box gets shorter.
-  const pinned = useRef(true);
   const [atEnd, setAtEnd] = useState(true);
   // The distance is worked out from what the virtualizer knows (its sizes, the viewport it
   // observed, the offset it last read), never from the element: reading scrollHeight after each
@@ -137,6 +150,8 @@ export function Transcript({
       resized?.disconnect();
     };
   }, [follow]);
+
+  useEffect(warmMarkdown, []);
 
   const rows = virtualizer.getVirtualItems();
   return (
