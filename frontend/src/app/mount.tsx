@@ -12,6 +12,6 @@ export function mount(root: HTMLElement, boot: Boot) {
       <App api={boot.api} settingsApi={boot.settingsApi} stores={boot} />
     </StrictMode>,
   );
-  // The view the address opens on loads while the list is drawn (its code is preloaded with the page).
+  // The view the address opens on loads while the list is drawn (it is drawn once the list is painted).
   preloadRoute(parseHash(window.location.hash));
 }

@@ -27,18 +27,21 @@ describe('a framed store', () => {
     expect(told).toBe(1);
   });
 
-  it('tells at once on set(), what was held back included, and cancels the frame', () => {
+  it('tells at once on a set() that changes something, what was held back included, and cancels the frame', () => {
     const clock = manual();
     const store = createFramedStore('a', clock.schedule);
     let told = 0;
     store.subscribe(() => told++);
     store.setLater('b');
-    store.set('b'); // no change of its own, but the held-back one is told now
+    store.set('b'); // no change of its own: the held-back one keeps its frame
+    expect(told).toBe(0);
+    expect(clock.waiting).toHaveLength(1);
+    store.set('c'); // a change: told now, with the held-back one, and the frame is cancelled
     expect(told).toBe(1);
     expect(clock.waiting).toHaveLength(0);
-    store.setLater('b'); // no change: nothing to tell
+    store.setLater('c'); // no change: nothing to tell
     expect(clock.asked()).toBe(1);
-    store.set('c');
+    store.set('d');
     expect(told).toBe(2);
   });
 });

@@ -33,7 +33,8 @@ export function useStore<S>(store: Store<S>): S {
 export interface FramedStore<S> extends Store<S> {
   /**
    * Changes the value now (get() sees it at once) and tells the listeners at the next frame,
-   * once for every change made before it. set() tells them at once, this change included.
+   * once for every change made before it. set() tells them at once, this change included; a
+   * set() that changes nothing tells nothing, and what was held back keeps its frame.
    */
   setLater(next: S | ((prev: S) => S)): void;
 }
@@ -136,7 +137,7 @@ export function createFramedStore<S>(initial: S, schedule: (f: () => void) => ()
   return {
     get: () => state,
     set(next) {
-      if (change(next) || cancel) notify();
+      if (change(next)) notify();
     },
     setLater(next) {
       if (change(next) && !cancel) cancel = schedule(notify);

@@ -7,6 +7,7 @@ import { createSessionLive } from './sessionLive';
 class EmptyLog extends FakeTransportBase {
   protected override handle(method: string, req: FakeRequest): unknown {
     if (method === 'Sessions.Transcript') return { sessionId: req.id, running: '', items: [], turns: [] };
+    if (method === 'Composer.Send') return { turnId: 't1' };
     return super.handle(method, req);
   }
 }
@@ -64,5 +65,63 @@ describe('a live session streaming a turn', () => {
     await frame();
     await settle();
     expect(reads()).toBe(readBefore);
+  });
+
+  it('draws a send that turn.started already showed at the next frame, with the stream, not at once', async () => {
+    const fake = new EmptyLog();
+    const live = createSessionLive(createApi(() => fake), 's1');
+    const stop = live.start();
+    await settle();
+    fake.emit('turn.started', { sessionId: 's1', turnId: 't1', prompt: 'Read it all', executionMode: 'execute', reasonKey: 'route.reason.execute' });
+    await frame();
+    let told = 0;
+    const off = live.subscribe(() => told++);
+    const sending = live.send('Read it all');
+    // A burst streams while the send's answer is on its way: a drawing for the send would draw it too.
+    fake.emit('tool.call', { sessionId: 's1', turnId: 't1', callId: 'c1', name: 'read', input: { path: 'main.go' }, verdict: 'allow', layer: 'mode' });
+    await sending;
+    expect(told).toBe(0);
+    // The message stands once, and the follow to the bottom is counted.
+    expect(live.get().transcript.items.filter((i) => i.type === 'user')).toHaveLength(1);
+    expect(live.get().sent).toBe(1);
+    await frame();
+    expect(told).toBe(1);
+    off();
+    stop();
+  });
+
+  it('draws at once a send that nothing showed yet', async () => {
+    const fake = new EmptyLog();
+    const live = createSessionLive(createApi(() => fake), 's1');
+    const stop = live.start();
+    await settle();
+    let told = 0;
+    const off = live.subscribe(() => told++);
+    await live.send('Read it all');
+    expect(told).toBe(1);
+    expect(live.get().transcript.items).toEqual([expect.objectContaining({ type: 'user', turnId: 't1', text: 'Read it all' })]);
+    expect(live.get().sent).toBe(1);
+    off();
+    stop();
+  });
+
+  it('tells nobody of an event that changes nothing (a delta seen before)', async () => {
+    const fake = new EmptyLog();
+    const live = createSessionLive(createApi(() => fake), 's1');
+    const stop = live.start();
+    await settle();
+    fake.emit('turn.started', { sessionId: 's1', turnId: 't1', executionMode: 'execute', reasonKey: 'route.reason.execute' });
+    fake.emit('turn.delta', { sessionId: 's1', turnId: 't1', text: 'Hello', seq: 1 });
+    await frame();
+    const before = live.get();
+    let told = 0;
+    const off = live.subscribe(() => told++);
+    fake.emit('turn.delta', { sessionId: 's1', turnId: 't1', text: 'Hello', seq: 1 });
+    live.dismissNote();
+    await frame();
+    expect(live.get()).toBe(before);
+    expect(told).toBe(0);
+    off();
+    stop();
   });
 });
