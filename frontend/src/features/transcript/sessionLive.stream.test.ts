@@ -15,12 +15,18 @@ class EmptyLog extends FakeTransportBase {
 const settle = () => new Promise((r) => setTimeout(r, 0));
 const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
 
+/** Session s1, live and loaded (its log is empty). */
+async function startLive() {
+  const fake = new EmptyLog();
+  const live = createSessionLive(createApi(() => fake), 's1');
+  const stop = live.start();
+  await settle();
+  return { fake, live, stop };
+}
+
 describe('a live session streaming a turn', () => {
   it('applies a burst of 1,000 tool calls at once and tells its view once, not once per event', async () => {
-    const fake = new EmptyLog();
-    const live = createSessionLive(createApi(() => fake), 's1');
-    const stop = live.start();
-    await settle();
+    const { fake, live, stop } = await startLive();
     fake.emit('turn.started', { sessionId: 's1', turnId: 't1', executionMode: 'execute', reasonKey: 'route.reason.execute' });
     let told = 0;
     const off = live.subscribe(() => told++);
@@ -53,10 +59,7 @@ describe('a live session streaming a turn', () => {
   });
 
   it('reads nothing more once its view closed before the turn\'s end was painted', async () => {
-    const fake = new EmptyLog();
-    const live = createSessionLive(createApi(() => fake), 's1');
-    const stop = live.start();
-    await settle();
+    const { fake, live, stop } = await startLive();
     const reads = () => fake.calls.filter((c) => c.method === 'Sessions.Transcript').length;
     const readBefore = reads();
     fake.emit('turn.started', { sessionId: 's1', turnId: 't1', executionMode: 'execute', reasonKey: 'route.reason.execute' });
@@ -68,10 +71,7 @@ describe('a live session streaming a turn', () => {
   });
 
   it('draws a send that turn.started already showed at the next frame, with the stream, not at once', async () => {
-    const fake = new EmptyLog();
-    const live = createSessionLive(createApi(() => fake), 's1');
-    const stop = live.start();
-    await settle();
+    const { fake, live, stop } = await startLive();
     fake.emit('turn.started', { sessionId: 's1', turnId: 't1', prompt: 'Read it all', executionMode: 'execute', reasonKey: 'route.reason.execute' });
     await frame();
     let told = 0;
@@ -91,10 +91,7 @@ describe('a live session streaming a turn', () => {
   });
 
   it('draws at once a send that nothing showed yet', async () => {
-    const fake = new EmptyLog();
-    const live = createSessionLive(createApi(() => fake), 's1');
-    const stop = live.start();
-    await settle();
+    const { fake, live, stop } = await startLive();
     let told = 0;
     const off = live.subscribe(() => told++);
     await live.send('Read it all');
@@ -106,10 +103,7 @@ describe('a live session streaming a turn', () => {
   });
 
   it('tells nobody of an event that changes nothing (a delta seen before)', async () => {
-    const fake = new EmptyLog();
-    const live = createSessionLive(createApi(() => fake), 's1');
-    const stop = live.start();
-    await settle();
+    const { fake, live, stop } = await startLive();
     fake.emit('turn.started', { sessionId: 's1', turnId: 't1', executionMode: 'execute', reasonKey: 'route.reason.execute' });
     fake.emit('turn.delta', { sessionId: 's1', turnId: 't1', text: 'Hello', seq: 1 });
     await frame();
