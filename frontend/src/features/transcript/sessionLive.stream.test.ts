@@ -59,7 +59,7 @@ describe('a live session streaming a turn', () => {
   });
 
   it('reads nothing more once its view closed before the turn\'s end was painted', async () => {
-    const { fake, live, stop } = await startLive();
+    const { fake, stop } = await startLive();
     const reads = () => fake.calls.filter((c) => c.method === 'Sessions.Transcript').length;
     const readBefore = reads();
     fake.emit('turn.started', { sessionId: 's1', turnId: 't1', executionMode: 'execute', reasonKey: 'route.reason.execute' });
@@ -91,7 +91,7 @@ describe('a live session streaming a turn', () => {
   });
 
   it('draws at once a send that nothing showed yet', async () => {
-    const { fake, live, stop } = await startLive();
+    const { live, stop } = await startLive();
     let told = 0;
     const off = live.subscribe(() => told++);
     await live.send('Read it all');
