@@ -43,22 +43,14 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
   /** Bumped by every turn start: a snapshot requested before it may miss the new turn's stream. */
   let epoch = 0;
 
-  // A change that changes nothing tells nobody: each telling draws everything held back so far.
-  const reduce = (a: TranscriptAction) => (s: SessionLiveState) => {
-    const transcript = transcriptReducer(s.transcript, a);
-    return transcript === s.transcript ? s : { ...s, transcript };
-  };
+  const reduce = (a: TranscriptAction) => (s: SessionLiveState) => withPart(s, 'transcript', transcriptReducer(s.transcript, a));
   const apply = (a: TranscriptAction) => store.set(reduce(a));
   // A turn streams its deltas and tool events in bursts (25 calls a step, each with its result):
   // they are applied at once but drawn at most once a frame (less often while drawing is costly,
   // see pacedFrames), not one render and layout per event. The rest (a turn's start and end, a
   // send, a decision) is told at once, with what was held back.
   const stream = (a: TranscriptAction) => store.setLater(reduce(a));
-  const decide = (a: QueueAction) =>
-    store.set((s) => {
-      const decisions = queueReducer(s.decisions, a);
-      return decisions === s.decisions ? s : { ...s, decisions };
-    });
+  const decide = (a: QueueAction) => store.set((s) => withPart(s, 'decisions', queueReducer(s.decisions, a)));
   const mine = <T extends { sessionId?: string }>(f: (e: T) => void) => (e: T) => {
     if (e?.sessionId === sessionId) f(e);
   };
@@ -168,12 +160,12 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
     /** Sends a message (a steer while a turn runs, queued behind a pending switch); true when accepted. */
     async send(text: string): Promise<void> {
       const ack = await api.composer.send({ sessionId, text });
-      const sent = reduce({ type: 'sent', text, ack: ack ?? {} });
-      const follow = (s: SessionLiveState) => ({ ...sent(s), sent: s.sent + 1 });
+      const withMessage = reduce({ type: 'sent', text, ack: ack ?? {} });
+      const follow = (s: SessionLiveState) => ({ ...withMessage(s), sent: s.sent + 1 });
       // Shown already (turn.started came first, as it often does): only the follow to the bottom
       // is left, and it is drawn with what streams, not in a drawing of its own that would draw
       // the whole burst held back so far in the middle of the turn.
-      if (sent(store.get()) === store.get()) store.setLater(follow);
+      if (withMessage(store.get()) === store.get()) store.setLater(follow);
       else store.set(follow);
       decide({ type: 'dismissNote' });
     },
@@ -205,6 +197,14 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
 }
 
 export type SessionLive = ReturnType<typeof createSessionLive>;
+
+/**
+ * The state with one part replaced, or the state itself when that part did not change: a change
+ * that changes nothing tells nobody, and each telling draws everything held back so far.
+ */
+function withPart<K extends keyof SessionLiveState>(s: SessionLiveState, key: K, value: SessionLiveState[K]): SessionLiveState {
+  return Object.is(s[key], value) ? s : { ...s, [key]: value };
+}
 
 /** The stored turns have their error as text only: keep the message turn.ended brought for it. */
 function keepFailures(before: Transcript, after: Transcript): Transcript {
