@@ -101,6 +101,11 @@ func (t *turn) approve(g *gated) error {
 			return err
 		}
 	}
+	if g.desc.Gate.Escalation == policy.EscalateGit && a.Choice != decision.AllowOnce {
+		// Changing .git may be allowed for the session, never for good.
+		g.escalated, g.approved = true, string(decision.AllowSession)
+		return t.rt.opts.Store.AddGitWriteGrant(t.sessionID)
+	}
 	if g.desc.Gate.Escalation != policy.NoEscalation {
 		// A step out of the sandbox is never saved: whatever was pressed, it is this call only.
 		g.escalated, g.approved = true, string(decision.AllowOnce)

@@ -187,9 +187,11 @@ func (t *turn) confine(g *gated, env *tool.Env) error {
 	env.Shell = tool.ShellOptions{
 		Network:     g.escalated && esc == policy.EscalateNetwork,
 		Unsandboxed: g.escalated && esc == policy.EscalateUnsandboxed,
-		HardenGit:   g.verdict.Decision == policy.DecideAllow && g.verdict.ReasonKey == policy.ReasonReadOnlyShell,
-		DataDir:     t.rt.opts.DataDir,
-		PassEnv:     pass,
+		// The gate lets a git write run only when the person approved it, now or for the session.
+		GitWrite:  esc == policy.EscalateGit,
+		HardenGit: g.verdict.Decision == policy.DecideAllow && g.verdict.ReasonKey == policy.ReasonReadOnlyShell,
+		DataDir:   t.rt.opts.DataDir,
+		PassEnv:   pass,
 	}
 	return nil
 }

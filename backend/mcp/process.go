@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -21,8 +22,10 @@ import (
 // A stdio server runs under the same kernel sandbox as shell commands (backend/sandbox), in its
 // own process group and session, with a private TMPDIR. What it may do, and why:
 //
-//   - read and run what the shell may (the whole file system except AgentDesk's data folder):
-//     its own program, libraries and configuration live anywhere, often under ~ or /usr;
+//   - read and run what the shell may (the toolchain and the build caches where namespaces
+//     work, else the whole file system except AgentDesk's data folder), and its own program's
+//     folder and the folders its arguments name, read-only: a server is often installed
+//     outside the toolchain;
 //   - write only inside the session's workspace and its private temp folder: a server acts on
 //     the workspace the person works in (each call through the gate), and on nothing else;
 //   - no network unless the person allowed it for this server (Config.Network): a server that
@@ -58,7 +61,8 @@ func newProcess(cfg Config, workspace, dataDir string, getenv func(string) strin
 	if err != nil {
 		return nil, err
 	}
-	p := sandbox.Policy{Workspace: workspace, DataDir: dataDir, Network: cfg.Network, TempDir: tmp}
+	p := sandbox.Policy{Workspace: workspace, DataDir: dataDir, Network: cfg.Network, TempDir: tmp,
+		Expose: installFolders(program, append(slices.Clone(args), configured(cfg, env)...))}
 	cmd, err := sandbox.Command(p, program, args, env)
 	if err != nil {
 		os.RemoveAll(tmp)
@@ -72,6 +76,38 @@ func newProcess(cfg Config, workspace, dataDir string, getenv func(string) strin
 	t := &processTransport{cmd: cmd, tmp: tmp, stderr: newTail(stderrTail, log, cfg.Name), waited: make(chan struct{})}
 	cmd.Stderr = t.stderr
 	return t, nil
+}
+
+// installFolders are the folders a server's program lives in: its executable's, and those of
+// the absolute paths among the words of its arguments and configured variables
+// (node /opt/servers/x/index.js, or sh -c 'exec "$SERVER"').
+func installFolders(program string, args []string) []string {
+	dirs := []string{filepath.Dir(program)}
+	for _, a := range args {
+		for _, word := range strings.Fields(a) {
+			if !filepath.IsAbs(word) {
+				continue
+			}
+			if fi, err := os.Stat(word); err == nil && fi.IsDir() {
+				dirs = append(dirs, word)
+			} else if err == nil {
+				dirs = append(dirs, filepath.Dir(word))
+			}
+		}
+	}
+	return dirs
+}
+
+// configured are the expanded values of the variables the server's configuration sets.
+func configured(cfg Config, env []string) []string {
+	var out []string
+	for _, kv := range env {
+		name, value, _ := strings.Cut(kv, "=")
+		if _, set := cfg.Env[name]; set {
+			out = append(out, value)
+		}
+	}
+	return out
 }
 
 // processArgs resolves the program on PATH and expands ${VAR} references in the arguments and

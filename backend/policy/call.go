@@ -51,10 +51,11 @@ const (
 	NoEscalation        Escalation = ""
 	EscalateNetwork     Escalation = "network"     // reach the network
 	EscalateUnsandboxed Escalation = "unsandboxed" // run outside the kernel sandbox altogether
+	EscalateGit         Escalation = "git"         // change the workspace's .git (gitwrite.go)
 )
 
 // Escalations lists the valid escalations.
-var Escalations = []Escalation{EscalateNetwork, EscalateUnsandboxed}
+var Escalations = []Escalation{EscalateNetwork, EscalateUnsandboxed, EscalateGit}
 
 // HasPath reports whether calls of kind k name a path the gate must resolve.
 func (k Kind) HasPath() bool { return k == KindRead || k == KindWrite || k == KindEdit }

@@ -26,7 +26,8 @@ type Input struct {
 //
 // A bash call that asks to step out of the sandbox (an escalation), a fetch and a call of
 // unknown kind ask after layer 2, in every permission mode: no grant or rule answers them in
-// advance.
+// advance, except the session's own grant of the "git" escalation, after which the command is
+// judged like any other.
 //
 // Failing closed: an unknown execution mode has the read-only profile, and an unknown
 // permission mode skips layer 3 and asks for everything but reads inside the workspace, so an
@@ -49,7 +50,7 @@ func Evaluate(in Input) Verdict {
 	if v, done := denyLayer(in.Rules, c, sh); done {
 		return v
 	}
-	if c.Call.Kind == KindBash && c.Call.Escalation != NoEscalation {
+	if c.Call.Kind == KindBash && c.Call.Escalation != NoEscalation && !gitWriteGranted(in.Grants, c.Call.Escalation) {
 		return escalation(c.Call.Escalation)
 	}
 	if c.Call.Kind.AsksAlways() {
@@ -76,7 +77,7 @@ const ReasonReadOnlyShell = "gate.reason.read_only_shell"
 
 // escalation asks for a step out of the sandbox; an unknown one asks as the widest.
 func escalation(e Escalation) Verdict {
-	if e != EscalateNetwork {
+	if e != EscalateNetwork && e != EscalateGit {
 		e = EscalateUnsandboxed
 	}
 	v := ask(LayerSandbox, SandboxEscalation, "gate.reason.escalate."+string(e))

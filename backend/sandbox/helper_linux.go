@@ -27,37 +27,56 @@ func runHelper(req request) error {
 	// Landlock, no_new_privs and capabilities are per thread until the exec, which keeps only
 	// the calling thread: everything below must happen on one thread, never released.
 	runtime.LockOSThread()
-	if req.Namespaces || req.Probe != "" {
-		if err := privateMounts(); err != nil {
-			return err
-		}
-	}
-	if req.Probe != "" {
-		return probeReadOnly(req.Probe)
-	}
+	p := req.Policy
 	if req.Namespaces {
-		if err := protect(req.Policy); err != nil {
-			return err
-		}
-		if err := dropCapabilities(); err != nil {
+		if err := enterView(&p, req.View, req.NewNet); err != nil {
 			return err
 		}
 	}
 	if !req.Unconfined {
-		if err := confine(req.Policy); err != nil {
+		var view *View
+		if req.Namespaces {
+			view = &req.View
+		}
+		if err := confine(p, view); err != nil {
 			return err
 		}
 	}
-	return supervise(req.Shell, req.Args, without(os.Environ(), helperEnvName+"="))
+	if req.Probe {
+		return probed(p)
+	}
+	env := without(os.Environ(), helperEnvName+"=")
+	if req.Namespaces {
+		env = withTempDir(env, p.TempDir)
+	}
+	return supervise(req.Shell, req.Args, env)
+}
+
+// enterView builds the command's file system and network (root_linux.go), then drops the
+// capabilities that needed. The private temp folder is /tmp from then on.
+func enterView(p *Policy, v View, newNet bool) error {
+	if err := privateMounts(); err != nil {
+		return err
+	}
+	if err := isolate(*p, v); err != nil {
+		return err
+	}
+	p.TempDir = namespaceTemp
+	if newNet {
+		if err := loopbackUp(); err != nil {
+			return err
+		}
+	}
+	return dropCapabilities()
 }
 
 // confine applies the Landlock ruleset to this thread; the exec carries it to the shell.
-func confine(p Policy) error {
+func confine(p Policy, v *View) error {
 	abi, err := ll.LandlockGetABIVersion()
 	if err != nil {
 		return err
 	}
-	fd, flags, err := config(p).NewRulesetFD(rules(p, abi)...)
+	fd, flags, err := config(p).NewRulesetFD(rules(p, abi, v)...)
 	if err != nil {
 		return err
 	}

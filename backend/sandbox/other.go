@@ -19,7 +19,7 @@ func runHelper(request) error {
 	return errors.New("the sandbox helper runs on Linux only")
 }
 
-func useNamespaces(*exec.Cmd) {}
+func useNamespaces(*exec.Cmd, bool) {}
 
 // UseHelperImage has nothing to do where there is no Landlock: Command runs the shell directly.
 func UseHelperImage([]byte) {}

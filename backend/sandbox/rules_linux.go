@@ -37,10 +37,11 @@ func config(p Policy) landlock.Config {
 	return cfg.BestEffort()
 }
 
-// rules are the grants: read everywhere except the data folder, devices, and change inside the
-// workspace and the temp folder.
-func rules(p Policy, abi int) []landlock.Rule {
-	rs := readRules(p.DataDir)
+// rules are the grants: reads (see readable), devices, and change inside the workspace and the
+// temp folder, and inside the build caches where the command has its own view (v, nil without
+// namespaces).
+func rules(p Policy, abi int, v *View) []landlock.Rule {
+	rs := readable(p, v)
 	rs = append(rs,
 		landlock.PathAccess(deviceUse, devices...).IgnoreIfMissing(),
 		landlock.PathAccess(deviceUse|ll.AccessFSReadDir, "/dev/pts").IgnoreIfMissing())
@@ -50,12 +51,59 @@ func rules(p Policy, abi int) []landlock.Rule {
 		// asking for it there would make BestEffort drop the whole sandbox.
 		change |= ll.AccessFSRefer
 	}
-	for _, dir := range []string{p.Workspace, p.TempDir} {
-		if dir != "" {
-			rs = append(rs, landlock.PathAccess(change, dir))
-		}
+	for _, dir := range writable(p, v) {
+		rs = append(rs, landlock.PathAccess(change, dir))
 	}
 	return rs
+}
+
+// readable: a read-only command reads the workspace and the toolchain only; a namespaced
+// command everything it sees (the view is the limit); otherwise everything but the data folder.
+func readable(p Policy, v *View) []landlock.Rule {
+	switch {
+	case p.ReadOnly:
+		toolchain := DefaultView().ReadOnly
+		if v != nil {
+			toolchain = v.ReadOnly
+		}
+		return readAccess(append([]string{p.Workspace, "/dev", "/proc"}, toolchain...))
+	case v != nil:
+		return []landlock.Rule{landlock.PathAccess(treeRead, "/")}
+	}
+	return readRules(p.DataDir)
+}
+
+// readAccess grants read on each path: a folder with everything below it, a file alone (the
+// kernel refuses folder rights on a file).
+func readAccess(paths []string) []landlock.Rule {
+	var dirs, files []string
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			files = append(files, p)
+		} else {
+			dirs = append(dirs, p)
+		}
+	}
+	return []landlock.Rule{landlock.PathAccess(treeRead, dirs...).IgnoreIfMissing(),
+		landlock.PathAccess(fileRead, files...).IgnoreIfMissing()}
+}
+
+// writable lists the folders the command may change.
+func writable(p Policy, v *View) []string {
+	var dirs []string
+	if p.TempDir != "" {
+		dirs = append(dirs, p.TempDir)
+	}
+	if p.ReadOnly {
+		return dirs
+	}
+	if v != nil {
+		dirs = append(dirs, v.ReadWrite...)
+	}
+	if p.Workspace != "" {
+		dirs = append(dirs, p.Workspace)
+	}
+	return dirs
 }
 
 // readRules grants read on "/" when nothing is hidden, else on every sibling along the path to

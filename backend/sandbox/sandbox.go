@@ -19,8 +19,21 @@ type Policy struct {
 	DataDir string `json:"data_dir,omitempty"`
 	// Network allows TCP bind and connect (an escalation the person approved).
 	Network bool `json:"network,omitempty"`
-	// TempDir is a private temp folder for this command, read-write; it becomes TMPDIR.
+	// TempDir is a private temp folder for this command, read-write; it becomes TMPDIR. With
+	// namespaces it holds the command's root file system instead, and TMPDIR is a fresh /tmp.
 	TempDir string `json:"temp_dir,omitempty"`
+	// ReadOnly confines reads to the workspace and the toolchain and allows no write outside
+	// the temp folder: Auto's read-only commands, which run unasked, so a link or a file list
+	// pointing out of the workspace fails in the kernel whatever its spelling.
+	ReadOnly bool `json:"read_only,omitempty"`
+	// GitWrite lets the command change the workspace's .git (commit, add, checkout): an
+	// escalation the person approved. Hooks and config stay read-only even then.
+	GitWrite bool `json:"git_write,omitempty"`
+	// Hide lists paths the command must not see at all (path deny rules), where namespaces work.
+	Hide []string `json:"hide,omitempty"`
+	// Expose lists folders shown read-only besides the view, where namespaces work: a program
+	// installed outside the toolchain (an MCP server's own folder).
+	Expose []string `json:"expose,omitempty"`
 }
 
 // Kind names the confinement the kernel offers.
@@ -40,8 +53,18 @@ type Support struct {
 	Network bool `json:"network"`
 	// Scoped: signals and abstract unix sockets cannot leave the sandbox (ABI 6 and later).
 	Scoped bool `json:"scoped"`
-	// ProtectGit: user and mount namespaces work, so .git/hooks and .git/config are read-only.
+	// Namespaces: commands run in their own user, mount, PID, network and IPC namespaces, so
+	// they see only View, nothing they start outlives them, and they have no network but lo.
+	Namespaces bool `json:"namespaces"`
+	// ProtectGit: the workspace's .git is read-only to commands (it needs the namespaces).
 	ProtectGit bool `json:"protect_git"`
+	// Reaper: what ends the processes a command leaves behind ("pid-namespace", or
+	// "subreaper" where namespaces are unavailable).
+	Reaper string `json:"reaper"`
+	// View is what a namespaced command sees of the file system besides the workspace.
+	View View `json:"view"`
+	// Uncovered names what this machine's kernel leaves open, for the doctor and Settings.
+	Uncovered []string `json:"uncovered"`
 	// Reason says why Kind is none, or why ProtectGit is false.
 	Reason string `json:"reason,omitempty"`
 }
@@ -63,10 +86,13 @@ type request struct {
 	Policy Policy   `json:"policy"`
 	Shell  string   `json:"shell"`
 	Args   []string `json:"args"`
-	// Namespaces: the helper runs in its own user and mount namespace and protects .git.
+	// Namespaces: the helper runs in its own namespaces and builds View as the command's root.
 	Namespaces bool `json:"namespaces,omitempty"`
-	// Probe names a folder the helper binds read-only and checks, instead of running a shell.
-	Probe string `json:"probe,omitempty"`
+	// NewNet: the helper is in a network namespace of its own, whose lo it must bring up.
+	NewNet bool `json:"new_net,omitempty"`
+	View   View `json:"view"`
+	// Probe: the helper checks what it built and exits 0, instead of running a shell.
+	Probe bool `json:"probe,omitempty"`
 	// Unconfined: the helper applies no Landlock rule and only supervises (Supervised).
 	Unconfined bool `json:"unconfined,omitempty"`
 }
@@ -119,7 +145,11 @@ func Command(p Policy, shell string, args, env []string) (*exec.Cmd, error) {
 	if st.Kind != KindLandlock {
 		return Unconfined(p, shell, args, env), nil
 	}
-	return helperCommand(request{Policy: p, Shell: shell, Args: args, Namespaces: st.ProtectGit}, withTempDir(env, p.TempDir))
+	req := request{Policy: p, Shell: shell, Args: args}
+	if st.Namespaces && p.TempDir != "" {
+		req.Namespaces, req.NewNet, req.View = true, !p.Network, DefaultView().with(p.Expose)
+	}
+	return helperCommand(req, withTempDir(env, p.TempDir))
 }
 
 // helperCommand starts the helper: the embedded static program where there is one, else a
@@ -136,7 +166,7 @@ func helperCommand(req request, env []string) (*exec.Cmd, error) {
 	cmd := exec.Command(path, helperArg, string(raw))
 	cmd.Env = append(without(env, helperEnvName+"="), helperEnv)
 	if req.Namespaces {
-		useNamespaces(cmd)
+		useNamespaces(cmd, req.NewNet)
 	}
 	return cmd, nil
 }

@@ -66,15 +66,16 @@ func TestWritesOnlyInsideTheWorkspaceAndTempDir(t *testing.T) {
 	requireLandlock(t)
 	p := policy(t)
 	outside := t.TempDir()
-	mustSh(t, p, "echo in > inside.txt && mkdir -p a/b && mv inside.txt a/b/moved.txt && echo t > \"$TMPDIR/t\"")
+	got := mustSh(t, p, "echo in > inside.txt && mkdir -p a/b && mv inside.txt a/b/moved.txt && echo private > \"$TMPDIR/t\" && cat \"$TMPDIR/t\"")
 	if _, err := os.Stat(filepath.Join(p.Workspace, "a/b/moved.txt")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(p.TempDir, "t")); err != nil {
-		t.Fatalf("TMPDIR is not the private temp folder: %v", err)
+	if !strings.Contains(got, "private") {
+		t.Fatalf("TMPDIR is not writable: %q", got)
 	}
+	// Without namespaces Landlock refuses the write; with them the folder does not even exist.
 	out, err := sh(t, p, "echo x > "+filepath.Join(outside, "x"))
-	if err == nil || !strings.Contains(out, "Permission denied") {
+	if err == nil {
 		t.Fatalf("a write outside succeeded: %v %q", err, out)
 	}
 	if _, err := os.Stat(filepath.Join(outside, "x")); !errors.Is(err, os.ErrNotExist) {
@@ -84,8 +85,10 @@ func TestWritesOnlyInsideTheWorkspaceAndTempDir(t *testing.T) {
 	mustSh(t, Policy{Workspace: outside}, "echo x > "+filepath.Join(outside, "x"))
 }
 
-func TestReadsEverywhereButTheDataDir(t *testing.T) {
-	requireLandlock(t)
+// With namespaces the command sees only its view: what lies outside it, the data folder
+// included, does not exist for it; the toolchain does.
+func TestOnlyTheViewIsVisible(t *testing.T) {
+	requireNamespaces(t)
 	p := policy(t)
 	p.DataDir = filepath.Join(t.TempDir(), "data")
 	if err := os.MkdirAll(filepath.Join(p.DataDir, "sub"), 0o700); err != nil {
@@ -94,18 +97,19 @@ func TestReadsEverywhereButTheDataDir(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(p.DataDir, "agentdesk.db"), []byte("secret sessions"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	neighbour := filepath.Join(filepath.Dir(p.DataDir), "neighbour.txt")
-	if err := os.WriteFile(neighbour, []byte("visible"), 0o600); err != nil {
+	neighbour := filepath.Join(filepath.Dir(p.Workspace), "neighbour.txt")
+	if err := os.WriteFile(neighbour, []byte("secret neighbour"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if out := mustSh(t, p, "cat "+neighbour+" && head -c 4 /etc/hostname >/dev/null && ls / >/dev/null && echo ok"); !strings.Contains(out, "visible") {
-		t.Fatalf("reads outside the data folder fail: %q", out)
+	if out := mustSh(t, p, "head -c 4 /etc/hostname >/dev/null && ls /usr/bin >/dev/null && echo ok"); !strings.Contains(out, "ok") {
+		t.Fatalf("the toolchain is not readable: %q", out)
 	}
 	for _, script := range []string{
+		"cat " + neighbour,
 		"cat " + filepath.Join(p.DataDir, "agentdesk.db"),
 		"echo x > " + filepath.Join(p.DataDir, "new"),
-		"echo x >> " + filepath.Join(p.DataDir, "agentdesk.db"),
 		"mkdir " + filepath.Join(p.DataDir, "sub", "x"),
+		"ls /run/user/*/bus /var/run/docker.sock /run/docker.sock",
 	} {
 		if out, err := sh(t, p, script); err == nil || strings.Contains(out, "secret") {
 			t.Errorf("%q was allowed: %q", script, out)
@@ -192,11 +196,10 @@ func shBash(t *testing.T, p Policy, script string) (string, error) {
 	return string(out), err
 }
 
+// All of .git is read-only; with the "git" escalation the rest of it becomes writable (commit,
+// add, checkout) but hooks and config never do.
 func TestGitMetadataIsReadOnly(t *testing.T) {
-	st := requireLandlock(t)
-	if !st.ProtectGit {
-		t.Fatalf("needs namespaces: %s", st.Reason)
-	}
+	requireNamespaces(t)
 	p := policy(t)
 	git := filepath.Join(p.Workspace, ".git")
 	for _, dir := range []string{"hooks", "objects", "refs"} {
@@ -225,8 +228,24 @@ func TestGitMetadataIsReadOnly(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(git, "hooks", "pre-commit")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("a hook appeared: %v", err)
 	}
-	// The rest of .git stays writable: commits must work in the sandbox.
+	if out, err := sh(t, p, "echo x > .git/objects/new"); err == nil {
+		t.Fatalf("a write into .git/objects succeeded without the escalation: %q", out)
+	}
+	p.GitWrite = true
 	mustSh(t, p, "echo x > .git/objects/new && mkdir .git/refs/heads")
+	for _, script := range []string{"echo evil > .git/hooks/pre-commit", "echo '[x]' >> .git/config", "mv .git .git-aside"} {
+		if out, err := sh(t, p, script); err == nil {
+			t.Errorf("with the escalation, %q was allowed: %q", script, out)
+		}
+	}
+}
+
+// requireNamespaces fails, never skips: these machines run user namespaces.
+func requireNamespaces(t *testing.T) {
+	t.Helper()
+	if st := requireLandlock(t); !st.Namespaces {
+		t.Fatalf("namespaces should work here: %s", st.Reason)
+	}
 }
 
 func TestHelperFailsClosed(t *testing.T) {

@@ -4,9 +4,6 @@ package sandbox
 
 import (
 	"errors"
-	"fmt"
-	"os"
-	"strings"
 	"syscall"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -18,13 +15,32 @@ func detect() Support {
 	if err != nil || abi < 1 {
 		return Support{Kind: KindNone, Reason: landlockMissing(err)}
 	}
-	s := Support{Kind: KindLandlock, ABI: abi, Network: abi >= 4, Scoped: abi >= 6}
+	s := Support{Kind: KindLandlock, ABI: abi, Network: abi >= 4, Scoped: abi >= 6, Reaper: "subreaper"}
 	if err := probeNamespaces(); err != nil {
-		s.Reason = "git metadata is not protected: " + err.Error()
+		s.Reason = "namespaces are unavailable: " + err.Error()
 	} else {
-		s.ProtectGit = true
+		s.Namespaces, s.ProtectGit, s.Reaper, s.View = true, true, "pid-namespace", DefaultView()
 	}
+	s.Uncovered = uncovered(s)
 	return s
+}
+
+// uncovered lists what stays open with the layers this kernel has, in the doctor's words.
+func uncovered(s Support) []string {
+	var out []string
+	if !s.Namespaces {
+		out = append(out, "the whole file system is visible to commands except the data folder",
+			".git is writable by commands", "UDP and local sockets reach the host")
+		if !s.Network {
+			out = append(out, "TCP is not filtered")
+		} else {
+			out = append(out, "TCP is filtered by port only")
+		}
+	}
+	if !s.Scoped {
+		out = append(out, "abstract unix sockets and signals are not scoped")
+	}
+	return out
 }
 
 func landlockMissing(err error) string {
@@ -37,23 +53,4 @@ func landlockMissing(err error) string {
 		return "Landlock does not answer: " + err.Error()
 	}
 	return "Landlock reports no ABI version"
-}
-
-// probeNamespaces starts the helper in its namespaces once and has it bind a folder read-only:
-// user namespaces may be disabled (a sysctl) or stripped of capabilities (AppArmor), and only
-// trying tells.
-func probeNamespaces() error {
-	dir, err := os.MkdirTemp("", "agentdesk-probe-*")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	cmd, err := helperCommand(request{Namespaces: true, Probe: dir}, os.Environ())
-	if err != nil {
-		return err
-	}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%v %s", err, strings.TrimSpace(string(out)))
-	}
-	return nil
 }

@@ -11,7 +11,9 @@ import (
 )
 
 // The helper now stays above the shell; callers still see the shell's own ending: its exit
-// status, or the signal that ended it.
+// status, or the signal that ended it. The first process of a PID namespace cannot end itself
+// by a signal (the kernel ignores it), so a namespaced helper reports a shell killed by signal
+// N the shell's way, as exit status 128+N.
 func TestHelperEndsAsTheShellDid(t *testing.T) {
 	requireLandlock(t)
 	for _, c := range []struct {
@@ -46,6 +48,10 @@ func TestHelperEndsAsTheShellDid(t *testing.T) {
 				t.Errorf("%q: %v %s", c.script, err, out)
 			case c.code > 0 && (!errors.As(err, &exit) || exit.ExitCode() != c.code):
 				t.Errorf("%q: %v, want exit %d %s", c.script, err, c.code, out)
+			case c.signal != 0 && !unconfined && Status().Namespaces:
+				if !errors.As(err, &exit) || exit.ExitCode() != 128+int(c.signal) {
+					t.Errorf("%q: %v, want exit %d %s", c.script, err, 128+int(c.signal), out)
+				}
 			case c.signal != 0:
 				ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
 				if !ws.Signaled() || ws.Signal() != c.signal {

@@ -37,14 +37,14 @@ var bashSpec = spec{tool: mode.ToolBash, params: []param{
 	{name: "timeout_s", typ: "integer", title: "Timeout (seconds)", min: 1, max: bashMaxTimeout, def: bashDefaultTimeout,
 		description: "Seconds before the command and every process it started are killed."},
 	{name: "escalate", typ: "string", title: "Escalate",
-		description: `Leave unset for a normal command. Set "network" to ask the person to let this command reach the network, or "unsandboxed" to ask to run it outside the sandbox altogether; say why in a comment at the end of the command (# reason).`},
+		description: `Leave unset for a normal command. Set "network" to ask the person to let this command reach the network, "git" to let it change the repository's .git (set by itself for git commit, add, checkout …; needed for a script that runs them), or "unsandboxed" to ask to run it outside the sandbox altogether; say why in a comment at the end of the command (# reason).`},
 }}
 
 const bashDescription = `Runs a shell command with "bash -c" in the workspace folder and returns its combined stdout and stderr followed by "[exit code: N]".
 A non-zero exit code marks the call as failed. Standard input is empty, so interactive commands fail instead of waiting.
 The command times out after timeout_s seconds (default 120, at most 600); then it and every process it started are killed. Processes left running in the background when the command exits are killed too, so do not start servers or watchers you expect to outlive the call.
 Output beyond 64 KiB keeps the first and last 32 KiB with a marker in between; prefer commands with concise output (e.g. pipe through head or grep).
-Commands run in a sandbox: they can read the file system but write only inside the workspace and $TMPDIR (a private temp folder removed after the call), and cannot reach the network; secrets are removed from the environment. A write elsewhere fails with "Permission denied", a connection with "Permission denied" or "Connection refused". When a command really needs more, run it again with escalate set to "network" or "unsandboxed" and a comment giving the reason: the person decides.
+Commands run in a sandbox: they see the workspace, the toolchain and the build caches, write only inside the workspace, the caches and $TMPDIR (a private temp folder removed after the call), cannot change the repository's .git, and cannot reach the network; secrets are removed from the environment. A write elsewhere fails with "Permission denied", a connection with "Permission denied" or "Connection refused". When a command really needs more, run it again with escalate set to "network" or "unsandboxed" and a comment giving the reason: the person decides.
 Use the read, glob, grep, edit and write tools for files instead of cat, find, sed or echo redirection.`
 
 type bashInput struct {
@@ -83,7 +83,7 @@ func (bashTool) decode(input json.RawMessage) (bashInput, error) {
 		in.TimeoutS = bashDefaultTimeout
 	}
 	if in.Escalate != "" && !slices.Contains(policy.Escalations, policy.Escalation(in.Escalate)) {
-		return in, bashSpec.invalid(fmt.Sprintf(`field "escalate" must be "network" or "unsandboxed", not %q`, in.Escalate))
+		return in, bashSpec.invalid(fmt.Sprintf(`field "escalate" must be "network", "git" or "unsandboxed", not %q`, in.Escalate))
 	}
 	return in, nil
 }
@@ -98,6 +98,9 @@ func (t bashTool) Describe(input json.RawMessage) (Call, error) {
 	}
 	gate := gateCall(mode.ToolBash, "", in.Command)
 	gate.Escalation = policy.Escalation(in.Escalate)
+	if gate.Escalation == policy.NoEscalation && policy.WritesGit(in.Command) {
+		gate.Escalation = policy.EscalateGit
+	}
 	return Call{Gate: gate, Summary: in.Command}, nil
 }
 
@@ -217,7 +220,8 @@ func shellCommand(dir, command string, opts ShellOptions, tmp string) (*exec.Cmd
 	if opts.HardenGit {
 		env = sandbox.WithHardenedGit(env, dir)
 	}
-	p := sandbox.Policy{Workspace: dir, DataDir: opts.DataDir, Network: opts.Network, TempDir: tmp}
+	p := sandbox.Policy{Workspace: dir, DataDir: opts.DataDir, Network: opts.Network, TempDir: tmp,
+		ReadOnly: opts.HardenGit, GitWrite: opts.GitWrite}
 	cmd, err := confined(p, opts.Unsandboxed, name, args, env)
 	if err != nil {
 		return nil, err

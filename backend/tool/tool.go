@@ -73,8 +73,11 @@ type ShellOptions struct {
 	Network bool
 	// Unsandboxed: the person approved running this call outside the kernel sandbox.
 	Unsandboxed bool
+	// GitWrite: the person approved this call changing the workspace's .git (commit, add …).
+	GitWrite bool
 	// HardenGit: the call runs because it is in Auto's read-only shell class, so git runs with a
-	// hardened environment (no discovery above the workspace, no fsmonitor, pager, aliases …).
+	// hardened environment (no discovery above the workspace, no fsmonitor, pager, aliases …),
+	// and the kernel confines its reads to the workspace and the toolchain.
 	HardenGit bool
 	// DataDir is the app's data folder, which the sandbox hides from the command.
 	DataDir string

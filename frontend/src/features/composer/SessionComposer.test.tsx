@@ -258,6 +258,18 @@ describe('the session composer', () => {
     expect(composer().textContent).toContain('reach the network, outside the sandbox');
   });
 
+  it('a change to .git may be allowed for this session, never always', async () => {
+    const { fake, user } = await openSession();
+    const git = { ...approval('d1', 'git commit -m fix').payload, escalation: 'git', reasonKey: 'gate.reason.escalate.git' };
+    act(() => void fake.ask({ ...approval('d1'), payload: git }));
+    await waitFor(() => expect(mode()).toBe('approval'));
+    expect(screen.getByTestId('approval-escalation').textContent).toContain('hooks and .git/config stay read-only');
+    expect(screen.queryByTestId('approval-allow-always')).toBeNull();
+    expect(composer().textContent).toContain('changes the repository (.git)');
+    await user.click(screen.getByTestId('approval-allow-session'));
+    await waitFor(() => expect(fake.resolved).toEqual([{ id: 'd1', choice: 'allow_session' }]));
+  });
+
   it('a direct run the permission asks about waits for an inline confirmation', async () => {
     const { fake, user } = await openSession((f) => f.asksFor.add('read'));
     await user.click(screen.getByTestId('open-fn-form'));

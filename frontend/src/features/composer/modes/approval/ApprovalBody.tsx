@@ -100,7 +100,7 @@ export function ApprovalBody({ state, setState, decision, ctx, run, busy }: Mode
       )}
       {p.escalation ? (
         <p className="decision__hint decision__hint--warn" data-testid="approval-escalation">
-          {t('composer.approval.escalationOnce')}
+          {t(p.escalation === 'git' ? 'composer.approval.escalationGit' : 'composer.approval.escalationOnce')}
         </p>
       ) : (
         <ScopeChoice name={name} scopes={p.scopes} value={state.scope} busy={busy} t={t} onChange={(scope) => setState((s) => ({ ...s, scope }))} />

@@ -9,7 +9,8 @@ const SAVING = ['allow_session', 'allow_always'];
 
 /**
  * Allow once / Allow for this session / Always allow / Reject with a reason (R-DEC-4). A step out
- * of the sandbox offers only Allow once and Reject: no saved answer may cover it.
+ * of the sandbox offers only Allow once and Reject: no saved answer may cover it. Changing the
+ * repository's .git (the "git" escalation) may also be allowed for this session, never always.
  */
 export const approvalMode: ComposerMode<ApprovalState> = {
   id: 'approval',
@@ -20,6 +21,7 @@ export const approvalMode: ComposerMode<ApprovalState> = {
   actions: (state, { t }, decision) => {
     const p = approvalPayload(decision?.payload);
     const once = p.escalation !== undefined;
+    const session = p.escalation === undefined || p.escalation === 'git';
     const total = p.review?.hunks?.length ?? 0;
     const kept = total - Object.keys(state.rejected ?? {}).length;
     return [
@@ -31,10 +33,10 @@ export const approvalMode: ComposerMode<ApprovalState> = {
       },
       ...(once
         ? []
-        : [
-            { id: 'allow_always', label: t('decision.approval.allow_always'), tone: 'secondary' as const, testId: 'approval-allow-always' },
-            { id: 'allow_session', label: t('decision.approval.allow_session'), tone: 'secondary' as const, testId: 'approval-allow-session' },
-          ]),
+        : [{ id: 'allow_always', label: t('decision.approval.allow_always'), tone: 'secondary' as const, testId: 'approval-allow-always' }]),
+      ...(session
+        ? [{ id: 'allow_session', label: t('decision.approval.allow_session'), tone: 'secondary' as const, testId: 'approval-allow-session' }]
+        : []),
       {
         id: 'allow_once',
         label: kept < total ? t('composer.review.applySome', { Kept: kept, Total: total }) : t('decision.approval.allow_once'),
