@@ -191,3 +191,33 @@ func wantKind(t testing.TB, err error, k errs.Kind) {
 		t.Fatalf("want %s, got %v", k, err)
 	}
 }
+
+// tunnelOnce opens a tunnel through the proxy at path, sends msg and reads its echo: one CONNECT
+// round trip, as a command's TLS handshake would start.
+func tunnelOnce(path, hostport, msg string) error {
+	conn, err := net.Dial("unix", path)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(conn, connectRaw(hostport)+msg); err != nil {
+		return err
+	}
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, &http.Request{Method: http.MethodConnect})
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return errors.New(resp.Status)
+	}
+	buf := make([]byte, len(msg))
+	if _, err := io.ReadFull(br, buf); err != nil {
+		return err
+	}
+	if string(buf) != msg {
+		return errors.New("echo: " + string(buf))
+	}
+	return nil
+}
