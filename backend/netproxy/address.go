@@ -138,6 +138,8 @@ func (p *Proxy) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
 	if a, err := netip.ParseAddr(host); err == nil {
 		return []netip.Addr{a}, nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, resolveTimeout)
+	defer cancel()
 	addrs, err := p.resolver.LookupNetIP(ctx, "ip", host)
 	if err == nil && len(addrs) == 0 {
 		err = &net.DNSError{Err: "no addresses", Name: host, IsNotFound: true}
@@ -145,8 +147,12 @@ func (p *Proxy) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
 	return addrs, err
 }
 
-// dialTimeout bounds one connection attempt; a download may then take as long as it takes.
-const dialTimeout = 30 * time.Second
+// dialTimeout bounds one connection attempt (a download may then take as long as it takes),
+// resolveTimeout one resolution: a command waiting on a dead resolver should hear why.
+const (
+	dialTimeout    = 30 * time.Second
+	resolveTimeout = 10 * time.Second
+)
 
 // dialChecked connects to the first of the checked addresses that answers.
 func dialChecked(ctx context.Context, t target, addrs []netip.Addr) (net.Conn, *errs.Error) {

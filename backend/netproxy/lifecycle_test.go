@@ -220,3 +220,32 @@ func TestListenInsistsOnAPrivateFolder(t *testing.T) {
 	}
 	defer second.Close()
 }
+
+// A command that gives up (killed, timed out) withdraws its question: the decision's context
+// ends, so the app can take the prompt down.
+func TestHangingUpCancelsAWaitingDecision(t *testing.T) {
+	for _, raw := range []string{connectRaw("gone.test:443"), getRaw("GET", "http://gone.test/")} {
+		entered, ended := make(chan struct{}), make(chan error, 1)
+		decide := func(ctx context.Context, _ string, _ int) netproxy.Verdict {
+			close(entered)
+			select {
+			case <-ctx.Done():
+				ended <- ctx.Err()
+			case <-time.After(5 * time.Second):
+				ended <- errors.New("still waiting 5 s after the command hung up")
+			}
+			return netproxy.Verdict{}
+		}
+		p := start(t, netproxy.Config{Mode: netproxy.Full, Decide: decide})
+		conn, err := net.Dial("unix", p.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(conn, raw)
+		<-entered
+		conn.Close()
+		if err := <-ended; !errors.Is(err, context.Canceled) {
+			t.Fatalf("%q: %v", raw, err)
+		}
+	}
+}

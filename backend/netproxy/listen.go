@@ -6,7 +6,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"agentdesk/backend/errs"
 )
@@ -42,8 +41,7 @@ func ensurePrivateFolder(dir string) error {
 	if err != nil {
 		return errs.Wrap(ListenFailed, err, "Path", dir, "Problem", problem(err))
 	}
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !info.IsDir() || info.Mode().Perm()&0o077 != 0 || !ok || int(st.Uid) != os.Getuid() {
+	if !info.IsDir() || info.Mode().Perm()&0o077 != 0 || !ownedByMe(info) {
 		return errs.New(FolderNotPrivate, "Folder", dir)
 	}
 	return nil

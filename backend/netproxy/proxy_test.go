@@ -85,3 +85,19 @@ func TestUnreachableApprovedHostIsBadGateway(t *testing.T) {
 		}
 	}
 }
+
+// The origin sees the approved name as the Host, whatever Host header the command added: the
+// URL's host is the one that was judged.
+func TestForwardSendsTheJudgedHost(t *testing.T) {
+	srv := httptest.NewServer(hello())
+	defer srv.Close()
+	port := serverPort(t, srv)
+	p := start(t, netproxy.Config{Mode: netproxy.Full, Decide: allow(t, "ok.test:"+port),
+		Loopback: netproxy.LoopbackForTests(t, "ok.test")})
+	raw := "GET http://ok.test:" + port + "/x HTTP/1.1\r\nHost: internal.corp\r\nConnection: close\r\n\r\n"
+	r := send(t, p, raw)
+	body, _ := io.ReadAll(r.reader)
+	if r.status != 200 || string(body) != "hello from ok.test:"+port+" /x" {
+		t.Fatalf("got %d %q", r.status, body)
+	}
+}
