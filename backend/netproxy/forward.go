@@ -113,7 +113,7 @@ func (p *Proxy) forwardFailed(w http.ResponseWriter, r *http.Request, err error)
 // would be a bug) is refused rather than resolved again.
 func dialPinned(ctx context.Context, _, addr string) (net.Conn, error) {
 	pin, ok := ctx.Value(pinnedKey{}).(pinned)
-	if !ok || net.JoinHostPort(pin.target.host, itoa(pin.target.port)) != normalHostPort(addr) {
+	if !ok || net.JoinHostPort(pin.target.host, strconv.Itoa(pin.target.port)) != normalHostPort(addr) {
 		return nil, errs.New(DialFailed, "Host", addr, "Problem", "no checked address")
 	}
 	conn, err := dialChecked(ctx, pin.target, pin.addrs)
@@ -122,8 +122,6 @@ func dialPinned(ctx context.Context, _, addr string) (net.Conn, error) {
 	}
 	return conn, nil
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // normalHostPort spells a transport's "host:port" the way targets are spelled.
 func normalHostPort(addr string) string {

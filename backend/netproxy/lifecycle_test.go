@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -247,5 +248,46 @@ func TestHangingUpCancelsAWaitingDecision(t *testing.T) {
 		if err := <-ended; !errors.Is(err, context.Canceled) {
 			t.Fatalf("%q: %v", raw, err)
 		}
+	}
+}
+
+// A tunnel carries a large upload and its answer, and passes a half close on: the command that
+// finishes sending still reads everything that comes back.
+func TestTunnelCarriesHalfClose(t *testing.T) {
+	port := echoServer(t)
+	p := start(t, netproxy.Config{Mode: netproxy.Full, Decide: allow(t, "echo.test:"+port),
+		Loopback: netproxy.LoopbackForTests(t, "echo.test")})
+	r := send(t, p, connectRaw("echo.test:"+port))
+	if r.status != 200 {
+		t.Fatalf("CONNECT: %d %q", r.status, r.body)
+	}
+	payload := strings.Repeat("0123456789abcdef", 1<<16) // 1 MiB
+	go func() {
+		io.WriteString(r.conn, payload)
+		r.conn.(*net.UnixConn).CloseWrite()
+	}()
+	got, err := io.ReadAll(r.reader)
+	if err != nil || len(got) != len(payload) || string(got) != payload {
+		t.Fatalf("read %d of %d bytes back: %v", len(got), len(payload), err)
+	}
+}
+
+// The test hook skips only the address check: the name still needs approval and the mode.
+func TestLoopbackHookStillNeedsApprovalAndMode(t *testing.T) {
+	port := echoServer(t)
+	loop := netproxy.LoopbackForTests(t, "echo.test")
+	p := start(t, netproxy.Config{Mode: netproxy.Full, Decide: allow(t, "other.test"), Loopback: loop})
+	if r := send(t, p, connectRaw("echo.test:"+port)); r.kind != string(netproxy.NotApproved) {
+		t.Fatalf("unapproved: %d %s", r.status, r.kind)
+	}
+	q := start(t, netproxy.Config{Mode: netproxy.ReadOnly, Decide: allow(t, "echo.test:"+port), Loopback: loop})
+	if r := send(t, q, connectRaw("echo.test:"+port)); r.kind != string(netproxy.ReadOnlyTunnel) {
+		t.Fatalf("read-only: %d %s", r.status, r.kind)
+	}
+	// A Loopback not made by LoopbackForTests opens nothing.
+	z := start(t, netproxy.Config{Mode: netproxy.Full, Decide: allow(t, "echo.test:"+port),
+		Resolver: resolveTo(map[string]string{"echo.test": "127.0.0.1"}), Loopback: &netproxy.Loopback{}})
+	if r := send(t, z, connectRaw("echo.test:"+port)); r.kind != string(netproxy.AddressForbidden) {
+		t.Fatalf("a zero Loopback: %d %s", r.status, r.kind)
 	}
 }

@@ -75,14 +75,20 @@ func TestUnreachableApprovedHostIsBadGateway(t *testing.T) {
 	srv := httptest.NewServer(hello())
 	port := serverPort(t, srv)
 	srv.Close() // nothing listens there any more
+	var log events
 	p := start(t, netproxy.Config{Mode: netproxy.Full, Decide: allow(t, "gone.test:"+port),
-		Loopback: netproxy.LoopbackForTests(t, "gone.test")})
+		Loopback: netproxy.LoopbackForTests(t, "gone.test"), Log: log.log})
 	for _, raw := range []string{connectRaw("gone.test:" + port), getRaw("GET", "http://gone.test:"+port+"/")} {
 		r := send(t, p, raw)
 		if r.status != http.StatusBadGateway || r.kind != string(netproxy.DialFailed) ||
-			!strings.Contains(r.body, "gone.test could not be reached") {
+			!strings.Contains(r.body, "gone.test could not be reached: connection refused") {
 			t.Fatalf("%q: %d %s %q", raw, r.status, r.kind, r.body)
 		}
+	}
+	got := log.all()
+	if len(got) != 2 || got[0].Allowed || got[1].Allowed || got[0].Refusal.Kind != netproxy.DialFailed ||
+		got[1].Refusal.Kind != netproxy.DialFailed || got[1].Method != "GET" {
+		t.Fatalf("events %+v", got)
 	}
 }
 
