@@ -3,18 +3,19 @@ package netproxy
 import (
 	"context"
 	"net"
-	"net/http"
 	"net/netip"
 	"strconv"
 
 	"agentdesk/backend/errs"
 )
 
-// request is what the policy judges: the method ("CONNECT" for a tunnel), the target, and
-// whether a forward request asks to switch protocols (a WebSocket would carry writes as well).
+// request is what the policy judges: the method ("CONNECT" or "SOCKS5" for a tunnel), the
+// target, whether it is a tunnel, and whether a forward request asks to switch protocols (a
+// WebSocket would carry writes as well).
 type request struct {
 	method  string
 	target  target
+	tunnel  bool
 	upgrade bool
 }
 
@@ -49,7 +50,7 @@ func (p *Proxy) modeAllows(r request) *errs.Error {
 	case Full:
 		return nil
 	case ReadOnly:
-		if r.method == http.MethodConnect {
+		if r.tunnel {
 			return errs.New(ReadOnlyTunnel, "Host", r.target.host)
 		}
 		if !readsOnly(r.method) || r.upgrade {

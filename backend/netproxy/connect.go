@@ -17,7 +17,7 @@ func (p *Proxy) serveConnect(w http.ResponseWriter, r *http.Request) {
 		p.refuseAndRecord(w, http.MethodConnect, t, perr)
 		return
 	}
-	addrs, refusal := p.admit(r.Context(), request{method: http.MethodConnect, target: t})
+	addrs, refusal := p.admit(r.Context(), request{method: http.MethodConnect, target: t, tunnel: true})
 	if refusal != nil {
 		p.refuseAndRecord(w, http.MethodConnect, t, refusal)
 		return
@@ -49,19 +49,25 @@ func (p *Proxy) tunnel(w http.ResponseWriter, upstream net.Conn) {
 		upstream.Close()
 		return
 	}
+	// Bytes the command sent right behind the CONNECT (a TLS hello) may sit in the server's buffer.
+	early, _ := rw.Reader.Peek(rw.Reader.Buffered())
+	p.splice(client, upstream, "HTTP/1.1 200 Connection established\r\n\r\n", early)
+}
+
+// splice answers the client with ok, passes early on, and copies both ways until both sides
+// are done or the proxy closes. It closes both connections.
+func (p *Proxy) splice(client, upstream net.Conn, ok string, early []byte) {
 	defer client.Close()
 	defer upstream.Close()
 	if !p.track(client, upstream) {
 		return
 	}
 	defer p.untrack(client, upstream)
-	client.SetDeadline(time.Time{}) // the server's header timeout must not cut a long download
-	if _, err := io.WriteString(client, "HTTP/1.1 200 Connection established\r\n\r\n"); err != nil {
+	client.SetDeadline(time.Time{}) // the handshake's timeout must not cut a long download
+	if _, err := io.WriteString(client, ok); err != nil {
 		return
 	}
-	// Bytes the command sent right behind the CONNECT (a TLS hello) may sit in the server's buffer.
-	if n := rw.Reader.Buffered(); n > 0 {
-		early, _ := rw.Reader.Peek(n)
+	if len(early) > 0 {
 		if _, err := upstream.Write(early); err != nil {
 			return
 		}

@@ -96,6 +96,16 @@ func TestCurlThroughTheProxy(t *testing.T) {
 	if code != 0 || out != "hello from example.com:"+tlsPort+" /tls" {
 		t.Fatalf("https: exit %d, %q, %q", code, out, errOut)
 	}
+	socks := "socks5h://" + strings.TrimPrefix(proxy, "http://")
+	out, errOut, code = curl(t, "--proxy", socks, "--cacert", ca, "https://example.com:"+tlsPort+"/socks")
+	if code != 0 || out != "hello from example.com:"+tlsPort+" /socks" {
+		t.Fatalf("https through socks5h: exit %d, %q, %q", code, out, errOut)
+	}
+	_, errOut, code = curl(t, "--proxy", socks, "https://blocked.test/")
+	t.Logf("curl through socks5h, refused: %s", errOut)
+	if code != 97 || !strings.Contains(errOut, "blocked.test") {
+		t.Fatalf("refused through socks5h: exit %d, %q", code, errOut)
+	}
 	out, errOut, code = curl(t, "--proxy", proxy, "http://example.com:"+plainPort+"/plain")
 	if code != 0 || out != "hello from example.com:"+plainPort+" /plain" {
 		t.Fatalf("http: exit %d, %q, %q", code, out, errOut)
@@ -103,6 +113,7 @@ func TestCurlThroughTheProxy(t *testing.T) {
 
 	// A refused tunnel: curl says 403 and, verbose, shows the reason line.
 	_, errOut, code = curl(t, "--verbose", "--proxy", proxy, "https://blocked.test/")
+	t.Logf("curl -v through CONNECT, refused: %s", lastLines(errOut, 12))
 	if code != 56 || !strings.Contains(errOut, "CONNECT tunnel failed, response 403") ||
 		!strings.Contains(errOut, "agentdesk proxy: blocked.test (port 443) is not approved for this session") {
 		t.Fatalf("refused https: exit %d, %q", code, errOut)
@@ -116,4 +127,9 @@ func TestCurlThroughTheProxy(t *testing.T) {
 	if code != 22 || out != "" {
 		t.Fatalf("refused http with --fail: exit %d, %q", code, out)
 	}
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }

@@ -3,7 +3,8 @@
 // A command's network namespace holds only lo; a bridge inside it forwards 127.0.0.1:PORT to
 // the Unix socket this package serves outside, and HTTP_PROXY/HTTPS_PROXY point at that port.
 // The proxy speaks what curl, npm, pip and git send to such a proxy: CONNECT (HTTPS and anything
-// tunnelled) and plain forward HTTP (GET http://host/path).
+// tunnelled) and plain forward HTTP (GET http://host/path), and SOCKS5 CONNECT with the name
+// resolved here (ALL_PROXY=socks5h://), told apart by the connection's first byte.
 //
 // Each request passes, in this order:
 //  1. the mode (Off refuses everything; ReadOnly only GET, HEAD and OPTIONS, and no CONNECT);
@@ -17,7 +18,8 @@
 //
 // A refusal is an HTTP status (403 for a policy, 502 for a failed connection) whose reason
 // phrase and one-line body say, in English, what happened and what to do: that line is what a
-// command prints and what the model reads.
+// command prints and what the model reads. (SOCKS5 has only a reply code; the Log event has the
+// reason there.)
 package netproxy
 
 import (
@@ -75,16 +77,19 @@ type Proxy struct {
 	messages *i18n.Bundle
 
 	listener  *net.UnixListener
+	httpConns *connQueue
 	server    *http.Server
 	transport *http.Transport
 	forwarder *httputil.ReverseProxy
+	ctx       context.Context // ends at Close: the parent of every request's context
 	cancel    context.CancelFunc
-	served    chan struct{}
+	accepted  chan struct{} // closed when the accept loop has ended
+	served    chan struct{} // closed when the HTTP server has ended
 
 	mu       sync.Mutex
 	closed   bool
-	requests sync.WaitGroup // handlers running, tunnels included
-	tunnels  map[net.Conn]struct{}
+	requests sync.WaitGroup        // connections being routed and requests being served
+	tunnels  map[net.Conn]struct{} // connections Close must cut: tunnels, SOCKS, unrouted
 }
 
 // Listen serves a proxy on a Unix socket at socketPath. The socket's folder must be private
@@ -100,26 +105,27 @@ func Listen(socketPath string, cfg Config) (*Proxy, error) {
 		return nil, err
 	}
 	p := newProxy(socketPath, cfg, messages)
-	p.listener = ln
-	ctx, cancel := context.WithCancel(context.Background())
-	p.cancel = cancel
+	p.listener, p.httpConns = ln, newConnQueue(ln.Addr())
+	p.ctx, p.cancel = context.WithCancel(context.Background())
 	p.server = &http.Server{
 		Handler:           http.HandlerFunc(p.serve),
-		ReadHeaderTimeout: 30 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ReadHeaderTimeout: handshakeTimeout,
+		BaseContext:       func(net.Listener) context.Context { return p.ctx },
 		ErrorLog:          discardLog,
 	}
 	go func() {
 		defer close(p.served)
-		p.server.Serve(ln)
+		p.server.Serve(p.httpConns)
 	}()
+	go p.acceptLoop(ln)
 	return p, nil
 }
 
 func newProxy(path string, cfg Config, messages *i18n.Bundle) *Proxy {
 	p := &Proxy{
 		path: path, decide: cfg.Decide, log: cfg.Log, resolver: cfg.Resolver, loopback: cfg.Loopback,
-		messages: messages, served: make(chan struct{}), tunnels: map[net.Conn]struct{}{},
+		messages: messages, accepted: make(chan struct{}), served: make(chan struct{}),
+		tunnels: map[net.Conn]struct{}{},
 	}
 	if p.resolver == nil {
 		p.resolver = net.DefaultResolver
@@ -152,7 +158,9 @@ func (p *Proxy) Close() error {
 	}
 	p.mu.Unlock()
 	p.cancel()
-	err := p.server.Close()
+	err := p.listener.Close()
+	<-p.accepted
+	p.server.Close()
 	<-p.served
 	p.requests.Wait()
 	p.transport.CloseIdleConnections()
