@@ -12,16 +12,9 @@ import (
 	"agentdesk/backend/errs"
 )
 
-// pinnedKey carries a forward request's checked addresses from the handler to the dial.
+// pinnedKey carries a forward request's method, target and checked addresses from the handler
+// to the dial and to the forwarder's hooks, which log the outcome before the command sees it.
 type pinnedKey struct{}
-
-// outcomeKey carries a forward request's outcome from the forwarder's hooks back to the handler.
-type outcomeKey struct{}
-
-type outcome struct {
-	address netip.Addr
-	refusal *errs.Error
-}
 
 // serveForward passes on a plain HTTP request in absolute form (GET http://host/path).
 func (p *Proxy) serveForward(w http.ResponseWriter, r *http.Request) {
@@ -36,10 +29,8 @@ func (p *Proxy) serveForward(w http.ResponseWriter, r *http.Request) {
 		p.refuseAndRecord(w, r.Method, t, refusal)
 		return
 	}
-	out := &outcome{}
-	ctx := context.WithValue(context.WithValue(r.Context(), pinnedKey{}, pinned{t, addrs}), outcomeKey{}, out)
+	ctx := context.WithValue(r.Context(), pinnedKey{}, pinned{r.Method, t, addrs})
 	p.forwarder.ServeHTTP(w, r.WithContext(ctx))
-	p.record(r.Method, t, out.address, out.refusal)
 }
 
 // forwardTarget reads an absolute-form request's target; any other form is not for a proxy.
@@ -53,8 +44,10 @@ func forwardTarget(r *http.Request) (target, *errs.Error) {
 	return parseTarget(r.URL.Host, 80)
 }
 
-// pinned is the target and its checked addresses: the only addresses the dial may use.
+// pinned is a forward request's target and its checked addresses: the only addresses the dial
+// may use.
 type pinned struct {
+	method string
 	target target
 	addrs  []netip.Addr
 }
@@ -80,8 +73,8 @@ func (p *Proxy) newForwarder() (*http.Transport, *httputil.ReverseProxy) {
 		ErrorLog:      discardLog,
 		FlushInterval: -1, // stream as it comes: npm and pip show progress
 		ModifyResponse: func(resp *http.Response) error {
-			if out, ok := resp.Request.Context().Value(outcomeKey{}).(*outcome); ok {
-				out.address = pinnedAddress(resp.Request.Context())
+			if pin, ok := resp.Request.Context().Value(pinnedKey{}).(pinned); ok {
+				p.record(pin.method, pin.target, pin.addrs[0].Unmap(), nil)
 			}
 			return nil
 		},
@@ -90,21 +83,13 @@ func (p *Proxy) newForwarder() (*http.Transport, *httputil.ReverseProxy) {
 	return transport, forwarder
 }
 
-// pinnedAddress is the first checked address; the transport does not say which one answered.
-func pinnedAddress(ctx context.Context) netip.Addr {
-	if pin, ok := ctx.Value(pinnedKey{}).(pinned); ok && len(pin.addrs) > 0 {
-		return pin.addrs[0].Unmap()
-	}
-	return netip.Addr{}
-}
-
 func (p *Proxy) forwardFailed(w http.ResponseWriter, r *http.Request, err error) {
 	refusal := errs.As(err)
 	if refusal.Kind == errs.Internal {
 		refusal = errs.Wrap(DialFailed, err, "Host", r.URL.Hostname(), "Problem", problem(err))
 	}
-	if out, ok := r.Context().Value(outcomeKey{}).(*outcome); ok {
-		out.refusal = refusal
+	if pin, ok := r.Context().Value(pinnedKey{}).(pinned); ok {
+		p.record(pin.method, pin.target, netip.Addr{}, refusal)
 	}
 	p.refuse(w, refusal)
 }

@@ -291,3 +291,28 @@ func TestLoopbackHookStillNeedsApprovalAndMode(t *testing.T) {
 		t.Fatalf("a zero Loopback: %d %s", r.status, r.kind)
 	}
 }
+
+// Close does not wait for connections that never say anything, nor for a SOCKS5 client that
+// stopped halfway through its greeting.
+func TestCloseCutsSilentConnections(t *testing.T) {
+	p := start(t, netproxy.Config{Mode: netproxy.Full})
+	silent, err := net.Dial("unix", p.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	half, err := net.Dial("unix", p.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer half.Close()
+	half.Write([]byte{5, 3}) // three methods announced, none sent
+	time.Sleep(50 * time.Millisecond)
+	closeWithin(t, p, 5*time.Second)
+	for _, c := range []net.Conn{silent, half} {
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, err := c.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatalf("a connection outlived Close: %v", err)
+		}
+	}
+}

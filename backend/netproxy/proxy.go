@@ -52,14 +52,16 @@ type Config struct {
 	Loopback *Loopback
 }
 
-// Event records one request, for the transcript.
+// Event records one request, for the transcript. It is logged before the command hears the
+// answer.
 type Event struct {
 	Time time.Time
 	// Method is "CONNECT" for a tunnel, else the forward request's method.
 	Method string
 	Host   string
 	Port   int
-	// Address is the address connected to, when a connection was made.
+	// Address is the address connected to, when a connection was made (for a forward request,
+	// the first checked address: the transport does not say which one answered).
 	Address netip.Addr
 	Allowed bool
 	// Refusal says why, when Allowed is false.

@@ -73,6 +73,7 @@ func TestRefusals(t *testing.T) {
 		{"CONNECT when off", netproxy.Off, connectRaw("ok.test:" + port), 403, netproxy.NetworkOff, "ok.test was not contacted"},
 		{"an unknown mode", netproxy.Mode("fulll"), getRaw("GET", "http://ok.test:"+port+"/"), 403, netproxy.NetworkOff, "the network is off"},
 		{"a request that is not for a proxy", netproxy.Full, "GET / HTTP/1.1\r\nHost: ok.test\r\n\r\n", 400, netproxy.BadRequest, "full URL"},
+		{"an https:// URL sent as a forward request", netproxy.Full, getRaw("GET", "https://ok.test:"+port+"/"), 400, netproxy.BadRequest, "https:// goes through CONNECT"},
 		{"CONNECT without a port", netproxy.Full, connectRaw("ok.test"), 400, netproxy.BadRequest, "has no port"},
 	}
 	for _, c := range cases {
