@@ -72,6 +72,7 @@ func (p *Proxy) splice(client, upstream net.Conn, ok string, early []byte) {
 			return
 		}
 	}
+	client = unwrap(client)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -76,6 +76,15 @@ func (c *prefixConn) Read(b []byte) (int, error) {
 	return c.Conn.Read(b)
 }
 
+// unwrap returns the connection under a prefixConn whose byte has been read, so a tunnel copies
+// between the kernel's own sockets (splice, no buffer of ours) instead of through a wrapper.
+func unwrap(c net.Conn) net.Conn {
+	if pc, ok := c.(*prefixConn); ok && len(pc.first) == 0 {
+		return pc.Conn
+	}
+	return c
+}
+
 // CloseWrite keeps the half close a tunnel passes on.
 func (c *prefixConn) CloseWrite() error {
 	if hc, ok := c.Conn.(interface{ CloseWrite() error }); ok {
