@@ -41,7 +41,11 @@ func forwardTarget(r *http.Request) (target, *errs.Error) {
 	if r.URL.Scheme != "http" {
 		return target{}, errs.New(BadRequest, "Problem", "only http:// URLs are forwarded; https:// goes through CONNECT")
 	}
-	return parseTarget(r.URL.Host, 80)
+	port := r.URL.Port()
+	if port == "" {
+		port = "80"
+	}
+	return parseTarget(net.JoinHostPort(r.URL.Hostname(), port), 0)
 }
 
 // pinned is a forward request's target and its checked addresses: the only addresses the dial

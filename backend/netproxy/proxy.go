@@ -41,10 +41,11 @@ type Config struct {
 	// Mode is the session's network mode; an unknown value acts as Off. SetMode changes it.
 	Mode Mode
 	// Decide approves a host and port. It may block (the app asking the person) while the
-	// connection waits; ctx ends when the command hangs up or the proxy closes. Nil refuses all.
+	// connection waits; ctx ends when the proxy closes or, for HTTP, when the command hangs up
+	// (a SOCKS5 hang-up is noticed only after the answer). Nil refuses all.
 	Decide func(ctx context.Context, host string, port int) Verdict
-	// Log, when set, hears of every request once it is settled, from the request's goroutine:
-	// it must be safe for concurrent use and must not block.
+	// Log, when set, hears of every request once it is settled, before the command hears the
+	// answer, from the request's goroutine: it must be safe for concurrent use and not block.
 	Log func(Event)
 	// Resolver finds addresses; nil means net.DefaultResolver. Its answers are always checked.
 	Resolver Resolver
@@ -52,11 +53,10 @@ type Config struct {
 	Loopback *Loopback
 }
 
-// Event records one request, for the transcript. It is logged before the command hears the
-// answer.
+// Event records one request, for the transcript.
 type Event struct {
 	Time time.Time
-	// Method is "CONNECT" for a tunnel, else the forward request's method.
+	// Method is "CONNECT" or "SOCKS5" for a tunnel, else the forward request's method.
 	Method string
 	Host   string
 	Port   int
@@ -91,7 +91,7 @@ type Proxy struct {
 	mu       sync.Mutex
 	closed   bool
 	requests sync.WaitGroup        // connections being routed and requests being served
-	tunnels  map[net.Conn]struct{} // connections Close must cut: tunnels, SOCKS, unrouted
+	conns    map[net.Conn]struct{} // connections Close must cut: tunnels, SOCKS, unrouted
 }
 
 // Listen serves a proxy on a Unix socket at socketPath. The socket's folder must be private
@@ -127,7 +127,7 @@ func newProxy(path string, cfg Config, messages *i18n.Bundle) *Proxy {
 	p := &Proxy{
 		path: path, decide: cfg.Decide, log: cfg.Log, resolver: cfg.Resolver, loopback: cfg.Loopback,
 		messages: messages, accepted: make(chan struct{}), served: make(chan struct{}),
-		tunnels: map[net.Conn]struct{}{},
+		conns: map[net.Conn]struct{}{},
 	}
 	if p.resolver == nil {
 		p.resolver = net.DefaultResolver
@@ -155,7 +155,7 @@ func (p *Proxy) Close() error {
 		return nil
 	}
 	p.closed = true
-	for c := range p.tunnels {
+	for c := range p.conns {
 		c.Close()
 	}
 	p.mu.Unlock()
@@ -183,7 +183,8 @@ func (p *Proxy) begin() bool {
 
 func (p *Proxy) end() { p.requests.Done() }
 
-// track registers a tunnel's connection so Close can cut it; false means the proxy is closing.
+// track registers connections the HTTP server does not own (tunnels, SOCKS5, connections not
+// yet routed) so Close can cut them; false means the proxy is closing.
 func (p *Proxy) track(conns ...net.Conn) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -191,7 +192,7 @@ func (p *Proxy) track(conns ...net.Conn) bool {
 		return false
 	}
 	for _, c := range conns {
-		p.tunnels[c] = struct{}{}
+		p.conns[c] = struct{}{}
 	}
 	return true
 }
@@ -200,7 +201,7 @@ func (p *Proxy) untrack(conns ...net.Conn) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, c := range conns {
-		delete(p.tunnels, c)
+		delete(p.conns, c)
 	}
 }
 

@@ -28,7 +28,7 @@ var englishMessages = sync.OnceValues(i18n.Load)
 // which is ordinary, and a background log line would reach nobody who could act on it.
 var discardLog = log.New(io.Discard, "", 0)
 
-// Refusal is the one line the proxy answers err with.
+// refusalText is the one line the proxy answers err with.
 func (p *Proxy) refusalText(err *errs.Error) string {
 	msg := p.messages.T(i18n.Fallback, "error."+string(err.Kind), err.Args)
 	return oneLine(refusalPrefix + msg)

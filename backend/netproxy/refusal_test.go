@@ -66,6 +66,7 @@ func TestRefusals(t *testing.T) {
 		{"IPv6 link-local", netproxy.Full, connectRaw("linklocal6.test:" + port), 403, netproxy.AddressForbidden, "(link-local address)"},
 		{"multicast", netproxy.Full, connectRaw("multicast.test:" + port), 403, netproxy.AddressForbidden, "239.1.2.3 (multicast address)"},
 		{"a loopback IP literal, even approved", netproxy.Full, connectRaw("127.0.0.1:" + port), 403, netproxy.AddressForbidden, "(loopback address)"},
+		{"an IPv6 loopback literal forwarded", netproxy.Full, getRaw("GET", "http://[::1]/"), 403, netproxy.AddressForbidden, "::1 (loopback address)"},
 		{"the metadata IP literal forwarded", netproxy.Full, getRaw("GET", "http://169.254.169.254:"+port+"/latest/meta-data/"), 403, netproxy.AddressForbidden, "(cloud metadata address)"},
 		{"POST in read-only", netproxy.ReadOnly, getRaw("POST", "http://ok.test:"+port+"/"), 403, netproxy.ReadOnlyMethod, "POST to ok.test was refused (only GET, HEAD and OPTIONS pass)"},
 		{"CONNECT in read-only", netproxy.ReadOnly, connectRaw("ok.test:" + port), 403, netproxy.ReadOnlyTunnel, "the proxy cannot see whether requests inside it only read"},
