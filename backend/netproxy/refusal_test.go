@@ -112,6 +112,14 @@ func TestNothingIsResolvedOrAskedBeforeItsTurn(t *testing.T) {
 	if r := send(t, p, connectRaw("169.254.169.254:80")); r.kind != string(netproxy.AddressForbidden) || asked.Load() != 1 {
 		t.Fatalf("the metadata literal: %s, policy asked %d times", r.kind, asked.Load())
 	}
+	// An approved name is resolved exactly once per request: the check and the dial share the
+	// answer, so a second, rebinding answer never gets the chance.
+	lan := resolveTo(map[string]string{"lan.test": "10.0.0.1"})
+	q := start(t, netproxy.Config{Mode: netproxy.Full, Decide: allow(t, "lan.test"), Resolver: lan})
+	send(t, q, getRaw("GET", "http://lan.test/"))
+	if got := lan.askedFor(); len(got) != 1 || got[0] != "lan.test" {
+		t.Fatalf("resolutions for one request: %v", got)
+	}
 }
 
 // A policy's own refusal reaches the command as it was given.
