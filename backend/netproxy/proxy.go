@@ -112,6 +112,7 @@ func Listen(socketPath string, cfg Config) (*Proxy, error) {
 	p.server = &http.Server{
 		Handler:           http.HandlerFunc(p.serve),
 		ReadHeaderTimeout: handshakeTimeout,
+		IdleTimeout:       idleTimeout,
 		BaseContext:       func(net.Listener) context.Context { return p.ctx },
 		ErrorLog:          discardLog,
 	}

@@ -8,8 +8,12 @@ import (
 	"time"
 )
 
-// handshakeTimeout bounds how long a connection may take to say what it wants.
-const handshakeTimeout = 30 * time.Second
+// handshakeTimeout bounds how long a connection may take to say what it wants; idleTimeout how
+// long a command's kept-alive connection may sit unused between forward requests.
+const (
+	handshakeTimeout = 30 * time.Second
+	idleTimeout      = 2 * time.Minute
+)
 
 // acceptLoop takes every connection and hands each, by its first byte, to SOCKS5 or to the
 // HTTP server: one socket serves both, so a bridge needs one port for HTTP_PROXY and ALL_PROXY.

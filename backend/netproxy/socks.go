@@ -106,18 +106,24 @@ func readSOCKSRequest(c net.Conn) (target, byte, *errs.Error) {
 
 func readSOCKSHost(c net.Conn, atyp byte) (string, error) {
 	switch atyp {
-	case socksAtypIPv4, socksAtypIPv6:
-		b := make([]byte, map[byte]int{socksAtypIPv4: 4, socksAtypIPv6: 16}[atyp])
-		if _, err := io.ReadFull(c, b); err != nil {
-			return "", err
-		}
-		a, _ := netip.AddrFromSlice(b)
-		return a.String(), nil
+	case socksAtypIPv4:
+		return readSOCKSAddr(c, 4)
+	case socksAtypIPv6:
+		return readSOCKSAddr(c, 16)
 	case socksAtypName:
 		name, err := readCounted(c)
 		return string(name), err
 	}
 	return "", errs.New(BadRequest)
+}
+
+func readSOCKSAddr(c net.Conn, size int) (string, error) {
+	b := make([]byte, size)
+	if _, err := io.ReadFull(c, b); err != nil {
+		return "", err
+	}
+	a, _ := netip.AddrFromSlice(b)
+	return a.String(), nil
 }
 
 // readCounted reads a length byte and that many bytes.

@@ -91,3 +91,21 @@ func TestSOCKS5WithoutNoAuthIsRefused(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// A SOCKS5 request may name its target by IPv6 address; the address check applies.
+func TestSOCKS5IPv6Literal(t *testing.T) {
+	p := start(t, netproxy.Config{Mode: netproxy.Full, Decide: allow(t, "::1")})
+	c, err := net.Dial("unix", p.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	c.Write([]byte{5, 1, 0})
+	io.ReadFull(c, make([]byte, 2))
+	c.Write(append(append([]byte{5, 1, 0, 4}, net.IPv6loopback...), 0, 80))
+	reply := make([]byte, 10)
+	if _, err := io.ReadFull(c, reply); err != nil || reply[1] != 2 {
+		t.Fatalf("reply %v, %v", reply, err)
+	}
+}
