@@ -2,7 +2,9 @@ package netproxy_test
 
 import (
 	"context"
+	"net"
 	"net/http/httptest"
+	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -173,4 +175,46 @@ func TestReadOnlyRefusesUpgrades(t *testing.T) {
 	if r := send(t, p, raw); r.kind != string(netproxy.ReadOnlyMethod) {
 		t.Fatalf("got %d %s", r.status, r.kind)
 	}
+}
+
+// A name pointing at one of this machine's own public addresses is refused too: a service bound
+// to all interfaces would otherwise be one approved-looking name away. A server listens there,
+// so without the check the request would get through.
+func TestOwnAddressIsRefused(t *testing.T) {
+	own := publicOwnAddr(t)
+	ln, err := net.Listen("tcp", net.JoinHostPort(own.String(), "0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(hello())
+	srv.Listener.Close()
+	srv.Listener = ln
+	srv.Start()
+	defer srv.Close()
+	port := serverPort(t, srv)
+	names := resolveTo(map[string]string{"self.test": own.String()})
+	p := start(t, netproxy.Config{Mode: netproxy.Full, Decide: allow(t, "self.test:"+port), Resolver: names})
+	r := send(t, p, getRaw("GET", "http://self.test:"+port+"/"))
+	if r.kind != string(netproxy.AddressForbidden) || !strings.Contains(r.body, own.String()+" (this machine's own address)") {
+		t.Fatalf("got %d %s %q", r.status, r.kind, r.body)
+	}
+}
+
+// publicOwnAddr is an address of this machine that no other class covers (not loopback,
+// private or link-local), or the test is skipped, saying so.
+func publicOwnAddr(t *testing.T) netip.Addr {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range addrs {
+		p, err := netip.ParsePrefix(a.String())
+		ip := p.Addr().Unmap()
+		if err == nil && ip.Is4() && !ip.IsLoopback() && !ip.IsPrivate() && !ip.IsLinkLocalUnicast() &&
+			!netip.MustParsePrefix("100.64.0.0/10").Contains(ip) {
+			return ip
+		}
+	}
+	t.Skip("this machine has no public IPv4 interface address to point a name at")
+	return netip.Addr{}
 }
