@@ -21,9 +21,9 @@ type Verdict struct {
 // Approve is the verdict that lets a connection through.
 func Approve() Verdict { return Verdict{Allow: true} }
 
-// DefaultPorts are the ports a host-level approval covers: plain HTTP and HTTPS. Any other port
+// defaultPorts are the ports a host-level approval covers: plain HTTP and HTTPS. Any other port
 // needs an explicit host:port entry, so approving a web host does not open its SSH or database.
-var DefaultPorts = []int{80, 443}
+var defaultPorts = []int{80, 443}
 
 // Allowlist is the simplest policy: the hosts the person approved. It is safe for concurrent
 // use, so the app can add a host the person just approved while other connections are served.
@@ -107,7 +107,7 @@ func candidates(host string) []string {
 }
 
 func isDefaultPort(port int) bool {
-	for _, p := range DefaultPorts {
+	for _, p := range defaultPorts {
 		if p == port {
 			return true
 		}
