@@ -23,8 +23,10 @@ var rules = []rule{
 	{"the domain never imports Wails", always, prefix(wailsModule)},
 	{"the domain never imports app/", always, prefix("agentdesk/app")},
 	// mcp speaks MCP's Streamable HTTP transport to the servers the person configured.
-	{"only serve, provider, acp and mcp speak HTTP", func(pkg string, isTest bool) bool {
-		return !isTest && !inAny(pkg, "serve", "provider", "acp", "mcp")
+	// netproxy is the HTTP proxy sandboxed commands reach the network through: it must parse
+	// CONNECT and forward requests and pass plain HTTP on.
+	{"only serve, provider, acp, mcp and netproxy speak HTTP", func(pkg string, isTest bool) bool {
+		return !isTest && !inAny(pkg, "serve", "provider", "acp", "mcp", "netproxy")
 	}, func(imp string) bool { return imp == "net/http" }},
 	{"errs uses the standard library only", only("errs"), notStdlib()},
 	// The gate must parse shell to judge commands (mvdan.cc/sh is a pure parser) and expand

@@ -23,6 +23,7 @@ declare -A budget=(
   [BenchmarkCheckpointIncremental]=100000000 # a snapshot of 10,000 files / 200 MB with 10 changed: 100 ms
   [BenchmarkOfferedNoServers]=200000  # what MCP adds to every model request with no server: 200 µs
   [BenchmarkStdioCall]=10000000       # an MCP call to a running stdio server, listing re-read and pins checked: 10 ms
+  [BenchmarkConnectRoundTrip]=1000000 # a command's CONNECT through the network proxy's socket, policy, check, dial and one echo: 1 ms
 )
 # Budgets on the difference between two lines of one run: what the second adds to the first.
 declare -A overhead=(
