@@ -49,6 +49,9 @@ func runHelper(req request) error {
 	if req.Namespaces {
 		env = withTempDir(env, p.TempDir)
 	}
+	if req.Namespaces && p.ProxySocket != "" {
+		env = proxyEnv(env)
+	}
 	return supervise(req.Shell, req.Args, env)
 }
 
@@ -64,6 +67,11 @@ func enterView(p *Policy, v View, newNet bool) error {
 	p.TempDir = namespaceTemp
 	if newNet {
 		if err := loopbackUp(); err != nil {
+			return err
+		}
+	}
+	if p.ProxySocket != "" {
+		if err := startBridge(p.ProxySocket); err != nil {
 			return err
 		}
 	}

@@ -29,6 +29,7 @@ func isolate(p Policy, v View) error {
 		func() error { return showSystem(root) },
 		func() error { return showToolchain(root, v) },
 		func() error { return showWorkspace(root, p) },
+		func() error { return showProxy(root, p) },
 		func() error { return showHome(root) },
 	}
 	for _, step := range steps {
@@ -53,6 +54,14 @@ func showToolchain(root string, v View) error {
 		}
 	}
 	return nil
+}
+
+// showProxy binds the folder of the proxy's socket, read-only: connecting needs no write.
+func showProxy(root string, p Policy) error {
+	if p.ProxySocket == "" {
+		return nil
+	}
+	return bindAt(proxyFolder(p.ProxySocket), filepath.Join(root, proxyFolder(p.ProxySocket)), true)
 }
 
 func showPath(root, path string, readOnly bool) error {

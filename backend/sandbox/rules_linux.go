@@ -30,7 +30,7 @@ var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/d
 // when allowed, and neither are pathname unix sockets, which reach local services the same way.
 func config(p Policy) landlock.Config {
 	cfg := landlock.V11
-	if p.Network {
+	if p.Network && p.ProxySocket == "" {
 		cfg.HandledAccessNet = 0
 		cfg.HandledAccessFS &^= ll.AccessFSResolveUnix
 	}
@@ -53,6 +53,9 @@ func rules(p Policy, abi int, v *View) []landlock.Rule {
 	}
 	for _, dir := range writable(p, v) {
 		rs = append(rs, landlock.PathAccess(change, dir))
+	}
+	if p.ProxySocket != "" {
+		rs = append(rs, landlock.ConnectTCP(ProxyPort)) // the bridge, on the namespace's own lo
 	}
 	return rs
 }

@@ -31,6 +31,9 @@ type Policy struct {
 	GitWrite bool `json:"git_write,omitempty"`
 	// Hide lists paths the command must not see at all (path deny rules), where namespaces work.
 	Hide []string `json:"hide,omitempty"`
+	// ProxySocket is the Unix socket of AgentDesk's network proxy for this command, where
+	// namespaces work: the command's only way out, through ProxyPort on its own loopback.
+	ProxySocket string `json:"proxy_socket,omitempty"`
 	// Expose lists folders shown read-only besides the view, where namespaces work: a program
 	// installed outside the toolchain (an MCP server's own folder).
 	Expose []string `json:"expose,omitempty"`
@@ -147,7 +150,8 @@ func Command(p Policy, shell string, args, env []string) (*exec.Cmd, error) {
 	}
 	req := request{Policy: p, Shell: shell, Args: args}
 	if st.Namespaces && p.TempDir != "" {
-		req.Namespaces, req.NewNet, req.View = true, !p.Network, DefaultView().with(p.Expose)
+		// The proxy replaces the host's network: a namespace with it has only lo too.
+		req.Namespaces, req.NewNet, req.View = true, !p.Network || p.ProxySocket != "", DefaultView().with(p.Expose)
 	}
 	return helperCommand(req, withTempDir(env, p.TempDir))
 }

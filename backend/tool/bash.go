@@ -178,7 +178,12 @@ func runShell(ctx context.Context, dir, command string, opts ShellOptions, sink 
 		return nil, false, err
 	}
 	defer removeTemp(tmp)
-	cmd, err := shellCommand(dir, command, opts, tmp)
+	socket, stopProxy, err := startProxy(opts)
+	if err != nil {
+		return nil, false, err
+	}
+	defer stopProxy()
+	cmd, err := shellCommand(dir, command, opts, tmp, socket)
 	if err != nil {
 		return nil, false, err
 	}
@@ -214,14 +219,14 @@ func runShell(ctx context.Context, dir, command string, opts ShellOptions, sink 
 
 // shellCommand builds the command: the environment without secrets, git hardened for Auto's
 // read-only class, and the kernel sandbox unless the person approved running without it.
-func shellCommand(dir, command string, opts ShellOptions, tmp string) (*exec.Cmd, error) {
+func shellCommand(dir, command string, opts ShellOptions, tmp, proxySocket string) (*exec.Cmd, error) {
 	name, args := shell(command)
 	env := sandbox.ScrubEnv(os.Environ(), opts.PassEnv)
 	if opts.HardenGit {
 		env = sandbox.WithHardenedGit(env, dir)
 	}
 	p := sandbox.Policy{Workspace: dir, DataDir: opts.DataDir, Network: opts.Network, TempDir: tmp,
-		ReadOnly: opts.HardenGit, GitWrite: opts.GitWrite}
+		ReadOnly: opts.HardenGit, GitWrite: opts.GitWrite, ProxySocket: proxySocket}
 	cmd, err := confined(p, opts.Unsandboxed, name, args, env)
 	if err != nil {
 		return nil, err

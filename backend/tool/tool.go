@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"agentdesk/backend/netproxy"
 	"context"
 	"encoding/json"
 
@@ -71,6 +72,9 @@ type Env struct {
 type ShellOptions struct {
 	// Network: the person approved this call reaching the network (an escalation).
 	Network bool
+	// Proxy is the policy of the network proxy the call reaches the network through, where
+	// commands have a network namespace of their own; nil means no proxy (no network there).
+	Proxy *netproxy.Config
 	// Unsandboxed: the person approved running this call outside the kernel sandbox.
 	Unsandboxed bool
 	// GitWrite: the person approved this call changing the workspace's .git (commit, add …).
