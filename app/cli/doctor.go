@@ -214,8 +214,16 @@ func (c *Context) sandboxLine(s sandbox.Support) string {
 	if s.Kind != sandbox.KindLandlock {
 		return fmt.Sprintf("! %-10s %s", c.T("sandbox.doctor.label"), c.T("sandbox.doctor.none", "Reason", s.Reason))
 	}
-	return fmt.Sprintf("✓ %-10s %s", c.T("sandbox.doctor.label"), c.T("sandbox.doctor.landlock",
-		"ABI", s.ABI, "Network", c.yesNo(s.Network), "Git", c.yesNo(s.ProtectGit)))
+	line := fmt.Sprintf("✓ %-10s %s", c.T("sandbox.doctor.label"), c.T("sandbox.doctor.landlock", "ABI", s.ABI,
+		"Namespaces", c.yesNo(s.Namespaces), "Network", c.yesNo(s.Network), "Git", c.yesNo(s.ProtectGit), "Reaper", s.Reaper))
+	if len(s.Uncovered) > 0 {
+		names := make([]string, len(s.Uncovered))
+		for i, id := range s.Uncovered {
+			names[i] = c.T("sandbox.uncovered." + id)
+		}
+		line += fmt.Sprintf("\n  %-10s %s", "", c.T("sandbox.doctor.uncovered", "List", strings.Join(names, "; ")))
+	}
+	return line
 }
 
 func (c *Context) yesNo(b bool) string {

@@ -25,24 +25,23 @@ func detect() Support {
 	return s
 }
 
-// uncovered lists what stays open with the layers this kernel has, in the doctor's words.
+// uncovered lists what stays open with the layers this kernel has, as stable ids the doctor and
+// Settings translate ("sandbox.uncovered.<id>").
 func uncovered(s Support) []string {
 	var out []string
 	if !s.Namespaces {
-		out = append(out, "the whole file system is visible to commands except the data folder",
-			".git is writable by commands", "UDP and local sockets reach the host")
-		if !s.Network {
-			out = append(out, "TCP is not filtered")
+		out = append(out, "filesystem", "git", "udp-unix", "processes")
+		if s.Network {
+			out = append(out, "tcp-by-port")
 		} else {
-			out = append(out, "TCP is filtered by port only")
+			out = append(out, "tcp")
 		}
 	}
 	if !s.Scoped {
-		out = append(out, "abstract unix sockets and signals are not scoped")
+		out = append(out, "scoping")
 	}
 	return out
 }
-
 func landlockMissing(err error) string {
 	switch {
 	case errors.Is(err, syscall.ENOSYS):

@@ -52,8 +52,12 @@ export interface SandboxSupport {
   abi: number;
   /** TCP connect and bind can be refused (Landlock ABI 4 and later). */
   network: boolean;
-  /** .git/hooks and .git/config are read-only for commands. */
+  /** .git is read-only for commands unless the person allows a change. */
   protect_git: boolean;
+  /** Commands run in namespaces of their own: they see only the workspace, toolchain and caches. */
+  namespaces?: boolean;
+  /** What this machine's kernel leaves open. */
+  uncovered?: string[];
   reason?: string;
 }
 

@@ -16,7 +16,11 @@ export function splitNames(text: string): string[] {
 /** What confines shell commands here, in one sentence: said once, where the defaults live. */
 function sandboxLine(s: SandboxSupport | null | undefined, t: TFunction): { text: string; confined: boolean } {
   if (s?.kind === 'landlock') {
-    const key = s.network ? 'settings.shell.sandbox.landlock' : 'settings.shell.sandbox.landlockNoNetwork';
+    const key = s.namespaces
+      ? 'settings.shell.sandbox.namespaces'
+      : s.network
+        ? 'settings.shell.sandbox.landlock'
+        : 'settings.shell.sandbox.landlockNoNetwork';
     return { text: t(key, { ABI: s.abi }), confined: true };
   }
   return { text: t('settings.shell.sandbox.none'), confined: false };

@@ -70,7 +70,11 @@ function normalizeSandbox(raw: unknown): SandboxSupport {
   const s = fieldsOf(raw);
   const abi = typeof s.abi === 'number' ? s.abi : 0;
   if (s.kind !== 'landlock' || abi <= 0) return { kind: 'none', abi: 0, network: false, protect_git: false, reason: str(s.reason) };
-  return { kind: 'landlock', abi, network: s.network === true, protect_git: s.protect_git === true };
+  const out: SandboxSupport = { kind: 'landlock', abi, network: s.network === true, protect_git: s.protect_git === true };
+  if (s.namespaces === true) out.namespaces = true;
+  const uncovered = strings(s.uncovered);
+  if (uncovered.length) out.uncovered = uncovered;
+  return out;
 }
 
 /**
