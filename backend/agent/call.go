@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"agentdesk/backend/netproxy"
 	"encoding/json"
 
 	"agentdesk/backend/errs"
@@ -187,7 +186,7 @@ func (t *turn) confine(g *gated, env *tool.Env) error {
 	esc := g.desc.Gate.Escalation
 	env.Shell = tool.ShellOptions{
 		Network:     g.escalated && esc == policy.EscalateNetwork,
-		Proxy:       networkProxy(g.escalated && esc == policy.EscalateNetwork),
+		Proxy:       t.hostProxy(g.desc.Gate.Command, g.escalated && esc == policy.EscalateNetwork),
 		Unsandboxed: g.escalated && esc == policy.EscalateUnsandboxed,
 		// The gate lets a git write run only when the person approved it, now or for the session.
 		GitWrite:  esc == policy.EscalateGit,
@@ -196,15 +195,6 @@ func (t *turn) confine(g *gated, env *tool.Env) error {
 		PassEnv:   pass,
 	}
 	return nil
-}
-
-// networkProxy is the proxy policy of a call the person let reach the network: any public
-// host. Without that, a namespaced command has no network at all.
-func networkProxy(allowed bool) *netproxy.Config {
-	if !allowed {
-		return nil
-	}
-	return &netproxy.Config{Mode: netproxy.Full, Decide: tool.AnyPublicHost}
 }
 
 // track notes changes and passing verifications: any successful bash command after the last

@@ -27,10 +27,13 @@ const (
 	FolderNotPrivate errs.Kind = "PROXY_FOLDER_NOT_PRIVATE"
 	// ListenFailed: the socket could not be created. Args: Path, Problem.
 	ListenFailed errs.Kind = "PROXY_LISTEN_FAILED"
+	// Declined: the person (or a deny rule, or no one being there to ask) refused the host.
+	// Args: Host.
+	Declined errs.Kind = "PROXY_DECLINED"
 	// InvalidPattern: an allowlist entry that is not a host, *.domain or host:port. Args: Pattern.
 	InvalidPattern errs.Kind = "PROXY_INVALID_PATTERN"
 )
 
 // Kinds lists every kind above, for the test that checks each has a message in every language.
 var Kinds = []errs.Kind{NotApproved, AddressForbidden, NetworkOff, ReadOnlyMethod, ReadOnlyTunnel,
-	ResolveFailed, DialFailed, BadRequest, FolderNotPrivate, ListenFailed, InvalidPattern}
+	ResolveFailed, DialFailed, BadRequest, FolderNotPrivate, ListenFailed, InvalidPattern, Declined}

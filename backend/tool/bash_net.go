@@ -18,7 +18,7 @@ func AnyPublicHost(context.Context, string, int) netproxy.Verdict { return netpr
 // sandbox gives commands a network namespace of their own and the call has a proxy policy. The
 // returned stop closes it and removes the folder; socket is "" when there is no proxy.
 func startProxy(opts ShellOptions) (socket string, stop func(), err error) {
-	if opts.Proxy == nil || !sandbox.Status().Namespaces {
+	if opts.Proxy == nil || opts.Unsandboxed || !sandbox.Status().Namespaces {
 		return "", func() {}, nil
 	}
 	dir, err := os.MkdirTemp("", "agentdesk-net-*")
