@@ -11,7 +11,9 @@ import "strings"
 const KindHost Kind = "host"
 
 // NormalHost is a host name as approvals compare it: lower case, without a trailing dot.
-func NormalHost(host string) string { return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(host)), ".") }
+func NormalHost(host string) string {
+	return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(host)), ".")
+}
 
 // HostApproved reports whether the session's grants or the allow rules approve host. A rule's
 // "*.example.com" (which only the person types, in Settings) approves the names below it.
