@@ -231,6 +231,9 @@ func splitTokens(text string) []string {
 // expand to.
 func (c command) runs(rule []string) bool {
 	tokens := c.tokens()
+	if len(tokens) > maxTokens {
+		return false // indirect: the rule is uncertain, never a miss
+	}
 	for i, t := range tokens {
 		if !programIs(t, rule[0]) {
 			continue
