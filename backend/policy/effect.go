@@ -103,15 +103,15 @@ func programWords(fields []field) []field {
 var awkFileFlags = []string{"-f", "--file", "-E", "--exec", "-i", "--include", "-l", "--load"}
 
 // awkRunsCode reports an awk told to read its program from a file, or whose words hold a call
-// of system() or a pipe to or from a command. It errs on the side of the alarm: any later word
-// counts.
+// of system(), a pipe to or from a command, or gawk's @load and @include. It errs on the side of
+// the alarm: any later word counts.
 func awkRunsCode(args []field) bool {
 	for _, a := range args {
 		name, _, _ := strings.Cut(a.text, "=")
 		switch {
 		case slices.Contains(awkFileFlags, name), strings.HasPrefix(a.text, "-f") && !strings.HasPrefix(a.text, "--"):
 			return true
-		case strings.Contains(a.text, "system"), strings.Contains(a.text, "|"):
+		case strings.Contains(a.text, "system"), strings.Contains(a.text, "|"), strings.Contains(a.text, "@"):
 			return true
 		}
 	}
@@ -129,13 +129,15 @@ func hasCodeFlag(args []string) bool {
 }
 
 // gitConfigured reports configuration among git's global options: "-c key=value",
-// "--config-env=key=VAR" and "--exec-path=dir". Any key may run code (alias.*, core.pager,
-// core.fsmonitor, core.sshCommand, diff.external, include.path …), so none is trusted.
+// "--config-env=key=VAR", "--exec-path=dir" and "--git-dir" (a repository whose config the
+// command chose). Any key may run code (alias.*, core.pager, core.fsmonitor, core.sshCommand,
+// diff.external, include.path …), so none is trusted.
 func gitConfigured(args []string) bool {
 	for _, a := range gitGlobalOptions(args) {
 		lower := strings.ToLower(a)
 		switch {
-		case strings.HasPrefix(a, "-c"), strings.HasPrefix(lower, "--config-env"), strings.HasPrefix(lower, "--exec-path="):
+		case strings.HasPrefix(a, "-c"), strings.HasPrefix(lower, "--config-env"), strings.HasPrefix(lower, "--exec-path="),
+			strings.HasPrefix(lower, "--git-dir"):
 			return true
 		}
 	}

@@ -354,6 +354,8 @@ func TestProgramDenyRulesAskForCodeTheGateCannotSee(t *testing.T) {
 		{"git --config-env=include.path=CFG x", DecideAsk},
 		{"git --config-env include.path=CFG x", DecideAsk},
 		{"git --exec-path=. x", DecideAsk},
+		{"git --git-dir=made.git x", DecideAsk},
+		{"gawk '@load \"x\"; BEGIN{}'", DecideAsk},
 		{"sudo git -C . -c x=y status", DecideAsk},
 		{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0=push git x", DecideAsk},
 		{"GIT_CONFIG_PARAMETERS=\"'alias.x=push'\" git x", DecideAsk},

@@ -158,6 +158,9 @@ func (a *analyzer) walk(file *syntax.File) {
 // export or declare that is only known at run time may assign any variable.
 func (a *analyzer) assignsCodeEnv(n *syntax.Assign) bool {
 	if n.Name == nil {
+		if n.Value == nil {
+			return false
+		}
 		fields, ok := a.expander.word(nil, n.Value)
 		if !ok || len(fields) != 1 {
 			return true
