@@ -152,3 +152,20 @@ func TestExpansionPastItsBoundsIsUncertain(t *testing.T) {
 		}
 	}
 }
+
+// make runs what its makefile and its command-line variables say (make test CC='rm -rf ~'), so
+// no prefix is offered for it and a prefix grant never widens to it.
+func TestMakeGetsNoPrefix(t *testing.T) {
+	sh := AnalyzeShell("make test", newMemView())
+	if p := SuggestPrefix(&sh); p != "" {
+		t.Fatalf("SuggestPrefix(make test) = %q", p)
+	}
+	cmd := "make test CC='rm -rf x'"
+	wide := AnalyzeShell(cmd, newMemView())
+	v := Evaluate(Input{Mode: "execute", Permission: Ask, Sandboxed: true,
+		Grants: []Grant{{Kind: KindBash, Command: "make test", Scope: ScopePrefix}},
+		Call:   Resolved{Call: Call{Kind: KindBash, Command: cmd}, Shell: &wide}})
+	if v.Decision != DecideAsk {
+		t.Fatalf("a prefix grant on make test let %q through: %s", cmd, v.ReasonKey)
+	}
+}
