@@ -31,12 +31,9 @@ var rules = []rule{
 	{"errs uses the standard library only", only("errs"), notStdlib()},
 	// The gate must parse shell to judge commands (mvdan.cc/sh is a pure parser) and expand
 	// braces, tildes and globs as the shell would (its expander, handed the file system only
-	// through the policy.View the caller passes), and it reads the mode profiles. On Linux its
-	// resolver keeps what it learned of a workspace's folders between decisions only under an
-	// inotify watch and a watch of the mount table (x/sys/unix, tree_linux.go); nothing else.
-	{"policy uses the standard library, errs, mode, the shell parser and expander and x/sys/unix only", only("policy"),
-		notStdlib("agentdesk/backend/errs", "agentdesk/backend/mode", "mvdan.cc/sh/v3/syntax", "mvdan.cc/sh/v3/expand",
-			"golang.org/x/sys/unix")},
+	// through the policy.View the caller passes), and it reads the mode profiles; nothing else.
+	{"policy uses the standard library, errs, mode and the shell parser and expander only", only("policy"),
+		notStdlib("agentdesk/backend/errs", "agentdesk/backend/mode", "mvdan.cc/sh/v3/syntax", "mvdan.cc/sh/v3/expand")},
 	{"mode uses the standard library and errs only", only("mode"), notStdlib("agentdesk/backend/errs")},
 }
 

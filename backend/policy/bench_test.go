@@ -3,6 +3,7 @@ package policy
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -50,19 +51,37 @@ func BenchmarkAnalyzeShell(b *testing.B) {
 
 // BenchmarkGateWithShell is a whole gate decision for a bash call, as the runtime pays it: the
 // shell analysis with brace and glob expansion against a real workspace, every word resolved
-// through the file system, then Evaluate with deny rules. Budget: 50 µs.
+// through the file system, then Evaluate with deny rules. Budget: 250 µs.
 func BenchmarkGateWithShell(b *testing.B) {
+	benchGate(b, map[string]string{
+		"read-only with braces and globs": "cat {README.md,go.mod} src/*.go | grep -n func",
+		"git with options":                "git -C . --no-pager log --oneline -n 5",
+		"no paths":                        "true",
+	})
+}
+
+// BenchmarkGateLongBraces is a whole gate decision for a 16 KB command made of brace lists,
+// which the model may write and which expand to more than the gate can judge. Budget: 5 ms.
+func BenchmarkGateLongBraces(b *testing.B) {
+	const size = 16 << 10
+	benchGate(b, map[string]string{
+		"nested":        "echo " + strings.Repeat("{", size/2) + strings.Repeat("}", size/2),
+		"nested lists":  "echo " + strings.Repeat("{a,", size/4) + strings.Repeat("}", size/4),
+		"one long word": "echo " + strings.Repeat("{a,b}", size/5),
+		"many words":    strings.Repeat("echo {a,b}{c,d}{e,f}{g,h} ; ", size/28),
+	})
+}
+
+// benchGate measures Resolve and Evaluate of each command against a small real workspace, with
+// the deny rules a person typically saves.
+func benchGate(b *testing.B, cmds map[string]string) {
 	ws := b.TempDir()
 	for _, f := range []string{"README.md", "go.mod", "src/a.go", "src/b.go", "src/c.go"} {
 		writeBenchFile(b, ws, f)
 	}
 	rules := []Rule{{ID: "rm", Effect: Deny, Command: "rm"}, {ID: "push", Effect: Deny, Command: "git push"},
 		{ID: "secrets", Effect: Deny, Path: "secrets/**"}}
-	for name, cmd := range map[string]string{
-		"read-only with braces and globs": "cat {README.md,go.mod} src/*.go | grep -n func",
-		"git with options":                "git -C . --no-pager log --oneline -n 5",
-		"no paths":                        "true",
-	} {
+	for name, cmd := range cmds {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				r, _ := Resolve(Workspace{Root: ws}, Call{Kind: KindBash, Command: cmd})

@@ -24,17 +24,94 @@ var codeFlags = map[string]bool{"-c": true, "-e": true, "-E": true, "--eval": tr
 // evaluators run their arguments as shell code in the current shell.
 var evaluators = map[string]bool{"eval": true, "source": true, ".": true, "alias": true}
 
-// indirect reports a command that runs code the analysis cannot see.
+// indirect reports a command that runs code the analysis cannot see: code handed to an
+// interpreter on standard input or inline, a makefile, an awk program that runs commands, or git
+// configured from its command line (an alias, a pager, an fsmonitor or an included file can
+// each run anything). A command too long to judge counts too.
 func indirect(c command) bool {
 	tokens := c.tokens()
+	if len(tokens) > maxTokens {
+		return true
+	}
 	for i, t := range tokens {
 		base := path.Base(t)
 		switch {
 		case evaluators[base] && i == 0:
 			return true
-		case interpreters[base] && (c.fedCode || i == len(tokens)-1 || hasCodeFlag(tokens[i+1:])):
+		case interpreters[base] && (c.fedCode || i == len(tokens)-1 || hasCodeFlag(tokens[i+1:]) || readsStdinOperand(tokens[i+1:])):
 			return true
-		case base == "git" && gitDefinesAlias(tokens[i+1:]):
+		case base == "git" && gitConfigured(tokens[i+1:]):
+			return true
+		}
+	}
+	return runsProgramCode(c.fields) || setsCodeEnv(c)
+}
+
+// maxTokens bounds the words of one command the deny rules look through, so that judging a
+// command costs time in proportion to its length.
+const maxTokens = 1024
+
+// stdinFiles name standard input as a file: a program told to read its code from one of them
+// runs whatever is piped or redirected in.
+var stdinFiles = []string{"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"}
+
+func readsStdinOperand(args []string) bool {
+	for _, a := range args {
+		if slices.Contains(stdinFiles, a) || strings.HasPrefix(a, "/dev/fd/") || strings.HasPrefix(a, "/proc/self/fd/") {
+			return true
+		}
+	}
+	return false
+}
+
+// makes read their recipes from a makefile, and take variables (SHELL, CC …) on the command
+// line that run commands: what make runs is never on its command line.
+var makes = map[string]bool{"make": true, "gmake": true, "bmake": true, "pmake": true, "remake": true}
+
+// awks run commands from their program through system(), pipes and getline.
+var awks = map[string]bool{"awk": true, "gawk": true, "mawk": true, "nawk": true, "busybox": true}
+
+// runsProgramCode reports a make, or an awk that may run commands, as the program of a command
+// or behind a wrapper (sudo make, xargs awk …). It looks at whole words: an awk program is one
+// word whose text a nested-shell split would tear apart.
+func runsProgramCode(fields []field) bool {
+	for i, f := range programWords(fields) {
+		base := path.Base(f.text)
+		switch {
+		case makes[base]:
+			return true
+		case awks[base] && awkRunsCode(fields[i+1:]):
+			return true
+		}
+	}
+	return false
+}
+
+// programWords are the words that may name the program a command runs: its first word, and
+// when that is a wrapper (sudo, env, xargs, find …), every word after it.
+func programWords(fields []field) []field {
+	if len(fields) == 0 {
+		return nil
+	}
+	if slices.Contains(wrappers, path.Base(fields[0].text)) {
+		return fields
+	}
+	return fields[:1]
+}
+
+// awkFileFlags load awk code from a file (gawk's -i and -l included).
+var awkFileFlags = []string{"-f", "--file", "-E", "--exec", "-i", "--include", "-l", "--load"}
+
+// awkRunsCode reports an awk told to read its program from a file, or whose words hold a call
+// of system(), a pipe to or from a command, or gawk's @load and @include. It errs on the side of
+// the alarm: any later word counts.
+func awkRunsCode(args []field) bool {
+	for _, a := range args {
+		name, _, _ := strings.Cut(a.text, "=")
+		switch {
+		case slices.Contains(awkFileFlags, name), strings.HasPrefix(a.text, "-f") && !strings.HasPrefix(a.text, "--"):
+			return true
+		case strings.Contains(a.text, "system"), strings.Contains(a.text, "|"), strings.Contains(a.text, "@"):
 			return true
 		}
 	}
@@ -51,16 +128,72 @@ func hasCodeFlag(args []string) bool {
 	return false
 }
 
-// gitDefinesAlias reports "-c alias.x=…" or "--config-env=alias.x=…" among git's options.
-func gitDefinesAlias(args []string) bool {
-	for i, a := range args {
+// gitConfigured reports configuration among git's global options: "-c key=value",
+// "--config-env=key=VAR", "--exec-path=dir" and "--git-dir" (a repository whose config the
+// command chose). Any key may run code (alias.*, core.pager, core.fsmonitor, core.sshCommand,
+// diff.external, include.path …), so none is trusted.
+func gitConfigured(args []string) bool {
+	for _, a := range gitGlobalOptions(args) {
 		lower := strings.ToLower(a)
 		switch {
-		case strings.HasPrefix(lower, "alias."), strings.HasPrefix(lower, "--config-env=alias."):
+		case strings.HasPrefix(a, "-c"), strings.HasPrefix(lower, "--config-env"), strings.HasPrefix(lower, "--exec-path="),
+			strings.HasPrefix(lower, "--git-dir"):
 			return true
-		case (a == "-c" || a == "--config-env") && i+1 < len(args) && strings.HasPrefix(strings.ToLower(args[i+1]), "alias."):
+		}
+	}
+	return false
+}
+
+// gitGlobalOptions are git's arguments before its subcommand.
+func gitGlobalOptions(args []string) []string {
+	return args[:len(args)-len(gitSubcommand(args))]
+}
+
+// codeEnv reports an environment variable through which a program runs code that is not on the
+// command line: every GIT_* variable (GIT_CONFIG_*, GIT_CONFIG_PARAMETERS, GIT_DIR,
+// GIT_EXEC_PATH, GIT_SSH_COMMAND …) and the common hooks of other programs. value is the
+// assigned text, known says whether it is static.
+func codeEnv(name, value string, known bool) bool {
+	switch {
+	case !strings.HasPrefix(name, "GIT_") && !codeEnvNames[name]:
+		return false
+	case known && harmlessCommands[value] && (strings.HasSuffix(name, "PAGER") || strings.HasSuffix(name, "EDITOR")):
+		return false // a pager or editor that only copies or does nothing (GIT_PAGER=cat) hides nothing
+	}
+	return true
+}
+
+var codeEnvNames = map[string]bool{
+	"PAGER": true, "EDITOR": true, "VISUAL": true, "LESSOPEN": true, "LESSCLOSE": true, "PATH": true,
+	"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true,
+	"NODE_OPTIONS": true, "PERL5OPT": true, "PYTHONSTARTUP": true, "PYTHONPATH": true, "RUBYOPT": true,
+}
+
+var harmlessCommands = map[string]bool{"cat": true, "true": true, ":": true}
+
+// envSetters set the variable named by a bare word (read NAME, printf -v NAME).
+var envSetters = map[string]bool{"read": true, "printf": true, "mapfile": true, "readarray": true, "getopts": true}
+
+// setsCodeEnv reports a word of c that assigns such a variable (env NAME=value, sudo
+// NAME=value), or that names one for a builtin that sets it. It errs on the side of the alarm.
+func setsCodeEnv(c command) bool {
+	if len(c.fields) > 0 && c.fields[0].text == "set" && exportsAll(c.fields[1:]) {
+		return true
+	}
+	setter := len(c.fields) > 0 && envSetters[c.fields[0].text]
+	for _, f := range c.fields {
+		name, value, assigned := strings.Cut(f.text, "=")
+		if (assigned || setter) && codeEnv(name, value, assigned) {
 			return true
-		case strings.HasPrefix(lower, "-calias."):
+		}
+	}
+	return false
+}
+
+// exportsAll reports set -a (set -o allexport): every later assignment reaches the programs run.
+func exportsAll(args []field) bool {
+	for _, a := range args {
+		if a.text == "allexport" || strings.HasPrefix(a.text, "-") && !strings.HasPrefix(a.text, "--") && strings.Contains(a.text, "a") {
 			return true
 		}
 	}
@@ -100,6 +233,9 @@ func splitTokens(text string) []string {
 // expand to.
 func (c command) runs(rule []string) bool {
 	tokens := c.tokens()
+	if len(tokens) > maxTokens {
+		return false // indirect: the rule is uncertain, never a miss
+	}
 	for i, t := range tokens {
 		if !programIs(t, rule[0]) {
 			continue
@@ -157,7 +293,10 @@ func gitSubcommand(args []string) []string {
 func isSubsequence(want, have []string) bool {
 	i := 0
 	for _, h := range have {
-		if i < len(want) && h == want[i] {
+		if i == len(want) {
+			break
+		}
+		if h == want[i] {
 			i++
 		}
 	}

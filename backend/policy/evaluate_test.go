@@ -336,6 +336,106 @@ func TestPathDenyRulesCoverTheShell(t *testing.T) {
 	}
 }
 
+// Under a program deny rule, a command that can run code its command line does not show asks:
+// the gate cannot rule the rule out. Each cell is one way to hide the code; the last ones keep
+// the check from asking for everything.
+func TestProgramDenyRulesAskForCodeTheGateCannotSee(t *testing.T) {
+	rules := []Rule{{ID: "rm", Effect: Deny, Command: "rm"}, {ID: "push", Effect: Deny, Command: "git push"}}
+	for _, c := range []struct {
+		cmd  string
+		want Decision
+	}{
+		{"git -c core.fsmonitor='rm -f v' status", DecideAsk},
+		{"git -c diff.external=./x diff", DecideAsk},
+		{"git -c core.sshCommand=./x fetch", DecideAsk},
+		{"git -c core.pager=./x log", DecideAsk},
+		{"git -c alias.st=status st", DecideAsk},
+		{"git -c include.path=cfg x", DecideAsk},
+		{"git --config-env=include.path=CFG x", DecideAsk},
+		{"git --config-env include.path=CFG x", DecideAsk},
+		{"git --exec-path=. x", DecideAsk},
+		{"git --git-dir=made.git x", DecideAsk},
+		{"gawk '@load \"x\"; BEGIN{}'", DecideAsk},
+		{"sudo git -C . -c x=y status", DecideAsk},
+		{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0=push git x", DecideAsk},
+		{"GIT_CONFIG_PARAMETERS=\"'alias.x=push'\" git x", DecideAsk},
+		{"export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0=push; git x", DecideAsk},
+		{"declare -x GIT_DIR=elsewhere; git x", DecideAsk},
+		{"env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0=push git x", DecideAsk},
+		{"read GIT_DIR <<< x; export GIT_DIR; git x", DecideAsk},
+		{"set -a; V=1; git x", DecideAsk},
+		{"X=GIT_DIR=y; export \"$X\"; git x", DecideAsk},
+		{"GIT_SSH_COMMAND='./x' git fetch", DecideAsk},
+		{"GIT_EDITOR='./x' git commit", DecideAsk},
+		{"make", DecideAsk},
+		{"make -f /dev/stdin <<< 'x: ; rm -f v'", DecideAsk},
+		{"make test", DecideAsk},
+		{"/usr/bin/gmake -C sub", DecideAsk},
+		{"nice -n 5 make", DecideAsk},
+		{"awk -f /dev/stdin <<< 'BEGIN{system(\"x\")}'", DecideAsk},
+		{"awk -f prog.awk data", DecideAsk},
+		{"gawk --file=prog.awk data", DecideAsk},
+		{"awk 'BEGIN{system(\"r\" \"m -f v\")}'", DecideAsk},
+		{"awk '{print | \"sh\"}' data", DecideAsk},
+		{"awk 'BEGIN{\"id\" | getline x}'", DecideAsk},
+		{"xargs awk 'BEGIN{system(\"x\")}'", DecideAsk},
+		{"bash /dev/stdin", DecideAsk},
+		{"python3 - < script.py", DecideAsk},
+		{"python3 /dev/fd/0", DecideAsk},
+		{"ruby < script.rb", DecideAsk},
+		{"node <<< 'require(\"child_process\")'", DecideAsk},
+		{"git status", DecideAllow},
+		{"git --no-pager log -n 1", DecideAllow},
+		{"GIT_PAGER=cat git log", DecideAllow},
+		{"GIT_EDITOR=true git commit --amend", DecideAllow},
+		{"awk '{print $1}' data", DecideAllow},
+		{"grep make Makefile", DecideAllow},
+		{"git commit -m 'use make'", DecideAllow},
+		{"FOO=bar ls", DecideAllow},
+		{"git commit -c HEAD", DecideAllow},
+	} {
+		sh := AnalyzeShell(c.cmd, newMemView())
+		v := Evaluate(Input{Mode: "execute", Permission: Full, Sandboxed: true, Rules: rules,
+			Call: Resolved{Call: Call{Kind: KindBash, Command: c.cmd}, Shell: &sh}})
+		if v.Decision != c.want {
+			t.Errorf("%q: %s (%s), want %s", c.cmd, v.Decision, v.ReasonKey, c.want)
+		}
+		if c.want == DecideAsk && v.ReasonKey != "gate.reason.rule_uncertain" {
+			t.Errorf("%q: asks for %s, want the rule uncertain", c.cmd, v.ReasonKey)
+		}
+	}
+}
+
+// A path deny rule covers a file read out of the repository by its object name: the path after
+// the revision is matched like any other path.
+func TestPathDenyRulesCoverGitObjectNames(t *testing.T) {
+	deny := []Rule{{ID: "secrets", Effect: Deny, Path: "secrets/**"}}
+	for _, c := range []struct {
+		cmd  string
+		want Decision
+	}{
+		{"git show HEAD:secrets/key.pem", DecideDeny},
+		{"git show :secrets/key.pem", DecideDeny},
+		{"git show :0:secrets/key.pem", DecideDeny},
+		{"git cat-file -p HEAD:secrets/x", DecideDeny},
+		{"git show main:./secrets/x", DecideDeny},
+		{"git show HEAD~2:secrets", DecideDeny},
+		{"git show 'HEAD@{2024-01-01 10:00:00}:secrets/x'", DecideDeny},
+		{"git diff HEAD:README.md HEAD:secrets/x", DecideDeny},
+		{"sudo git show HEAD:secrets/key.pem", DecideDeny},
+		{"git show HEAD:README.md", DecideAllow},
+		{"git log --format=%H:%s", DecideAllow},
+		{"echo HEAD:secrets/x", DecideAllow},
+	} {
+		sh := AnalyzeShell(c.cmd, newMemView())
+		v := Evaluate(Input{Mode: "execute", Permission: Full, Sandboxed: true, Rules: deny,
+			Call: Resolved{Call: Call{Kind: KindBash, Command: c.cmd}, Shell: &sh}})
+		if v.Decision != c.want {
+			t.Errorf("%q: %s (%s), want %s", c.cmd, v.Decision, v.ReasonKey, c.want)
+		}
+	}
+}
+
 // unresolvingView is a workspace whose paths cannot be resolved (its root was removed, or a
 // folder on the way is unreadable).
 type unresolvingView struct{ *memView }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"errors"
 	"io/fs"
 	"strings"
 
@@ -34,9 +35,25 @@ type field struct {
 	expanded bool
 }
 
-// maxFields bounds what one word may expand to: brace lists multiply ({a,b}{a,b}… doubles
-// each time), and the gate must answer in microseconds whatever the model writes.
-const maxFields = 256
+// Bounds on expansion: brace lists multiply ({a,b}{a,b}… doubles each time), the library's
+// expansion of nested lists costs the square of their depth, and the gate must answer in
+// milliseconds whatever the model writes. A word past a bound is not known statically, so a
+// deny rule cannot be ruled out and the command is not read-only.
+const (
+	// maxFields bounds what one word may expand to.
+	maxFields = 256
+	// maxWordBraces bounds the braces of one word.
+	maxWordBraces = 32
+	// maxLineFields bounds what all the words of one command line that need expanding (braces,
+	// globs, a tilde, quoting) may expand to together.
+	maxLineFields = 512
+	// maxLineReads bounds the folder listings the globs of one command line may ask for: a
+	// pattern such as */*/*/… through a link to its own folder multiplies them at every level.
+	maxLineReads = 256
+)
+
+// errTooManyReads ends a glob past maxLineReads.
+var errTooManyReads = errors.New("policy: the globs of this command list too many folders")
 
 // expander expands the words of one command line; the library's configuration is built once
 // per analysis, since every word of a command sees the same environment and file system, and
@@ -44,6 +61,18 @@ const maxFields = 256
 type expander struct {
 	view View
 	cfg  *expand.Config
+	// spent counts the fields expanded so far, against maxLineFields; reads the folder listings,
+	// against maxLineReads.
+	spent, reads int
+}
+
+// readDir lists a folder for a glob, within the command line's bound.
+func (e *expander) readDir(dir string) ([]fs.DirEntry, error) {
+	if e.reads >= maxLineReads {
+		return nil, errTooManyReads
+	}
+	e.reads++
+	return e.view.ReadDir(dir)
 }
 
 func newExpander(v View) *expander {
@@ -57,7 +86,7 @@ func (e *expander) config() *expand.Config {
 	if e.cfg == nil {
 		e.cfg = &expand.Config{Env: expandEnv(e.view)}
 		if e.view != nil {
-			e.cfg.ReadDir2 = e.view.ReadDir
+			e.cfg.ReadDir2 = e.readDir
 		}
 	}
 	return e.cfg
@@ -84,13 +113,14 @@ func (e *expander) word(dst []field, w *syntax.Word) (fields []field, ok bool) {
 	if text, ok := plainLiteral(w); ok {
 		return append(dst, field{text: text}), true
 	}
-	if dynamicWord(w) {
+	if dynamicWord(w) || litCount(w, '{') > maxWordBraces || e.spent >= maxLineFields {
 		return dst, false
 	}
 	v := e.view
 	texts, ok := e.fields(w)
-	if !ok {
-		return dst, false
+	e.spent += len(texts)
+	if !ok || e.spent > maxLineFields || e.reads >= maxLineReads {
+		return dst, false // past a bound the library may have stopped listing early
 	}
 	glob, rewrites := unquotedSpecials(w)
 	start := len(dst)
@@ -122,8 +152,9 @@ func (e *expander) fields(w *syntax.Word) ([]string, bool) {
 
 func (e *expander) libraryFields(w *syntax.Word) ([]string, bool) {
 	var texts []string
+	limit := min(maxFields, maxLineFields-e.spent)
 	for t, err := range expand.FieldsSeq(e.config(), w) {
-		if err != nil || len(texts) == maxFields {
+		if err != nil || len(texts) == limit {
 			return nil, false // a word that expands to thousands of fields is not judged statically
 		}
 		texts = append(texts, t)
@@ -162,6 +193,17 @@ func dynamicWord(w *syntax.Word) bool {
 	// bash also expands a tilde after "=" or ":" in a word that looks like an assignment;
 	// the expander does not, so such a word is not known statically.
 	return dynamic || litContains(w, "=~") || litContains(w, ":~")
+}
+
+// litCount counts c in the unquoted literal parts of w.
+func litCount(w *syntax.Word, c byte) int {
+	n := 0
+	for _, part := range w.Parts {
+		if lit, ok := part.(*syntax.Lit); ok {
+			n += strings.Count(lit.Value, string(c))
+		}
+	}
+	return n
 }
 
 func litContains(w *syntax.Word, s string) bool {

@@ -12,8 +12,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// A file system mounted over a watched folder sends no inotify event; the next decision must
-// still see what the mount shows. The mount happens in a child of the test in its own user and
+// A file system mounted over a folder between two decisions: the next decision must see what
+// the mount shows. The mount happens in a child of the test in its own user and
 // mount namespace, so nothing of it reaches the machine.
 func TestFreshAFolderMountedOver(t *testing.T) {
 	if os.Getenv("POLICY_MOUNT_CHILD") == "1" {

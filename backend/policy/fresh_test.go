@@ -7,10 +7,11 @@ import (
 	"testing"
 )
 
-// These tests hold the gate to what the file system says at the moment of each decision: facts
-// remembered from an earlier decision (see tree.go) must never outlive a change made between
-// two decisions. Each one decides once (so whatever can be remembered is), changes the
-// workspace, and decides again at once, well within any timestamp granularity.
+// These tests hold the gate to what the file system says at the moment of each decision: what
+// an earlier decision learned (the real path of a root or data folder is remembered, see
+// anchor in resolve.go) must never outlive a change made between two decisions. Each one
+// decides once, changes the workspace, and decides again at once, well within any timestamp
+// granularity.
 
 // freshWorkspace is <tmp>/ws (README.md, src/a.go, secrets/key.txt) and <tmp>/outside/secret.txt.
 func freshWorkspace(t *testing.T) (ws, outside string) {

@@ -378,6 +378,8 @@ var shellSeeds = []string{
 	"cat {/etc/passwd,}", "cat .{.,}/x", "head -c 300 {/proc/self/environ,}", "cat .gi?/config", "cat .[g]it/config",
 	"cat {.git,x}/config", "cat passwd-link", "grep -R x .", "rg -L x", "find -L .", "cat {~,x}/.ssh/id_rsa",
 	"ls src/*.go", "cat {README.md,go.mod}", "cat out/passwd", "ls docs/up", "cat /e?c/passwd", "ls {a..c}",
+	"make", "awk -f x", "awk '{print}' x", "git -c a=b log", "GIT_DIR=x git status", "git show HEAD:secrets/key.txt",
+	"echo {{{{{{a,b}}}}}}", "echo {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}", "ls */*/*/*/*", "ls docs/up/*/*",
 }
 
 // FuzzPlainLiteral holds the expander's shortcut to the library's own expansion: a word it takes

@@ -92,16 +92,7 @@ func (v osView) ReadDir(dir string) ([]fs.DirEntry, error) {
 		return entries, nil
 	}
 	v.r.open()
-	real, err := v.r.realPath(dir)
-	if err != nil {
-		return nil, err
-	}
-	var entries []fs.DirEntry
-	if v.r.tree != nil && (real == v.r.root || isBelow(real, v.r.root)) && filepath.Clean(real) == real {
-		entries, err = v.r.tree.readDir(real)
-	} else {
-		entries, err = os.ReadDir(dir)
-	}
+	entries, err := os.ReadDir(dir)
 	if err == nil {
 		v.dirs[dir] = entries
 		v.r.seedListing(filepath.Clean(dir), entries)
@@ -124,44 +115,29 @@ type resolver struct {
 	root, data string
 	err        error
 	real       map[string]string
-	// tree remembers lstats and listings below root across decisions; nil where it cannot.
-	tree *treeDecision
-	// spelled is the workspace root as given, when clean and absolute: paths below it are
-	// paths below root, since the anchor found that this decision.
-	spelled string
-	opened  bool
+	opened     bool
 }
 
 func newResolver(ws Workspace) *resolver {
 	return &resolver{ws: ws, real: map[string]string{}}
 }
 
-// open finds the real root and data folder and starts the decision's use of the tree, once and
-// only when a path is first resolved or listed: a command that names no path (true, pwd)
-// needs none of it.
+// open finds the real root and data folder, once and only when a path is first resolved or
+// listed: a command that names no path (true, pwd) needs none of it.
 func (r *resolver) open() {
 	if r.opened {
 		return
 	}
 	r.opened = true
-	treeDrain()
 	if r.ws.Root == "" {
 		r.err = errors.New("policy: workspace root and path are required")
 		return
 	}
-	var id fileID
-	var known bool
-	if r.root, id, known, r.err = r.anchor(r.ws.Root); r.err != nil {
+	if r.root, r.err = r.anchor(r.ws.Root); r.err != nil {
 		return
 	}
-	if known {
-		r.tree = treeBegin(r.root, id)
-	}
-	if filepath.IsAbs(r.ws.Root) && filepath.Clean(r.ws.Root) == r.ws.Root {
-		r.spelled = r.ws.Root
-	}
 	if r.ws.DataDir != "" {
-		r.data, _, _, r.err = r.anchor(r.ws.DataDir)
+		r.data, r.err = r.anchor(r.ws.DataDir)
 	}
 }
 
@@ -177,54 +153,38 @@ type anchor struct {
 
 type fileID struct{ dev, ino uint64 }
 
-// anchor is the real path of a root or data folder, with its identity when known. A remembered
-// one is used only while the path and the remembered real path still reach the same folder
-// (two stat calls; one when the path is its own real path, and none while the tree vouches
-// that nothing changed on its way since); otherwise, or where a file's identity is unknown,
-// the path is resolved again.
-func (r *resolver) anchor(p string) (string, fileID, bool, error) {
+// anchor is the real path of a root or data folder. A remembered one is used only while the
+// path and the remembered real path still reach the same folder (two stat calls; one when the
+// path is its own real path); otherwise, or where a file's identity is unknown, the path is
+// resolved again.
+func (r *resolver) anchor(p string) (string, error) {
 	if a, ok := anchors.Load(p); ok {
 		a := a.(anchor)
-		if a.real == p && treeVouches(p, a.id) {
+		if id, ok := statID(p); ok && id == a.id && (a.real == p || sameID(a.real, a.id)) {
 			r.real[p] = a.real
-			return a.real, a.id, true, nil
-		}
-		var gen uint64
-		watched := false
-		if a.real == p {
-			gen, watched = treeWatchAnchor(p) // before the stat, so no later change is missed
-		}
-		if id, ok := statID(p); ok && id == a.id {
-			if a.real == p {
-				if watched {
-					treeVouch(p, id, gen)
-				}
-				r.real[p] = a.real
-				return a.real, id, true, nil
-			}
-			if now, ok := statID(a.real); ok && now == a.id {
-				r.real[p] = a.real
-				return a.real, id, true, nil
-			}
+			return a.real, nil
 		}
 	}
 	real, err := r.realPath(p)
 	if err != nil {
-		return "", fileID{}, false, err
+		return "", err
 	}
-	id, known := statID(real)
-	if known {
+	if id, known := statID(real); known {
 		anchors.Store(p, anchor{real: real, id: id})
 	}
-	return real, id, known, nil
+	return real, nil
+}
+
+func sameID(p string, id fileID) bool {
+	now, ok := statID(p)
+	return ok && now == id
 }
 
 // seedListing records the entries of a listed folder that are not links: their real path is
-// the folder's, so resolving them later needs no system call. With a tree their lstats cost
-// none either, and recording every entry of a large folder would cost more than it spares.
+// the folder's, so resolving them later needs no system call.
 func (r *resolver) seedListing(dir string, entries []fs.DirEntry) {
 	real, ok := r.real[dir]
-	if !ok || hasDotSegment(dir) || r.tree != nil {
+	if !ok || hasDotSegment(dir) {
 		return
 	}
 	for _, e := range entries {
@@ -375,47 +335,13 @@ func (r *resolver) evalUncached(p string, mode fs.FileMode) (string, error) {
 	return real + string(filepath.Separator) + base, nil // Join's answer: real is clean, base a plain name
 }
 
-// lstat is the type of what p names, not following a final link: from the tree when p lies
-// below the root, else from the file system.
+// lstat is the type of what p names, not following a final link.
 func (r *resolver) lstat(p string) (fs.FileMode, error) {
-	if real, ok := r.belowRoot(p); ok {
-		mode, err := r.tree.lstat(real)
-		if pe, ok := err.(*fs.PathError); ok {
-			pe.Path = p
-		}
-		return mode, err
-	}
 	info, err := os.Lstat(p)
 	if err != nil {
 		return 0, err
 	}
 	return info.Mode().Type(), nil
-}
-
-// belowRoot is p as a clean real path strictly below the real root, when the tree serves this
-// decision and p, through the root as given or the real root, names one plainly: no "." or
-// ".." elements, no doubled or trailing separator (a trailing one would follow a final link).
-func (r *resolver) belowRoot(p string) (string, bool) {
-	if r.tree == nil {
-		return "", false
-	}
-	sep := string(filepath.Separator)
-	var rest string
-	switch {
-	case isBelow(p, r.root):
-		rest = p[len(r.root):]
-	case r.spelled != "" && isBelow(p, r.spelled):
-		rest = p[len(r.spelled):]
-	default:
-		return "", false
-	}
-	if len(rest) < 2 || strings.HasSuffix(rest, sep) || strings.Contains(rest, sep+sep) || hasDotSegment(rest) {
-		return "", false
-	}
-	if len(p) == len(r.root)+len(rest) && isBelow(p, r.root) {
-		return p, true
-	}
-	return r.root + rest, true
 }
 
 // dropDotSegments removes "." elements and doubled separators: unlike "..", they name the same

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -25,8 +27,9 @@ type Shell struct {
 	// every path it names resolved inside the workspace and outside .git and the data folder.
 	ReadOnly bool
 	// Indirect means the command runs code the analysis cannot see: an interpreter given code
-	// (bash -c, python -c, node -e, … | sh), eval or source, or a git alias defined inline. A
-	// deny rule cannot be ruled out for it.
+	// (bash -c, python -c, node -e, … | sh, <<< or /dev/stdin), eval or source, make, an awk
+	// that runs commands, git configured on its command line or through its environment
+	// (effect.go). A deny rule cannot be ruled out for it.
 	Indirect bool
 
 	// calls holds every command anywhere in the tree (inside substitutions and subshells too).
@@ -133,18 +136,47 @@ func (a *analyzer) walk(file *syntax.File) {
 				c.dynamic = c.dynamic || !ok
 			}
 			c.toks = c.splitWords()
+			a.resolveObjectPaths(c)
 			a.expanded[n] = c
 			a.sh.calls = append(a.sh.calls, c)
 		case *syntax.Redirect:
 			if n.Word != nil && n.Op != syntax.Hdoc && n.Op != syntax.DashHdoc {
 				a.expand(nil, n.Word, false)
 			}
+		case *syntax.Assign:
+			a.sh.Indirect = a.sh.Indirect || a.assignsCodeEnv(n)
 		}
 		return true
 	})
 	for _, c := range a.sh.calls {
 		a.sh.Indirect = a.sh.Indirect || indirect(c)
 	}
+}
+
+// assignsCodeEnv reports an assignment (FOO=x cmd, FOO=x alone, export FOO=x, declare -x FOO)
+// to a variable through which a program runs code it does not show (codeEnv). An argument of
+// export or declare that is only known at run time may assign any variable.
+func (a *analyzer) assignsCodeEnv(n *syntax.Assign) bool {
+	if n.Name == nil {
+		if n.Value == nil {
+			return false
+		}
+		fields, ok := a.expander.word(nil, n.Value)
+		if !ok || len(fields) != 1 {
+			return true
+		}
+		name, value, assigned := strings.Cut(fields[0].text, "=")
+		return codeEnv(name, value, assigned)
+	}
+	value, known := "", !n.Naked && n.Array == nil
+	if n.Value != nil && known {
+		fields, ok := a.expander.word(nil, n.Value)
+		known = ok && len(fields) == 1
+		if known {
+			value = fields[0].text
+		}
+	}
+	return codeEnv(n.Name.Value, value, known)
 }
 
 // expand expands one word and resolves what it names; a dynamic word makes the command opaque.
@@ -169,6 +201,35 @@ func (a *analyzer) expand(dst []field, w *syntax.Word, commandName bool) ([]fiel
 		}
 	}
 	return dst, true
+}
+
+// maxObjectColons bounds the ":" of one word looked at as a git object name.
+const maxObjectColons = 4
+
+// resolveObjectPaths resolves the paths a git command names inside object names ("HEAD:path",
+// ":path", ":0:path", "main:./path"), which read a file's content from the repository, so a
+// path deny rule covers them too. A revision may hold a ":" itself (HEAD@{10:00}), so the text
+// after every ":" is a candidate.
+func (a *analyzer) resolveObjectPaths(c command) {
+	if !slices.ContainsFunc(c.fields, func(f field) bool { return path.Base(f.text) == "git" }) {
+		return
+	}
+	for _, f := range c.fields {
+		if strings.HasPrefix(f.text, "-") {
+			continue
+		}
+		rest := f.text
+		for range maxObjectColons {
+			_, after, found := strings.Cut(rest, ":")
+			if !found {
+				break
+			}
+			if after != "" {
+				a.resolve(after)
+			}
+			rest = after
+		}
+	}
 }
 
 // pathCandidates are the paths a word may name: itself, and the value of an option

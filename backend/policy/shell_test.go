@@ -1,6 +1,9 @@
 package policy
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestShellAllowlist pins which commands auto runs without asking.
 func TestShellAllowlist(t *testing.T) {
@@ -119,5 +122,50 @@ func TestInterpreterFedCodeIsIndirect(t *testing.T) {
 	rules := []Rule{{ID: "rm", Effect: Deny, Command: "rm"}}
 	if v := Evaluate(Input{Mode: "execute", Permission: Full, Rules: rules, Call: Resolved{Call: Call{Kind: KindBash, Command: "cat cmds.txt | bash -s"}}}); v.Decision != DecideAsk {
 		t.Errorf("a fed interpreter with a deny rule in full: %s, want ask", v.Decision)
+	}
+}
+
+// Past the expansion's bounds a command is not known statically: a deny rule cannot be ruled
+// out (it asks) and Auto's read-only class does not take it. Each command would otherwise be
+// a read-only echo or ls.
+func TestExpansionPastItsBoundsIsUncertain(t *testing.T) {
+	const size = 16 << 10
+	rules := []Rule{{ID: "rm", Effect: Deny, Command: "rm"}}
+	for name, cmd := range map[string]string{
+		"nested braces":               "echo " + strings.Repeat("{", size/2) + strings.Repeat("}", size/2),
+		"too many braces in one word": "echo " + strings.Repeat("{a,b}", maxWordBraces+1),
+		"too many fields on the line": strings.Repeat("echo {a,b}{c,d}{e,f}{g,h}; ", maxLineFields/16+1),
+		"a glob listing every level":  "ls " + strings.Repeat("*/", size/2),
+	} {
+		sh := AnalyzeShell(cmd, newMemView())
+		if sh.ReadOnly {
+			t.Errorf("%s: read-only", name)
+		}
+		call := Resolved{Call: Call{Kind: KindBash, Command: cmd}, Shell: &sh}
+		if v := Evaluate(Input{Mode: "execute", Permission: Full, Sandboxed: true, Rules: rules, Call: call}); v.ReasonKey != "gate.reason.rule_uncertain" {
+			t.Errorf("%s: %s (%s) under a deny rule, want it uncertain", name, v.Decision, v.ReasonKey)
+		}
+	}
+	for _, cmd := range []string{"echo " + strings.Repeat("{a,b}", 8), "cat {README.md,go.mod} src/*.go"} {
+		if sh := AnalyzeShell(cmd, newMemView()); !sh.ReadOnly {
+			t.Errorf("%q within the bounds is not read-only", cmd)
+		}
+	}
+}
+
+// make runs what its makefile and its command-line variables say (make test CC='rm -rf ~'), so
+// no prefix is offered for it and a prefix grant never widens to it.
+func TestMakeGetsNoPrefix(t *testing.T) {
+	sh := AnalyzeShell("make test", newMemView())
+	if p := SuggestPrefix(&sh); p != "" {
+		t.Fatalf("SuggestPrefix(make test) = %q", p)
+	}
+	cmd := "make test CC='rm -rf x'"
+	wide := AnalyzeShell(cmd, newMemView())
+	v := Evaluate(Input{Mode: "execute", Permission: Ask, Sandboxed: true,
+		Grants: []Grant{{Kind: KindBash, Command: "make test", Scope: ScopePrefix}},
+		Call:   Resolved{Call: Call{Kind: KindBash, Command: cmd}, Shell: &wide}})
+	if v.Decision != DecideAsk {
+		t.Fatalf("a prefix grant on make test let %q through: %s", cmd, v.ReasonKey)
 	}
 }

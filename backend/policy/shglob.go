@@ -146,7 +146,7 @@ func (e *expander) literalPart(base, part string, wantDir bool, matches []string
 			match = filepath.Join(base, match)
 		}
 		match = pathJoin2(match, part)
-		if _, err := e.view.ReadDir(match); err != nil {
+		if _, err := e.readDir(match); err != nil {
 			if errors.Is(err, syscall.ENOTDIR) {
 				// a file read as a folder: it exists
 			} else if errors.Is(err, fs.ErrNotExist) {
@@ -167,7 +167,7 @@ func (e *expander) globDir(base, dir string, match func(string) bool, wantDir bo
 	if !filepath.IsAbs(dir) {
 		fullDir = filepath.Join(base, dir)
 	}
-	entries, err := e.view.ReadDir(fullDir)
+	entries, err := e.readDir(fullDir)
 	if err != nil {
 		return matches, err
 	}
@@ -176,7 +176,7 @@ func (e *expander) globDir(base, dir string, match func(string) bool, wantDir bo
 		if !wantDir {
 			// no filtering
 		} else if mode := entry.Type(); mode&os.ModeSymlink != 0 {
-			if _, err := e.view.ReadDir(filepath.Join(fullDir, name)); err != nil {
+			if _, err := e.readDir(filepath.Join(fullDir, name)); err != nil {
 				continue
 			}
 		} else if !mode.IsDir() {
