@@ -134,3 +134,19 @@ func TestAttackGitMetadataIsReadOnlyInFull(t *testing.T) {
 	}
 	_ = os.Remove(filepath.Join(ws, "PWNED"))
 }
+
+// A path deny rule holds against a script the gate cannot read: the sandbox hides what the rule
+// covers, so `bash build.sh` reading secrets/ finds nothing there, while the rest of the
+// workspace stays visible.
+func TestAttackDenySecretsThroughAScript(t *testing.T) {
+	requireNamespaces(t)
+	d, ws := denyWorkspace(t)
+	mustWrite(t, filepath.Join(ws, "build.sh"), "cat README.md; cat secrets/key.pem\n")
+	results := runAttack(t, d, ws, attack{permission: "full", calls: []map[string]any{bash("bash build.sh")}})
+	if strings.Contains(results[0], "PRIVATE-KEY-MATERIAL") {
+		t.Fatalf("a script read the denied file: %q", results)
+	}
+	if !strings.Contains(results[0], "readme") {
+		t.Fatalf("the script did not run, so the test proves nothing: %q", results)
+	}
+}

@@ -179,22 +179,36 @@ func (t *turn) confine(g *gated, env *tool.Env) error {
 	if g.desc.Gate.Kind != policy.KindBash {
 		return nil
 	}
+	opts, err := t.shellOptions(g)
+	env.Shell = opts
+	return err
+}
+
+// shellOptions are the sandbox's terms for a bash call: what the person approved of stepping
+// out, the hardened read-only class, the paths deny rules hide, the variables kept.
+func (t *turn) shellOptions(g *gated) (tool.ShellOptions, error) {
 	pass, err := t.rt.opts.Store.ShellPassEnv()
 	if err != nil {
-		return err
+		return tool.ShellOptions{}, err
 	}
+	in, err := t.rt.opts.Store.GateInputs(t.sessionID)
+	if err != nil {
+		return tool.ShellOptions{}, err
+	}
+	hide, _ := policy.MaskedPaths(in.Rules, t.workspace)
 	esc := g.desc.Gate.Escalation
-	env.Shell = tool.ShellOptions{
-		Network:     g.escalated && esc == policy.EscalateNetwork,
-		Proxy:       t.hostProxy(g.desc.Gate.Command, g.escalated && esc == policy.EscalateNetwork),
+	network := g.escalated && esc == policy.EscalateNetwork
+	return tool.ShellOptions{
+		Network:     network,
+		Proxy:       t.hostProxy(g.desc.Gate.Command, network),
 		Unsandboxed: g.escalated && esc == policy.EscalateUnsandboxed,
 		// The gate lets a git write run only when the person approved it, now or for the session.
 		GitWrite:  esc == policy.EscalateGit,
 		HardenGit: g.verdict.Decision == policy.DecideAllow && g.verdict.ReasonKey == policy.ReasonReadOnlyShell,
 		DataDir:   t.rt.opts.DataDir,
 		PassEnv:   pass,
-	}
-	return nil
+		Hide:      hide,
+	}, nil
 }
 
 // track notes changes and passing verifications: any successful bash command after the last

@@ -1,0 +1,75 @@
+package policy
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strings"
+)
+
+// maskWalkLimit bounds the entries MaskedPaths visits in a workspace: a bash call must not wait
+// on a walk of a huge tree. Past it the rest is not masked, and the gate's own path matching is
+// what remains.
+const maskWalkLimit = 20000
+
+var errWalkLimit = errors.New("walk limit")
+
+// MaskedPaths lists what the sandbox must hide from a shell command: every path a deny rule's
+// path pattern matches (the topmost match of a folder, not what lies below it), so a command
+// cannot read it under any spelling the gate cannot see, a script included. Relative patterns
+// are matched inside the workspace (.git aside), absolute ones without glob characters as
+// they are. complete is false when the walk stopped at its limit.
+func MaskedPaths(rules []Rule, workspace string) (paths []string, complete bool) {
+	var relative []string
+	for _, r := range rules {
+		switch {
+		case r.Effect == Allow || r.Path == "" || r.MCP != "":
+		case strings.HasPrefix(r.Path, "/"):
+			if !strings.ContainsAny(r.Path, "*?[") {
+				paths = append(paths, filepath.Clean(r.Path))
+			}
+		default:
+			relative = append(relative, r.Path)
+		}
+	}
+	if len(relative) == 0 || workspace == "" {
+		return paths, true
+	}
+	found, err := walkMatches(workspace, relative)
+	return append(paths, found...), err == nil
+}
+
+func walkMatches(workspace string, patterns []string) ([]string, error) {
+	var out []string
+	seen := 0
+	err := filepath.WalkDir(workspace, func(path string, d fs.DirEntry, err error) error {
+		if seen++; seen > maskWalkLimit {
+			return errWalkLimit
+		}
+		if err != nil || path == workspace {
+			return nil
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(path, workspace+string(filepath.Separator)))
+		if rel == ".git" {
+			return filepath.SkipDir
+		}
+		if !anyGlob(patterns, rel) {
+			return nil
+		}
+		out = append(out, path)
+		if d.IsDir() {
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	return out, err
+}
+
+func anyGlob(patterns []string, rel string) bool {
+	for _, p := range patterns {
+		if ok, err := matchGlob(p, rel); ok || err != nil {
+			return true // a malformed pattern hides rather than shows
+		}
+	}
+	return false
+}
