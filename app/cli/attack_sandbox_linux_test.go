@@ -150,3 +150,38 @@ func TestAttackDenySecretsThroughAScript(t *testing.T) {
 		t.Fatalf("the script did not run, so the test proves nothing: %q", results)
 	}
 }
+
+// Auto's read-only commands run unasked; links committed in the repository and file lists that
+// point out of the workspace still read nothing there: the kernel confines those calls' reads
+// to the workspace and the toolchain.
+func TestAttackAutoReadsStayInTheWorkspace(t *testing.T) {
+	requireNamespaces(t)
+	d, ws := t.TempDir(), t.TempDir()
+	outside := t.TempDir()
+	mustWrite(t, filepath.Join(outside, "id_ed25519"), "PRIVATE KEY\n")
+	mustWrite(t, filepath.Join(outside, "src", "main.go"), "PRIVATE KEY\n")
+	gitInit(t, ws)
+	mustWrite(t, filepath.Join(ws, "README.md"), "readme\n")
+	mustWrite(t, filepath.Join(ws, "docs", "main.go"), "public\n")
+	if err := os.Symlink(filepath.Join(outside, "id_ed25519"), filepath.Join(ws, "key")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "src"), filepath.Join(ws, "src2")); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(ws, "f0"), filepath.Join(outside, "id_ed25519")+"\x00")
+	gitIn(t, ws, "add", "README.md")
+	gitIn(t, ws, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "init")
+	results := runAttack(t, d, ws, attack{permission: "auto", calls: []map[string]any{
+		bash("git blame --contents=key README.md"), bash("diff docs src2"),
+		bash("find -files0-from f0"), bash("du -a --files0-from=f0"), bash("cat README.md")}})
+	if !strings.Contains(results[len(results)-1], "readme") {
+		t.Fatalf("a read-only command did not run, so the test proves nothing: %q", results)
+	}
+	for i, r := range results {
+		// A file list's own error names the path it could not reach; only a success shows more.
+		if strings.Contains(r, "PRIVATE KEY") || strings.Contains(r, outside) && !strings.Contains(r, "No such file") {
+			t.Errorf("call %d read outside the workspace: %q", i, r)
+		}
+	}
+}
