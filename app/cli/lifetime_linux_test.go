@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,13 +18,19 @@ import (
 )
 
 // The reproduction: `kill -9` of `agentdesk run` while its bash tool runs. Nothing of the
-// tool's process tree (the sandbox helper, the shell, the shell's child) survives it, and the
-// command's later write never happens.
+// tool's process tree (the sandbox helper, the shell, the shell's child, a child that left the
+// group with setsid) survives it, and the command's later writes never happen.
 func TestKill9OfRunLeavesNoToolProcessBehind(t *testing.T) {
+	for _, command := range []string{"sleep 3; touch marker", "setsid -f sh -c 'sleep 3; touch marker'; sleep 3"} {
+		kill9DuringCommand(t, command)
+	}
+}
+
+func kill9DuringCommand(t *testing.T, command string) {
 	d, w := t.TempDir(), t.TempDir()
 	marker := filepath.Join(w, "marker")
 	script := writeScript(t, `{"responses":[
-		{"tool_calls":[{"name":"bash","input":{"command":"sleep 3; touch marker"}}]},
+		{"tool_calls":[{"name":"bash","input":{"command":`+strconv.Quote(command)+`}}]},
 		{"text":"done"}]}`)
 	cmd := exec.Command(os.Args[0], "run", "--workspace", w, "--permission", "full", "--script", script, "--data-dir", d, "wait, then touch")
 	cmd.Env = append(os.Environ(), envAsAgentdesk+"=1")
@@ -44,7 +51,7 @@ func TestKill9OfRunLeavesNoToolProcessBehind(t *testing.T) {
 	proctest.WaitGone(t, tree, 2*time.Second, "agentdesk run")
 	time.Sleep(3500 * time.Millisecond)
 	if _, err := os.Stat(marker); err == nil {
-		t.Fatal("the command went on after agentdesk run died: the marker was written")
+		t.Fatalf("%q went on after agentdesk run died: the marker was written", command)
 	}
 }
 

@@ -57,6 +57,22 @@ func TestAStdioServerIsStoppedWithEverythingItStarted(t *testing.T) {
 	proctest.WaitGone(t, append(tree, leader), 2*time.Second, "the host's Close")
 }
 
+// A child that left the server's group and session (setsid) goes too: the server's helper is
+// the first process of its PID namespace.
+func TestAStdioServersSetsidChildEndsWithIt(t *testing.T) {
+	th := newTestHost(t)
+	th.addShellServer("notes", `setsid -f sleep 30; exec "$FIXTURE"`)
+	if _, err := th.run("mcp__notes__echo", `{"text":"up"}`, tool.Env{}); err != nil {
+		t.Fatal(err)
+	}
+	leader := th.pid(t, "notes")
+	tree := proctest.WaitForDescendant(t, leader, "sleep")
+	if err := th.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	proctest.WaitGone(t, append(tree, leader), 2*time.Second, "the host's Close")
+}
+
 // A server that does not end when its input closes is killed, whole group, at Close's deadline,
 // and Close says so instead of waiting out the graceful steps.
 func TestCloseKillsAServerStillStoppingAtItsDeadline(t *testing.T) {
