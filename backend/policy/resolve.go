@@ -60,7 +60,7 @@ func Resolve(ws Workspace, call Call) (Resolved, error) {
 		return r, nil
 	}
 	t, err := newResolver(ws).target(call.Path)
-	r.Target = t
+	r.Target = protectPlanted(call.Kind, t)
 	return r, err
 }
 

@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// These tests replay attacks that plant code some other program runs on its own, later and
+// outside the sandbox: the write tool must ask before each (declined here, without a terminal)
+// in every permission mode, Full access included.
+
+// fsmonitorConfig is a git config that makes `git status` run a command that touches marker.
+func fsmonitorConfig(marker string) string {
+	return "[core]\n\tbare = false\n\tworktree = .\n\tfsmonitor = \"touch " + marker + "\"\n"
+}
+
+// The agent lays tools/ out as a bare repository whose config runs a command; the person's
+// next `git status` in tools/ would run it. In whichever order the files come, the layout is
+// never completed, and git runs nothing.
+func TestAttackPlantedBareRepositoryAsks(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is needed for this test: install git")
+	}
+	provesGitTakesTheLayout(t)
+	for _, permission := range []string{"auto", "full"} {
+		for _, headFirst := range []bool{true, false} {
+			d, ws := t.TempDir(), t.TempDir()
+			marker := filepath.Join(t.TempDir(), "PWNED")
+			layout := []map[string]any{write("tools/config", fsmonitorConfig(marker)),
+				write("tools/objects/info/keep", ""), write("tools/refs/heads/keep", "")}
+			head := write("tools/HEAD", "ref: refs/heads/main\n")
+			if headFirst {
+				layout = append([]map[string]any{head}, layout...)
+			} else {
+				layout = append(layout, head)
+			}
+			calls := append(layout, write("tools/notes.txt", "ordinary"))
+			results := runAttack(t, d, ws, attack{permission: permission, calls: calls})
+			gitStatus(t, filepath.Join(ws, "tools"))
+			if exists(marker) {
+				t.Fatalf("%s, HEAD first=%v: git ran the planted fsmonitor command: %q", permission, headFirst, results)
+			}
+			if complete(filepath.Join(ws, "tools")) || gitTakesForRepository(t, filepath.Join(ws, "tools")) {
+				t.Fatalf("%s, HEAD first=%v: the bare layout was written unasked: %q", permission, headFirst, results)
+			}
+			if !exists(filepath.Join(ws, "tools/notes.txt")) {
+				t.Fatalf("%s: an ordinary write did not happen, so the test proves nothing: %q", permission, results)
+			}
+		}
+	}
+}
+
+// provesGitTakesTheLayout plants the same layout by hand and checks that git takes the folder
+// for a repository: otherwise the attack above could not succeed and its test would prove
+// nothing. (Whether `git status` then runs fsmonitor depends on git's version; git 2.39 sets up
+// no work tree for a discovered bare folder, but its config is read, and other commands run
+// what it names.)
+func provesGitTakesTheLayout(t *testing.T) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "tools")
+	for name, content := range map[string]string{"HEAD": "ref: refs/heads/main\n", "config": fsmonitorConfig("/nonexistent/x"),
+		"objects/info/keep": "", "refs/heads/keep": ""} {
+		mustWrite(t, filepath.Join(dir, name), content)
+	}
+	if !gitTakesForRepository(t, dir) {
+		t.Fatal("git does not take a planted bare layout for a repository, so these tests prove nothing")
+	}
+}
+
+// gitStatus runs the person's `git -C dir status`; its failure (not a repository) is expected.
+func gitStatus(t *testing.T, dir string) {
+	t.Helper()
+	cmd := exec.Command("git", "-C", dir, "status")
+	cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
+	cmd.Run()
+}
+
+// gitTakesForRepository reports git finding dir itself as a repository's folder.
+func gitTakesForRepository(t *testing.T, dir string) bool {
+	t.Helper()
+	cmd := exec.Command("git", "-C", dir, "rev-parse", "--absolute-git-dir")
+	cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
+	out, err := cmd.Output()
+	real, _ := filepath.EvalSymlinks(dir)
+	return err == nil && strings.TrimSpace(string(out)) == real
+}
+
+// complete reports dir holding HEAD beside config, objects or refs.
+func complete(dir string) bool {
+	if !exists(filepath.Join(dir, "HEAD")) {
+		return false
+	}
+	return exists(filepath.Join(dir, "config")) || exists(filepath.Join(dir, "objects")) || exists(filepath.Join(dir, "refs"))
+}
+
+// direnv's .envrc, git's .gitmodules and a nested repository's hooks are asked about at any
+// depth, in Auto and in Full access.
+func TestAttackPlantedAutorunFilesAsk(t *testing.T) {
+	planted := []string{".envrc", "sub/dir/.envrc", ".gitmodules", "vendor/.gitmodules", "sub/.git/hooks/post-checkout", "sub/.git"}
+	for _, permission := range []string{"auto", "full"} {
+		d, ws := t.TempDir(), t.TempDir()
+		var calls []map[string]any
+		for _, p := range planted {
+			calls = append(calls, write(p, "touch /tmp/pwned\n"))
+		}
+		calls = append(calls, write("notes.txt", "ordinary"))
+		results := runAttack(t, d, ws, attack{permission: permission, calls: calls})
+		for i, p := range planted {
+			if exists(filepath.Join(ws, p)) {
+				t.Errorf("%s: %s was written unasked: %q", permission, p, results[i])
+			}
+			if !strings.Contains(results[i], "non-interactive") {
+				t.Errorf("%s: %s was not asked about: %q", permission, p, results[i])
+			}
+		}
+		if !exists(filepath.Join(ws, "notes.txt")) {
+			t.Fatalf("%s: an ordinary write did not happen, so the test proves nothing: %q", permission, results)
+		}
+	}
+}
+
+// `agentdesk doctor --json` lists the writes that ask every time.
+func TestDoctorListsProtectedWrites(t *testing.T) {
+	var rep struct {
+		ProtectedWrites []string `json:"protected_writes"`
+	}
+	_, out, _ := run(t, nil, "doctor", "--json", "--data-dir", t.TempDir()) // a failed check of the host is not ours
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"**/.envrc", "**/.gitmodules", "**/.git/**"} {
+		if !slices.Contains(rep.ProtectedWrites, want) {
+			t.Errorf("protected_writes %q lacks %s", rep.ProtectedWrites, want)
+		}
+	}
+}
