@@ -1,0 +1,226 @@
+package policy
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+)
+
+// An approval of `bash build.sh` is an approval of what build.sh held when the person saw it:
+// the agent can rewrite the file between two calls of the same command text. So Resolve
+// records the content of every file a bash command runs as code, and an allow rule or grant
+// that recorded them holds only while they are the same. An allow rule or grant stored
+// without a record, on a command that runs a file, does not hold: nothing says what it
+// approved, and a stored value that cannot be verified must not widen.
+
+// Digest words standing in for a file's SHA-256.
+const (
+	digestAbsent       = "absent"       // nothing there: creating it is a change
+	digestUnverifiable = "unverifiable" // not a regular file, too large or unreadable: never holds
+)
+
+// maxScriptSize bounds the bytes hashed for one file; a larger one is unverifiable.
+const maxScriptSize = 8 << 20
+
+// scriptRunners take the file they run as their first operand.
+var scriptRunners = map[string]bool{
+	"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "mksh": true,
+	"python": true, "python2": true, "python3": true, "perl": true, "ruby": true, "node": true, "nodejs": true,
+	"php": true, "lua": true, "tclsh": true, "source": true, ".": true,
+}
+
+// inlineCode options hand a runner its code (or a module) instead of a file.
+var inlineCode = map[string]bool{"-c": true, "-e": true, "-E": true, "-m": true, "--eval": true, "-p": true, "--print": true}
+
+// optionValues are runners' options whose value is the next word, not the script.
+var optionValues = map[string]bool{"-o": true, "+o": true, "-O": true, "+O": true, "-W": true, "-X": true,
+	"-r": true, "--require": true, "-I": true}
+
+// makeNames are the files make reads when none is named, in its order.
+var makeNames = []string{"GNUmakefile", "makefile", "Makefile"}
+
+// scriptDigests is the record of the files inside the workspace that sh runs as code, one
+// "digest  path" line each (sha256sum's format, workspace-relative paths), sorted; "" when
+// the command runs none.
+func scriptDigests(v View, sh *Shell) string {
+	var lines []string
+	for _, c := range sh.calls {
+		for _, word := range scriptWords(c.tokens()) {
+			if line, ok := digestLine(v, word); ok {
+				lines = append(lines, line)
+			}
+		}
+	}
+	slices.Sort(lines)
+	return strings.Join(slices.Compact(lines), "\n")
+}
+
+// scriptWords are the words of one command that name a file it runs: the command itself when
+// it is a path (./build.sh), the script a runner is given, the makefiles make reads. A word
+// taken wrongly only narrows what a grant holds for.
+func scriptWords(tokens []string) []string {
+	var out []string
+	for i, t := range tokens {
+		if strings.Contains(t, "/") && (i == 0 || slices.Contains(wrappers, tokens[i-1])) {
+			out = append(out, t)
+		}
+		switch base := path.Base(t); {
+		case scriptRunners[base]:
+			if script, ok := scriptOperand(tokens[i+1:]); ok {
+				out = append(out, script)
+			}
+		case base == "make" || base == "gmake":
+			out = append(out, makefiles(tokens[i+1:])...)
+		}
+	}
+	return out
+}
+
+// scriptOperand is the first operand after a runner's options, if it names a file.
+func scriptOperand(args []string) (string, bool) {
+	for j := 0; j < len(args); j++ {
+		a := args[j]
+		switch {
+		case a == "--":
+			if j+1 < len(args) {
+				return args[j+1], true
+			}
+			return "", false
+		case inlineCode[a]:
+			return "", false
+		case optionValues[a]:
+			j++
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
+		default:
+			return a, true
+		}
+	}
+	return "", false
+}
+
+// makefiles are the files make reads: those named by -f, else the default names, in the
+// folder -C names.
+func makefiles(args []string) []string {
+	var named []string
+	dir := ""
+	for j := 0; j < len(args); j++ {
+		a, next := args[j], ""
+		if j+1 < len(args) {
+			next = args[j+1]
+		}
+		switch {
+		case a == "-f" || a == "--file" || a == "--makefile":
+			named, j = append(named, next), j+1
+		case strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--makefile="):
+			named = append(named, a[strings.IndexByte(a, '=')+1:])
+		case strings.HasPrefix(a, "-f") && !strings.HasPrefix(a, "--"):
+			named = append(named, a[2:])
+		case a == "-C" || a == "--directory":
+			dir, j = next, j+1
+		case strings.HasPrefix(a, "--directory="):
+			dir = a[len("--directory="):]
+		}
+	}
+	if len(named) == 0 {
+		named = makeNames
+	}
+	out := make([]string, 0, len(named))
+	for _, f := range named {
+		if dir != "" && !path.IsAbs(f) {
+			f = dir + "/" + f
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// digestLine resolves word like any path the command names and records its content.
+func digestLine(v View, word string) (string, bool) {
+	if v == nil || word == "" {
+		return "", false
+	}
+	t := v.Resolve(word)
+	switch {
+	case !t.Resolved:
+		return digestUnverifiable + "  " + word, true
+	case !t.Inside:
+		return "", false // the agent's own writes stay inside the workspace, save in Full access
+	}
+	return fileDigest(t.Path) + "  " + t.Rel, true
+}
+
+func fileDigest(p string) string {
+	info, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return digestAbsent
+	case err != nil || !info.Mode().IsRegular() || info.Size() > maxScriptSize:
+		return digestUnverifiable
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return digestUnverifiable
+	}
+	defer f.Close()
+	h := sha256.New()
+	if n, err := io.Copy(h, io.LimitReader(f, maxScriptSize+1)); err != nil || n > maxScriptSize {
+		return digestUnverifiable
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// scriptsHold reports whether an allow rule or grant that recorded approved still holds for a
+// call whose files are now as recorded in now: the same files with the same content, each
+// one verifiable.
+func scriptsHold(approved, now string) bool {
+	return approved == now && !strings.Contains(now, digestUnverifiable+"  ")
+}
+
+// staleScripts explains an ask that a grant or allow rule would have answered but for the files
+// the command runs: they changed since it was approved, or it was approved before their
+// content was recorded.
+func staleScripts(v Verdict, grants []Grant, rules []Rule, c Resolved, sh *Shell) Verdict {
+	if v.Decision != DecideAsk || c.Call.Kind != KindBash || c.Scripts == "" {
+		return v
+	}
+	candidates := make([]Rule, 0, len(grants)+len(rules))
+	for _, g := range grants {
+		candidates = append(candidates, g.rule())
+	}
+	for _, r := range rules {
+		if r.Effect == Allow {
+			candidates = append(candidates, r)
+		}
+	}
+	for _, r := range candidates {
+		if r.match(c, sh) != matched || scriptsHold(r.Scripts, c.Scripts) {
+			continue
+		}
+		v.ReasonKey = "gate.reason.script_changed"
+		if r.Scripts == "" {
+			v.ReasonKey = "gate.reason.script_unverified"
+		}
+		v.ReasonArgs = map[string]any{"Scripts": strings.Join(changedScripts(r.Scripts, c.Scripts), ", ")}
+		return v
+	}
+	return v
+}
+
+// changedScripts names the files whose record differs between approved and now (every file of
+// now when nothing was approved).
+func changedScripts(approved, now string) []string {
+	was := strings.Split(approved, "\n")
+	var out []string
+	for _, line := range strings.Split(now, "\n") {
+		if _, name, ok := strings.Cut(line, "  "); ok && !slices.Contains(was, line) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
