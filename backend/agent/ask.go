@@ -150,18 +150,20 @@ func (t *turn) preview(g *gated) *tool.Change {
 // grantFor allows this call again, in the scope the person chose from those the card showed.
 func grantFor(g *gated, scope string) policy.Grant {
 	r := ruleFor(g, scope)
-	return policy.Grant{Kind: r.Kind, Path: r.Path, Command: r.Command, MCP: r.MCP, Scope: r.Scope}
+	return policy.Grant{Kind: r.Kind, Path: r.Path, Command: r.Command, MCP: r.MCP, Scope: r.Scope, Scripts: r.Scripts}
 }
 
-// ruleFor is exactly this call — the same command text, or the same file — unless the person
-// chose the prefix the card offered. A prefix that was not offered falls back to exact.
+// ruleFor is exactly this call — the same command text (with the content of the files it runs),
+// or the same file — unless the person chose the prefix the card offered. A prefix that was not
+// offered falls back to exact.
 func ruleFor(g *gated, scope string) policy.Rule {
 	r := policy.Rule{Effect: policy.Allow, Kind: g.desc.Gate.Kind, Scope: policy.ScopeExact}
 	switch {
 	case g.desc.Gate.Kind == policy.KindMCP:
 		r.MCP = g.desc.Gate.MCP.Name() // the one tool of the one server, whatever the arguments
 	case g.desc.Gate.Kind == policy.KindBash:
-		r.Command = strings.TrimSpace(g.desc.Gate.Command)
+		// The approval is of the scripts as the person saw them: the rule holds while they are.
+		r.Command, r.Scripts = strings.TrimSpace(g.desc.Gate.Command), g.resolved.Scripts
 		if prefix := policy.SuggestPrefix(g.resolved.Shell); scope == decision.ScopePrefix && prefix != "" {
 			r.Command, r.Scope = prefix, policy.ScopePrefix
 		}

@@ -1,0 +1,46 @@
+package agent
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"agentdesk/backend/decision"
+	"agentdesk/backend/mode"
+)
+
+// "Allow for this session" on `bash build.sh` is for build.sh as it was: once the agent has
+// rewritten it, the same command asks again, saying the script changed.
+func TestAllowForThisSessionHoldsForTheScriptAsApproved(t *testing.T) {
+	h := newHarness(t, script(
+		`{"tool_calls":[{"name":"bash","input":{"command":"bash build.sh"}}]}`,
+		`{"tool_calls":[{"name":"bash","input":{"command":"bash build.sh"}}]}`,
+		`{"tool_calls":[{"name":"write","input":{"path":"build.sh","content":"echo changed\n"}}]}`,
+		`{"tool_calls":[{"name":"bash","input":{"command":"bash build.sh"}}]}`,
+		`{"text":"done"}`), harnessOpts{override: "execute", permission: "auto"})
+	if err := os.WriteFile(filepath.Join(h.workspace, "build.sh"), []byte("echo ok\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var reasons []string
+	h.onDecision(func(d decision.Decision) *decision.Resolution {
+		var p struct {
+			ReasonKey string `json:"reasonKey"`
+		}
+		json.Unmarshal(d.Payload, &p)
+		reasons = append(reasons, p.ReasonKey)
+		res := decision.Approval(decision.AllowSession, "")
+		if len(reasons) > 1 {
+			res = decision.Approval(decision.Reject, "")
+		}
+		return &res
+	})
+	h.send("build twice, then change the script and build again", mode.FollowUpInput{})
+	if len(reasons) != 2 || reasons[1] != "gate.reason.script_changed" {
+		t.Fatalf("asked for %q; want the first call and the one after the change", reasons)
+	}
+	grants, _ := h.st.Grants(h.session)
+	if len(grants) != 1 || grants[0].Scripts == "" {
+		t.Fatalf("the grant did not record the script: %+v", grants)
+	}
+}
