@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"agentdesk/backend/policy"
+	"agentdesk/backend/store"
 )
 
 // These tests replay attacks that plant code some other program runs on its own, later and
@@ -138,4 +141,39 @@ func TestDoctorListsProtectedWrites(t *testing.T) {
 			t.Errorf("protected_writes %q lacks %s", rep.ProtectedWrites, want)
 		}
 	}
+}
+
+// "Allow for this session" on `bash build.sh` approved build.sh as it was: once the agent
+// rewrote it (a write Auto runs unasked), the same command asks again, declined here.
+func TestAttackRewrittenScriptAsksAgain(t *testing.T) {
+	d, ws := t.TempDir(), t.TempDir()
+	mustWrite(t, filepath.Join(ws, "build.sh"), "touch first-run\n")
+	id := createSession(t, d, ws, "auto")
+	withStore(t, d, func(st *store.Store) {
+		if err := st.AddGrant(id, sessionGrant(t, ws, "bash build.sh")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	results := runAttack(t, d, ws, attack{session: id, calls: []map[string]any{
+		bash("bash build.sh"), write("build.sh", "touch second-run\n"), bash("bash build.sh")}})
+	if !exists(filepath.Join(ws, "first-run")) {
+		t.Fatalf("the granted script did not run before the change, so the test proves nothing: %q", results)
+	}
+	if exists(filepath.Join(ws, "second-run")) {
+		t.Fatalf("the grant ran the rewritten script unasked: %q", results)
+	}
+	if !strings.Contains(results[2], "non-interactive") {
+		t.Fatalf("the rewritten script was not asked about: %q", results[2])
+	}
+}
+
+// sessionGrant is what "Allow for this session" stores for command, exact scope: the command
+// with the record of the scripts it runs, taken when the gate resolved the call.
+func sessionGrant(t *testing.T, ws, command string) policy.Grant {
+	t.Helper()
+	r, err := policy.Resolve(policy.Workspace{Root: ws}, policy.Call{Kind: policy.KindBash, Command: command})
+	if err != nil || r.Scripts == "" {
+		t.Fatalf("resolve %q: %v (scripts %q)", command, err, r.Scripts)
+	}
+	return policy.Grant{Kind: policy.KindBash, Command: command, Scope: policy.ScopeExact, Scripts: r.Scripts}
 }
