@@ -80,7 +80,7 @@ func (t *turn) askIn(ctx context.Context, kind decision.Kind, payload any) (deci
 // grant, always allow a rule listed in Settings; anything else declines with its code.
 func (t *turn) approve(g *gated) error {
 	p := approvalPayload(g)
-	p.Change = t.preview(g)
+	p.Change, p.Diff = t.preview(g), t.scriptDiff(g)
 	t.stage(g, &p)
 	res, err := t.ask(decision.KindApproval, p)
 	if err != nil {
@@ -108,8 +108,14 @@ func (t *turn) approve(g *gated) error {
 	}
 	switch a.Choice {
 	case decision.AllowSession:
+		if err := t.keepScriptTexts(g); err != nil {
+			return err
+		}
 		return t.rt.opts.Store.AddGrant(t.sessionID, grantFor(g, a.Scope))
 	case decision.AllowAlways:
+		if err := t.keepScriptTexts(g); err != nil {
+			return err
+		}
 		_, err := t.rt.opts.Store.AddRule(ruleFor(g, a.Scope), "approval:"+t.sessionID)
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // "Allow for this session" on `bash build.sh` is for build.sh as it was: once the agent has
-// rewritten it, the same command asks again, saying the script changed.
+// rewritten it, the same command asks again, saying the script changed and showing how.
 func TestAllowForThisSessionHoldsForTheScriptAsApproved(t *testing.T) {
 	h := newHarness(t, script(
 		`{"tool_calls":[{"name":"bash","input":{"command":"bash build.sh"}}]}`,
@@ -22,13 +22,11 @@ func TestAllowForThisSessionHoldsForTheScriptAsApproved(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(h.workspace, "build.sh"), []byte("echo ok\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var reasons []string
+	var reasons, diffs []string
 	h.onDecision(func(d decision.Decision) *decision.Resolution {
-		var p struct {
-			ReasonKey string `json:"reasonKey"`
-		}
+		var p ApprovalPayload
 		json.Unmarshal(d.Payload, &p)
-		reasons = append(reasons, p.ReasonKey)
+		reasons, diffs = append(reasons, p.ReasonKey), append(diffs, p.Diff)
 		res := decision.Approval(decision.AllowSession, "")
 		if len(reasons) > 1 {
 			res = decision.Approval(decision.Reject, "")
@@ -38,6 +36,9 @@ func TestAllowForThisSessionHoldsForTheScriptAsApproved(t *testing.T) {
 	h.send("build twice, then change the script and build again", mode.FollowUpInput{})
 	if len(reasons) != 2 || reasons[1] != "gate.reason.script_changed" {
 		t.Fatalf("asked for %q; want the first call and the one after the change", reasons)
+	}
+	if want := "--- a/build.sh\n+++ b/build.sh\n@@ -1 +1 @@\n-echo ok\n+echo changed\n"; diffs[1] != want {
+		t.Fatalf("the card showed the diff %q, want %q", diffs[1], want)
 	}
 	grants, _ := h.st.Grants(h.session)
 	if len(grants) != 1 || grants[0].Scripts == "" {

@@ -21,7 +21,7 @@ import (
 
 // Digest words standing in for a file's SHA-256.
 const (
-	digestAbsent       = "absent"       // nothing there: creating it is a change
+	ScriptAbsent       = "absent"       // nothing there: creating it is a change
 	digestUnverifiable = "unverifiable" // not a regular file, too large or unreadable: never holds
 )
 
@@ -159,7 +159,7 @@ func fileDigest(p string) string {
 	info, err := os.Stat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return digestAbsent
+		return ScriptAbsent
 	case err != nil || !info.Mode().IsRegular() || info.Size() > maxScriptSize:
 		return digestUnverifiable
 	}
@@ -206,21 +206,43 @@ func staleScripts(v Verdict, grants []Grant, rules []Rule, c Resolved, sh *Shell
 		if r.Scripts == "" {
 			v.ReasonKey = "gate.reason.script_unverified"
 		}
-		v.ReasonArgs = map[string]any{"Scripts": strings.Join(changedScripts(r.Scripts, c.Scripts), ", ")}
+		var names []string
+		for _, ch := range ScriptChanges(r.Scripts, c.Scripts) {
+			names = append(names, ch.Path)
+		}
+		v.ReasonArgs = map[string]any{"Scripts": strings.Join(names, ", ")}
+		v.ApprovedScripts = r.Scripts
 		return v
 	}
 	return v
 }
 
-// changedScripts names the files whose record differs between approved and now (every file of
-// now when nothing was approved).
-func changedScripts(approved, now string) []string {
-	was := strings.Split(approved, "\n")
-	var out []string
+// ScriptChange is a file whose content differs from what an approval recorded: Approved and
+// Now are SHA-256 digests in hex, or a word standing in for one ("absent", "unverifiable").
+type ScriptChange struct {
+	Path, Approved, Now string
+}
+
+// ScriptChanges lists the files of the record now that differ from the record approved (every
+// file of now when nothing was approved).
+func ScriptChanges(approved, now string) []ScriptChange {
+	was := map[string]string{}
+	for _, line := range strings.Split(approved, "\n") {
+		if digest, name, ok := strings.Cut(line, "  "); ok {
+			was[name] = digest
+		}
+	}
+	var out []ScriptChange
 	for _, line := range strings.Split(now, "\n") {
-		if _, name, ok := strings.Cut(line, "  "); ok && !slices.Contains(was, line) {
-			out = append(out, name)
+		digest, name, ok := strings.Cut(line, "  ")
+		if ok && was[name] != digest {
+			out = append(out, ScriptChange{Path: name, Approved: was[name], Now: digest})
 		}
 	}
 	return out
+}
+
+// ScriptDigests lists the files of a record with their digests, as ScriptChanges does.
+func ScriptDigests(record string) []ScriptChange {
+	return ScriptChanges("", record)
 }

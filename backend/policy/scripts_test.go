@@ -87,7 +87,8 @@ func TestScriptGrantsWithoutARecordFailClosed(t *testing.T) {
 	}
 }
 
-// The reason names the files that changed.
+// The reason names the files that changed, and the verdict carries the approved record (for
+// the card's diff).
 func TestScriptChangedNamesTheFile(t *testing.T) {
 	ws := t.TempDir()
 	setFiles(t, ws, map[string]string{"a.sh": "a", "b.sh": "b"})
@@ -96,7 +97,7 @@ func TestScriptChangedNamesTheFile(t *testing.T) {
 	setFiles(t, ws, map[string]string{"b.sh": "changed"})
 	v := Evaluate(Input{Mode: mode.ModeExecute, Permission: Auto, Sandboxed: true, Call: resolveBash(t, ws, cmd),
 		Grants: []Grant{{Kind: KindBash, Command: cmd, Scripts: approved.Scripts}}})
-	if v.ReasonArgs["Scripts"] != "b.sh" {
+	if v.ReasonArgs["Scripts"] != "b.sh" || v.ApprovedScripts != approved.Scripts {
 		t.Fatalf("%+v", v)
 	}
 }

@@ -368,10 +368,15 @@ func renumberEvents(tx *gorm.DB) error {
 // as code when it was approved (policy.Resolved.Scripts), so it holds only while they are
 // unchanged. Rows that predate it get an empty record and no longer hold on a command that
 // runs a file: what they approved cannot be told, and a stored value that cannot be verified
-// must not widen.
+// must not widen. The approved texts themselves (small ones) are kept by their SHA-256, so the
+// card that asks again can show what changed since.
 func addScriptRecords(tx *gorm.DB) error {
 	return execAll(tx,
 		`ALTER TABLE rules ADD COLUMN scripts TEXT NOT NULL DEFAULT ''`,
 		`ALTER TABLE grants ADD COLUMN scripts TEXT NOT NULL DEFAULT ''`,
+		`CREATE TABLE script_texts (
+			digest TEXT PRIMARY KEY,
+			content TEXT NOT NULL,
+			created_at DATETIME NOT NULL)`,
 	)
 }

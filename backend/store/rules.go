@@ -237,3 +237,34 @@ func kindNames(ks []policy.Kind) []string {
 	}
 	return out
 }
+
+// MaxScriptText bounds the approved script text kept for a diff; a larger one is not kept.
+const MaxScriptText = 64 << 10
+
+// KeepScriptTexts keeps approved script texts by their SHA-256 (hex), for the diff shown when
+// the script changed; texts over MaxScriptText and digests already kept are skipped.
+func (s *Store) KeepScriptTexts(texts map[string]string) error {
+	now := time.Now().UTC()
+	return s.write(func(tx *gorm.DB) error {
+		for digest, content := range texts {
+			if len(content) > MaxScriptText {
+				continue
+			}
+			err := tx.Exec(`INSERT INTO script_texts (digest, content, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+				digest, content, now).Error
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ScriptText is the approved text of digest, if it was kept.
+func (s *Store) ScriptText(digest string) (string, bool) {
+	var rows []struct{ Content string }
+	if err := s.db.Raw(`SELECT content FROM script_texts WHERE digest = ?`, digest).Scan(&rows).Error; err != nil || len(rows) == 0 {
+		return "", false
+	}
+	return rows[0].Content, true
+}

@@ -71,3 +71,24 @@ func TestScriptRecordsMigrationKeepsRulesAndGrants(t *testing.T) {
 		t.Fatalf("rules the gate read: %+v", in.Rules)
 	}
 }
+
+// Approved script texts are kept by digest, once each; a text over the bound is not kept.
+func TestScriptTextsAreKeptByDigest(t *testing.T) {
+	s, _ := openTemp(t)
+	big := string(make([]byte, MaxScriptText+1))
+	if err := s.KeepScriptTexts(map[string]string{"d1": "echo ok\n", "big": big}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.KeepScriptTexts(map[string]string{"d1": "other"}); err != nil {
+		t.Fatal(err)
+	}
+	if text, ok := s.ScriptText("d1"); !ok || text != "echo ok\n" {
+		t.Fatalf("d1: %q %v", text, ok)
+	}
+	if _, ok := s.ScriptText("big"); ok {
+		t.Fatal("a text over the bound was kept")
+	}
+	if _, ok := s.ScriptText("missing"); ok {
+		t.Fatal("a missing text was found")
+	}
+}
