@@ -50,15 +50,49 @@ var makeNames = []string{"GNUmakefile", "makefile", "Makefile"}
 // the command runs none.
 func scriptDigests(v View, sh *Shell) string {
 	var lines []string
+	moves := changesFolder(sh)
 	for _, c := range sh.calls {
-		for _, word := range scriptWords(c.tokens()) {
-			if line, ok := digestLine(v, word); ok {
+		words := scriptWords(c.tokens())
+		if c.dynamic && runsFiles(c.tokens()) {
+			// A word that is not known statically may be the script itself.
+			lines = append(lines, digestUnverifiable+"  "+strings.Join(c.words(), " "))
+		}
+		for _, word := range words {
+			line, ok := digestLine(v, word)
+			if moves && !path.IsAbs(word) {
+				// After cd, a relative word names a file in another folder than resolved here.
+				line, ok = digestUnverifiable+"  "+word, true
+			}
+			if ok {
 				lines = append(lines, line)
 			}
 		}
 	}
 	slices.Sort(lines)
 	return strings.Join(slices.Compact(lines), "\n")
+}
+
+// changesFolder reports a command that may change its working folder (cd, pushd, popd,
+// anywhere in it, nested shells included).
+func changesFolder(sh *Shell) bool {
+	for _, c := range sh.calls {
+		for _, t := range c.tokens() {
+			if t == "cd" || t == "pushd" || t == "popd" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// runsFiles reports a runner or make among tokens: a command that may run a file.
+func runsFiles(tokens []string) bool {
+	for _, t := range tokens {
+		if base := path.Base(t); scriptRunners[base] || base == "make" || base == "gmake" {
+			return true
+		}
+	}
+	return false
 }
 
 // scriptWords are the words of one command that name a file it runs: the command itself when
@@ -202,19 +236,33 @@ func staleScripts(v Verdict, grants []Grant, rules []Rule, c Resolved, sh *Shell
 		if r.match(c, sh) != matched || scriptsHold(r.Scripts, c.Scripts) {
 			continue
 		}
-		v.ReasonKey = "gate.reason.script_changed"
-		if r.Scripts == "" {
-			v.ReasonKey = "gate.reason.script_unverified"
-		}
 		var names []string
 		for _, ch := range ScriptChanges(r.Scripts, c.Scripts) {
 			names = append(names, ch.Path)
+		}
+		switch {
+		case strings.Contains(c.Scripts, digestUnverifiable+"  "):
+			v.ReasonKey, names = "gate.reason.script_unverifiable", unverifiableScripts(c.Scripts)
+		case r.Scripts == "":
+			v.ReasonKey = "gate.reason.script_unverified"
+		default:
+			v.ReasonKey = "gate.reason.script_changed"
 		}
 		v.ReasonArgs = map[string]any{"Scripts": strings.Join(names, ", ")}
 		v.ApprovedScripts = r.Scripts
 		return v
 	}
 	return v
+}
+
+func unverifiableScripts(record string) []string {
+	var out []string
+	for _, f := range ScriptDigests(record) {
+		if f.Now == digestUnverifiable {
+			out = append(out, f.Path)
+		}
+	}
+	return out
 }
 
 // ScriptChange is a file whose content differs from what an approval recorded: Approved and

@@ -44,6 +44,8 @@ func TestScriptGrantsBindToContent(t *testing.T) {
 		{"a script removed", map[string]string{"build.sh": "a"}, "bash build.sh", map[string]string{"build.sh": ""}, false},
 		{"data files the script reads are not bound", map[string]string{"b.sh": "a", "in.txt": "1"}, "bash b.sh in.txt", map[string]string{"in.txt": "2"}, true},
 		{"inline code binds no file", nil, "bash -c 'echo hi'", nil, true},
+		{"a script after cd never holds", map[string]string{"sub/x.sh": "a"}, "cd sub && bash x.sh", nil, false},
+		{"a script named by a variable never holds", map[string]string{"x.sh": "a"}, "bash $SCRIPT", nil, false},
 		{"a command that runs no file", map[string]string{"f": "a"}, "cat f", map[string]string{"f": "b"}, true},
 	}
 	for _, c := range cases {
@@ -61,8 +63,12 @@ func TestScriptGrantsBindToContent(t *testing.T) {
 				if got := v.Decision == DecideAllow; got != c.holds {
 					t.Errorf("%s: %+v (scripts approved %q, now %q)", name, v, approved.Scripts, now.Scripts)
 				}
-				if !c.holds && v.ReasonKey != "gate.reason.script_changed" {
-					t.Errorf("%s: reason %q, want script_changed", name, v.ReasonKey)
+				want := "gate.reason.script_changed"
+				if c.change == nil {
+					want = "gate.reason.script_unverifiable"
+				}
+				if !c.holds && v.ReasonKey != want {
+					t.Errorf("%s: reason %q, want %s", name, v.ReasonKey, want)
 				}
 			}
 		})
