@@ -24,7 +24,7 @@ type ApprovalPayload struct {
 	ReasonArgs map[string]any `json:"reasonArgs,omitempty"`
 	// Scopes are what "allow for this session" and "always allow" would save, shown before the
 	// person confirms: always the exact call, and a program + subcommand prefix where one is
-	// safe. Empty for an escalation, which only "allow once" can answer.
+	// safe. Empty for an escalation or a protected path, which only "allow once" can answer.
 	Scopes []ScopeOption `json:"scopes,omitempty"`
 	// Escalation is set when the command asks to leave the sandbox (network, unsandboxed).
 	Escalation string `json:"escalation,omitempty"`
@@ -106,6 +106,11 @@ func (t *turn) approve(g *gated) error {
 		g.escalated, g.approved = true, string(decision.AllowOnce)
 		return nil
 	}
+	if g.verdict.Code == policy.ProtectedPath {
+		// A protected path asks before any grant or rule is read: a saved answer would never apply.
+		g.approved = string(decision.AllowOnce)
+		return nil
+	}
 	switch a.Choice {
 	case decision.AllowSession:
 		if err := t.keepScriptTexts(g); err != nil {
@@ -127,7 +132,7 @@ func approvalPayload(g *gated) ApprovalPayload {
 		Path: g.resolved.Target.Path, Command: g.desc.Gate.Command, Code: string(g.verdict.Code),
 		ReasonKey: g.verdict.ReasonKey, ReasonArgs: g.verdict.ReasonArgs, Escalation: string(g.desc.Gate.Escalation),
 		Server: serverOf(g.tool)}
-	if p.Escalation != "" {
+	if p.Escalation != "" || g.verdict.Code == policy.ProtectedPath {
 		return p
 	}
 	exact := ruleFor(g, decision.ScopeExact)

@@ -45,3 +45,30 @@ func TestAllowForThisSessionHoldsForTheScriptAsApproved(t *testing.T) {
 		t.Fatalf("the grant did not record the script: %+v", grants)
 	}
 }
+
+// Planting a file git or direnv runs on its own asks every time, in Full access too; the card
+// offers no saved answer, and "allow for this session" saves none.
+func TestPlantingAutorunCodeAsksEveryTimeAndSavesNothing(t *testing.T) {
+	h := newHarness(t, script(
+		`{"tool_calls":[{"name":"write","input":{"path":".envrc","content":"a"}}]}`,
+		`{"tool_calls":[{"name":"write","input":{"path":".envrc","content":"b"}}]}`,
+		`{"text":"done"}`), harnessOpts{override: "execute", permission: "full"})
+	var scopes []int
+	h.onDecision(func(d decision.Decision) *decision.Resolution {
+		var p ApprovalPayload
+		json.Unmarshal(d.Payload, &p)
+		scopes = append(scopes, len(p.Scopes))
+		res := decision.Approval(decision.AllowSession, "")
+		return &res
+	})
+	h.send("write .envrc twice", mode.FollowUpInput{})
+	if len(scopes) != 2 || scopes[0] != 0 {
+		t.Fatalf("asked %d times, scopes offered %v; want two asks with none", len(scopes), scopes)
+	}
+	if grants, _ := h.st.Grants(h.session); len(grants) != 0 {
+		t.Fatalf("a grant that never applies was saved: %+v", grants)
+	}
+	if b, _ := os.ReadFile(filepath.Join(h.workspace, ".envrc")); string(b) != "b" {
+		t.Fatalf("the approved writes did not happen: %q", b)
+	}
+}
