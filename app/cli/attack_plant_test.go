@@ -59,10 +59,10 @@ func TestAttackPlantedBareRepositoryAsks(t *testing.T) {
 }
 
 // provesGitTakesTheLayout plants the same layout by hand and checks that git takes the folder
-// for a repository: otherwise the attack above could not succeed and its test would prove
-// nothing. (Whether `git status` then runs fsmonitor depends on git's version; git 2.39 sets up
-// no work tree for a discovered bare folder, but its config is read, and other commands run
-// what it names.)
+// for a repository, and so reads its config: otherwise the attack above could not succeed and
+// its test would prove nothing. Which command then runs what the config names depends on the
+// command and on git's version, so the attack's test checks the layout itself, besides the
+// marker.
 func provesGitTakesTheLayout(t *testing.T) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "tools")
