@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"slices"
@@ -271,8 +272,8 @@ type ScriptChange struct {
 	Path, Approved, Now string
 }
 
-// ScriptChanges lists the files of the record now that differ from the record approved (every
-// file of now when nothing was approved).
+// ScriptChanges lists the files whose record differs between approved and now (every file of
+// now when nothing was approved); a file missing from now has Now "".
 func ScriptChanges(approved, now string) []ScriptChange {
 	was := map[string]string{}
 	for _, line := range strings.Split(approved, "\n") {
@@ -286,6 +287,10 @@ func ScriptChanges(approved, now string) []ScriptChange {
 		if ok && was[name] != digest {
 			out = append(out, ScriptChange{Path: name, Approved: was[name], Now: digest})
 		}
+		delete(was, name)
+	}
+	for _, name := range slices.Sorted(maps.Keys(was)) { // no longer run from inside the workspace
+		out = append(out, ScriptChange{Path: name, Approved: was[name]})
 	}
 	return out
 }

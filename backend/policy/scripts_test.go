@@ -123,6 +123,9 @@ func TestScriptsThatCannotBeVerifiedNeverHold(t *testing.T) {
 	if scriptsHold(approved.Scripts, now.Scripts) {
 		t.Fatalf("a script swapped for a link outside held: %q → %q", approved.Scripts, now.Scripts)
 	}
+	if ch := ScriptChanges(approved.Scripts, now.Scripts); len(ch) != 1 || ch[0].Path != "build.sh" || ch[0].Now != "" {
+		t.Fatalf("the change names %+v, want build.sh gone from the workspace", ch)
+	}
 	os.Mkdir(filepath.Join(ws, "dir.sh"), 0o755)
 	dir := resolveBash(t, ws, "bash dir.sh")
 	if !strings.HasPrefix(dir.Scripts, digestUnverifiable) || scriptsHold(dir.Scripts, dir.Scripts) {
