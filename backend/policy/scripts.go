@@ -39,7 +39,8 @@ var scriptRunners = map[string]bool{
 // inlineCode options hand a runner its code (or a module) instead of a file.
 var inlineCode = map[string]bool{"-c": true, "-e": true, "-E": true, "-m": true, "--eval": true, "-p": true, "--print": true}
 
-// optionValues are runners' options whose value is the next word, not the script.
+// optionValues are runners' options that may take the next word as their value (bash -o
+// pipefail, python -W error, node -r module).
 var optionValues = map[string]bool{"-o": true, "+o": true, "-O": true, "+O": true, "-W": true, "-X": true,
 	"-r": true, "--require": true, "-I": true}
 
@@ -107,9 +108,7 @@ func scriptWords(tokens []string) []string {
 		}
 		switch base := path.Base(t); {
 		case scriptRunners[base]:
-			if script, ok := scriptOperand(tokens[i+1:]); ok {
-				out = append(out, script)
-			}
+			out = append(out, scriptOperands(tokens[i+1:])...)
 		case base == "make" || base == "gmake":
 			out = append(out, makefiles(tokens[i+1:])...)
 		}
@@ -117,26 +116,27 @@ func scriptWords(tokens []string) []string {
 	return out
 }
 
-// scriptOperand is the first operand after a runner's options, if it names a file.
-func scriptOperand(args []string) (string, bool) {
+// scriptOperands are the words after a runner's options that may name the file it runs: the
+// first operand, and the value of an option that may take one (the word is recorded either
+// way, since a runner this table misreads could take it for the script).
+func scriptOperands(args []string) []string {
+	var out []string
 	for j := 0; j < len(args); j++ {
 		a := args[j]
 		switch {
 		case a == "--":
-			if j+1 < len(args) {
-				return args[j+1], true
-			}
-			return "", false
+			return append(out, args[j+1:min(j+2, len(args))]...)
 		case inlineCode[a]:
-			return "", false
-		case optionValues[a]:
+			return out
+		case optionValues[a] && j+1 < len(args):
+			out = append(out, args[j+1])
 			j++
 		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
 		default:
-			return a, true
+			return append(out, a)
 		}
 	}
-	return "", false
+	return out
 }
 
 // makefiles are the files make reads: those named by -f, else the default names, in the

@@ -24,6 +24,8 @@ func TestScriptGrantsBindToContent(t *testing.T) {
 		{"sh script rewritten", map[string]string{"x": "a"}, "sh x", map[string]string{"x": "b"}, false},
 		{"bash -x still finds the script", map[string]string{"b.sh": "a"}, "bash -x b.sh", map[string]string{"b.sh": "b"}, false},
 		{"bash -o pipefail skips the option's value", map[string]string{"b.sh": "a"}, "bash -o pipefail b.sh", map[string]string{"b.sh": "b"}, false},
+		{"bash -r takes no value, yet the script is found", map[string]string{"b.sh": "a"}, "bash -r b.sh", map[string]string{"b.sh": "b"}, false},
+		{"bash -- script", map[string]string{"b.sh": "a"}, "bash -- b.sh", map[string]string{"b.sh": "b"}, false},
 		{"python script rewritten", map[string]string{"x.py": "a"}, "python x.py", map[string]string{"x.py": "b"}, false},
 		{"python3 -u script rewritten", map[string]string{"x.py": "a"}, "python3 -u x.py --flag", map[string]string{"x.py": "b"}, false},
 		{"node script rewritten", map[string]string{"x.js": "a"}, "node x.js", map[string]string{"x.js": "b"}, false},
