@@ -92,8 +92,8 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// The agent makes the workspace a bare repository whose config runs a command (fsmonitor), then
-// runs `git status` — on Auto's read-only list. The command must not run.
+// The workspace is laid out as a bare repository whose config runs a command (fsmonitor), and
+// the agent runs `git status` — on Auto's read-only list. The command must not run.
 func TestAttackBareRepositoryFsmonitorInAuto(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("git is needed for this test: install git")
@@ -108,14 +108,15 @@ func TestAttackBareRepositoryFsmonitorInAuto(t *testing.T) {
 		}
 		marker := filepath.Join(t.TempDir(), "PWNED")
 		config := "[core]\n\tbare = false\n\tworktree = .\n\tfsmonitor = \"touch " + marker + "\"\n"
-		results := runAttack(t, d, ws, attack{permission: "auto", calls: []map[string]any{
-			write("HEAD", "ref: refs/heads/main\n"), write("config", config),
-			write("objects/info/keep", ""), write("refs/heads/keep", ""), bash("git status")}})
+		// The write tool asks before planting this layout (attack_plant_test.go); here it is
+		// already there, as a clone or an earlier command could leave it.
+		for name, content := range map[string]string{"HEAD": "ref: refs/heads/main\n", "config": config,
+			"objects/info/keep": "", "refs/heads/keep": ""} {
+			mustWrite(t, filepath.Join(ws, name), content)
+		}
+		results := runAttack(t, d, ws, attack{permission: "auto", calls: []map[string]any{bash("git status")}})
 		if exists(marker) {
 			t.Fatalf("nested=%v: git ran the workspace's fsmonitor command; results %q", nested, results)
-		}
-		if !exists(filepath.Join(ws, "config")) {
-			t.Fatalf("nested=%v: the setup writes did not happen, the test proves nothing: %q", nested, results)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 
+	"agentdesk/backend/policy"
 	"agentdesk/backend/sandbox"
 	"agentdesk/backend/store"
 )
@@ -35,6 +36,9 @@ type DoctorReport struct {
 	// Sandbox is what the kernel offers to confine shell commands. It is not a check: a system
 	// without Landlock still runs, with the gate as its only line of defence.
 	Sandbox sandbox.Support `json:"sandbox"`
+	// ProtectedWrites are the paths the write and edit tools ask about in every permission mode:
+	// code planted there runs later on its own, outside the sandbox.
+	ProtectedWrites []string `json:"protected_writes"`
 }
 
 // IntegrityReport is what the database's checks found: the bounded quick_check of the open, and
@@ -77,7 +81,7 @@ func (c *Context) diagnose() DoctorReport {
 	rep := DoctorReport{Version: Version, DataDir: c.DataDir, Schema: SchemaReport{Supported: store.SupportedSchema()},
 		Maintenance: store.MaintenanceReport{Changes: []store.Change{}, Repairs: []string{}},
 		Integrity:   IntegrityReport{Problems: []string{}, StaleBackups: []string{}, QuickCheck: store.Integrity{Problems: []string{}}},
-		Unreadable:  []store.UnreadableEvent{}, Sandbox: sandbox.Status()}
+		Unreadable:  []store.UnreadableEvent{}, Sandbox: sandbox.Status(), ProtectedWrites: policy.AutorunPatterns}
 	rep.Checks = append(rep.Checks, c.checkLibraries(), c.checkDataDir())
 	st, check := c.checkDatabase(&rep)
 	rep.Checks = append(rep.Checks, check)

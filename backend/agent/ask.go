@@ -24,7 +24,7 @@ type ApprovalPayload struct {
 	ReasonArgs map[string]any `json:"reasonArgs,omitempty"`
 	// Scopes are what "allow for this session" and "always allow" would save, shown before the
 	// person confirms: always the exact call, and a program + subcommand prefix where one is
-	// safe. Empty for an escalation, which only "allow once" can answer.
+	// safe. Empty for an escalation or a protected path, which only "allow once" can answer.
 	Scopes []ScopeOption `json:"scopes,omitempty"`
 	// Escalation is set when the command asks to leave the sandbox (network, unsandboxed).
 	Escalation string `json:"escalation,omitempty"`
@@ -80,7 +80,7 @@ func (t *turn) askIn(ctx context.Context, kind decision.Kind, payload any) (deci
 // grant, always allow a rule listed in Settings; anything else declines with its code.
 func (t *turn) approve(g *gated) error {
 	p := approvalPayload(g)
-	p.Change = t.preview(g)
+	p.Change, p.Diff = t.preview(g), t.scriptDiff(g)
 	t.stage(g, &p)
 	res, err := t.ask(decision.KindApproval, p)
 	if err != nil {
@@ -111,10 +111,21 @@ func (t *turn) approve(g *gated) error {
 		g.escalated, g.approved = true, string(decision.AllowOnce)
 		return nil
 	}
+	if g.verdict.Code == policy.ProtectedPath {
+		// A protected path asks before any grant or rule is read: a saved answer would never apply.
+		g.approved = string(decision.AllowOnce)
+		return nil
+	}
 	switch a.Choice {
 	case decision.AllowSession:
+		if err := t.keepScriptTexts(g); err != nil {
+			return err
+		}
 		return t.rt.opts.Store.AddGrant(t.sessionID, grantFor(g, a.Scope))
 	case decision.AllowAlways:
+		if err := t.keepScriptTexts(g); err != nil {
+			return err
+		}
 		_, err := t.rt.opts.Store.AddRule(ruleFor(g, a.Scope), "approval:"+t.sessionID)
 		return err
 	}
@@ -126,7 +137,7 @@ func approvalPayload(g *gated) ApprovalPayload {
 		Path: g.resolved.Target.Path, Command: g.desc.Gate.Command, Code: string(g.verdict.Code),
 		ReasonKey: g.verdict.ReasonKey, ReasonArgs: g.verdict.ReasonArgs, Escalation: string(g.desc.Gate.Escalation),
 		Server: serverOf(g.tool)}
-	if p.Escalation != "" {
+	if p.Escalation != "" || g.verdict.Code == policy.ProtectedPath {
 		return p
 	}
 	exact := ruleFor(g, decision.ScopeExact)
@@ -155,18 +166,20 @@ func (t *turn) preview(g *gated) *tool.Change {
 // grantFor allows this call again, in the scope the person chose from those the card showed.
 func grantFor(g *gated, scope string) policy.Grant {
 	r := ruleFor(g, scope)
-	return policy.Grant{Kind: r.Kind, Path: r.Path, Command: r.Command, MCP: r.MCP, Scope: r.Scope}
+	return policy.Grant{Kind: r.Kind, Path: r.Path, Command: r.Command, MCP: r.MCP, Scope: r.Scope, Scripts: r.Scripts}
 }
 
-// ruleFor is exactly this call — the same command text, or the same file — unless the person
-// chose the prefix the card offered. A prefix that was not offered falls back to exact.
+// ruleFor is exactly this call — the same command text (with the content of the files it runs),
+// or the same file — unless the person chose the prefix the card offered. A prefix that was not
+// offered falls back to exact.
 func ruleFor(g *gated, scope string) policy.Rule {
 	r := policy.Rule{Effect: policy.Allow, Kind: g.desc.Gate.Kind, Scope: policy.ScopeExact}
 	switch {
 	case g.desc.Gate.Kind == policy.KindMCP:
 		r.MCP = g.desc.Gate.MCP.Name() // the one tool of the one server, whatever the arguments
 	case g.desc.Gate.Kind == policy.KindBash:
-		r.Command = strings.TrimSpace(g.desc.Gate.Command)
+		// The approval is of the scripts as the person saw them: the rule holds while they are.
+		r.Command, r.Scripts = strings.TrimSpace(g.desc.Gate.Command), g.resolved.Scripts
 		if prefix := policy.SuggestPrefix(g.resolved.Shell); scope == decision.ScopePrefix && prefix != "" {
 			r.Command, r.Scope = prefix, policy.ScopePrefix
 		}

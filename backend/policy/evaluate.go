@@ -21,7 +21,8 @@ type Input struct {
 //  1. the execution mode's hard deny — outranks every permission mode, full included (for an
 //     MCP tool it reads the tool's read-only annotation, mcp.go);
 //  2. deny rules and protected paths — a deny rule denies, a protected or unresolved path asks;
-//  3. session grants, then always-allow rules;
+//  3. session grants, then always-allow rules — one that recorded the scripts its command
+//     runs holds only while they are unchanged (scripts.go);
 //  4. the permission mode (R-GATE-3).
 //
 // A bash call that asks to step out of the sandbox (an escalation), a fetch and a call of
@@ -68,7 +69,7 @@ func Evaluate(in Input) Verdict {
 	if c.Call.Kind == KindMCP {
 		return mcpVerdict(in.Mode, in.Permission)
 	}
-	return permissionLayer(in.Permission, c, sh, in.Sandboxed)
+	return staleScripts(permissionLayer(in.Permission, c, sh, in.Sandboxed), in.Grants, in.Rules, c, sh)
 }
 
 // ReasonReadOnlyShell is the reason of a command allowed as Auto's read-only class; the shell
@@ -128,12 +129,12 @@ func denyLayer(rules []Rule, c Resolved, sh *Shell) (Verdict, bool) {
 // allowLayer is layer 3: grants first (they are the more specific, recent choice), then rules.
 func allowLayer(grants []Grant, rules []Rule, c Resolved, sh *Shell) (Verdict, bool) {
 	for _, g := range grants {
-		if g.rule().match(c, sh) == matched {
+		if g.rule().match(c, sh) == matched && scriptsHold(g.Scripts, c.Scripts) {
 			return allow(LayerGrant, "gate.reason.grant"), true
 		}
 	}
 	for _, r := range rules {
-		if r.Effect == Allow && r.match(c, sh) == matched {
+		if r.Effect == Allow && r.match(c, sh) == matched && scriptsHold(r.Scripts, c.Scripts) {
 			v := allow(LayerRule, "gate.reason.rule_allow")
 			v.RuleID = r.ID
 			v.ReasonArgs = map[string]any{"Rule": r.ID}

@@ -12,7 +12,8 @@ import (
 func TestLocaleKeys(t *testing.T) {
 	keys := map[string]bool{"gate.reason.unknown_tool": true, "gate.reason.rule_uncertain": true, "gate.reason.grant": true,
 		"gate.reason.rule_allow": true, "gate.reason.unresolved_path": true, "gate.reason.protected.git": true,
-		"gate.reason.protected.data_dir": true, "permission.label.unknown": true,
+		"gate.reason.protected.data_dir": true, "gate.reason.protected.autorun": true, "permission.label.unknown": true,
+		"gate.reason.script_changed": true, "gate.reason.script_unverified": true, "gate.reason.script_unverifiable": true,
 		"gate.reason.escalate.network": true, "gate.reason.escalate.unsandboxed": true, "gate.reason.no_sandbox": true}
 	for _, c := range Codes {
 		keys["error."+string(c)] = true

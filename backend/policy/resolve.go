@@ -41,6 +41,8 @@ type Resolved struct {
 	Call   Call
 	Target Target // for read, write and edit
 	Shell  *Shell // for bash; Evaluate parses the command itself when nil
+	// Scripts records the content of the files a bash command runs as code (scripts.go).
+	Scripts string
 }
 
 // maxLinks bounds symlink chains, as the kernel does (ELOOP).
@@ -53,14 +55,15 @@ const maxLinks = 40
 func Resolve(ws Workspace, call Call) (Resolved, error) {
 	r := Resolved{Call: call}
 	if call.Kind == KindBash {
-		sh := AnalyzeShell(call.Command, NewView(ws))
-		r.Shell = &sh
+		v := NewView(ws)
+		sh := AnalyzeShell(call.Command, v)
+		r.Shell, r.Scripts = &sh, scriptDigests(v, &sh)
 	}
 	if !call.Kind.HasPath() {
 		return r, nil
 	}
 	t, err := newResolver(ws).target(call.Path)
-	r.Target = t
+	r.Target = protectPlanted(call.Kind, t)
 	return r, err
 }
 

@@ -59,6 +59,9 @@ type Rule struct {
 	Command string
 	MCP     string
 	Scope   Scope
+	// Scripts is an allow rule's record of the files its command ran as code when it was
+	// approved (Resolved.Scripts); it holds only while they are unchanged (scripts.go).
+	Scripts string
 }
 
 // Grant is "allow for this session" (R-DEC-4). It matches exactly like an allow rule and never
@@ -69,10 +72,11 @@ type Grant struct {
 	Command string
 	MCP     string
 	Scope   Scope
+	Scripts string
 }
 
 func (g Grant) rule() Rule {
-	return Rule{Effect: Allow, Kind: g.Kind, Path: g.Path, Command: g.Command, MCP: g.MCP, Scope: g.Scope}
+	return Rule{Effect: Allow, Kind: g.Kind, Path: g.Path, Command: g.Command, MCP: g.MCP, Scope: g.Scope, Scripts: g.Scripts}
 }
 
 // ruleMatch is the outcome of testing one rule against a call.

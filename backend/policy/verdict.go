@@ -35,6 +35,9 @@ type Verdict struct {
 	ReasonArgs map[string]any
 	// RuleID names the rule that decided, when one did.
 	RuleID string
+	// ApprovedScripts is set when the call asks because the files it runs changed since a grant
+	// or allow rule approved them: that approval's record (scripts.go), for the card's diff.
+	ApprovedScripts string
 }
 
 // Err is the error a denied call returns to the model; nil unless the verdict is deny.

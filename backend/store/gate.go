@@ -24,10 +24,10 @@ type GateInputs struct {
 // session's grants (in the order Grants lists them) and the gate's change counter in one
 // statement: one parse and one read transaction instead of four, all read at one instant. A
 // row's first column says which it is.
-const gateQuery = `SELECT 0, rowid, permission_mode, '', '', '', '', '', '' FROM sessions WHERE id = ?1
-	UNION ALL SELECT 1, rowid, id, effect, kind, path, command, mcp, scope FROM rules
-	UNION ALL SELECT 2, id, '', '', kind, path, command, mcp, scope FROM grants WHERE session_id = ?1
-	UNION ALL SELECT 3, n, '', '', '', '', '', '', '' FROM gate_epoch
+const gateQuery = `SELECT 0, rowid, permission_mode, '', '', '', '', '', '', '' FROM sessions WHERE id = ?1
+	UNION ALL SELECT 1, rowid, id, effect, kind, path, command, mcp, scope, scripts FROM rules
+	UNION ALL SELECT 2, id, '', '', kind, path, command, mcp, scope, scripts FROM grants WHERE session_id = ?1
+	UNION ALL SELECT 3, n, '', '', '', '', '', '', '', '' FROM gate_epoch
 	ORDER BY 1, 2`
 
 // GateInputs reads what the gate needs about a session, afresh; a missing session is NOT_FOUND.
@@ -42,7 +42,7 @@ func (s *Store) GateInputs(sessionID string) (GateInputs, error) {
 	for rows.Next() {
 		var part, order int64
 		var r RuleRow
-		if err := rows.Scan(&part, &order, &r.ID, &r.Effect, &r.Kind, &r.Path, &r.Command, &r.MCP, &r.Scope); err != nil {
+		if err := rows.Scan(&part, &order, &r.ID, &r.Effect, &r.Kind, &r.Path, &r.Command, &r.MCP, &r.Scope, &r.Scripts); err != nil {
 			return GateInputs{}, s.fail(err)
 		}
 		switch part {
@@ -53,7 +53,7 @@ func (s *Store) GateInputs(sessionID string) (GateInputs, error) {
 			in.Rules = append(in.Rules, r.Rule())
 		case 2:
 			in.Grants = append(in.Grants, policy.Grant{Kind: policy.Kind(r.Kind), Path: r.Path, Command: r.Command,
-				MCP: r.MCP, Scope: policy.Scope(r.Scope)})
+				MCP: r.MCP, Scope: policy.Scope(r.Scope), Scripts: r.Scripts})
 		case 3:
 			in.epoch = order
 		}

@@ -146,8 +146,7 @@ func TestTheGateCounterMigrationKeepsTheData(t *testing.T) {
 	}
 	a := newSession(t, old, "a")
 	old.AppendSteps(a.ID, eventlog.ToolResult{TurnID: "t", CallID: "c", Name: "read", Content: "x"})
-	old.AddRule(policy.Rule{Effect: policy.Deny, Path: "secrets/**"}, "settings")
-	old.AddGrant(a.ID, policy.Grant{Kind: policy.KindBash, Command: "make"})
+	insertOldRuleAndGrant(t, old, a.ID)
 	old.SetPermission(a.ID, policy.Auto)
 	events, _ := old.Events(a.ID)
 	rules, _ := old.PolicyRules()

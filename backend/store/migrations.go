@@ -23,6 +23,7 @@ var migrations = []migration{
 	{name: "session summaries and the indexes every query uses", up: addSummaries},
 	{name: "a counter of every change to what the gate reads", up: addGateEpoch},
 	{name: "events numbered without AUTOINCREMENT", up: renumberEvents},
+	{name: "the scripts an allow rule or grant approved", up: addScriptRecords},
 }
 
 func createFoundation(tx *gorm.DB) error {
@@ -360,5 +361,22 @@ func renumberEvents(tx *gorm.DB) error {
 		fmt.Sprintf("PRAGMA schema_version = %d", version+1),
 		"PRAGMA writable_schema = OFF",
 		`DELETE FROM sqlite_sequence WHERE name = 'events'`,
+	)
+}
+
+// addScriptRecords keeps, with an allow rule or grant, the content of the files its command ran
+// as code when it was approved (policy.Resolved.Scripts), so it holds only while they are
+// unchanged. Rows that predate it get an empty record and no longer hold on a command that
+// runs a file: what they approved cannot be told, and a stored value that cannot be verified
+// must not widen. The approved texts themselves (small ones) are kept by their SHA-256, so the
+// card that asks again can show what changed since.
+func addScriptRecords(tx *gorm.DB) error {
+	return execAll(tx,
+		`ALTER TABLE rules ADD COLUMN scripts TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE grants ADD COLUMN scripts TEXT NOT NULL DEFAULT ''`,
+		`CREATE TABLE script_texts (
+			digest TEXT PRIMARY KEY,
+			content TEXT NOT NULL,
+			created_at DATETIME NOT NULL)`,
 	)
 }

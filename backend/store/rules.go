@@ -23,6 +23,7 @@ type RuleRow struct {
 	Command   string
 	MCP       string
 	Scope     string
+	Scripts   string // what the command's scripts held when approved (migration 13)
 	Source    string
 	CreatedAt time.Time
 }
@@ -38,7 +39,7 @@ func (r RuleRow) Rule() policy.Rule {
 		effect = policy.Allow
 	}
 	return policy.Rule{ID: r.ID, Effect: effect, Kind: policy.Kind(r.Kind), Path: r.Path, Command: r.Command,
-		MCP: r.MCP, Scope: policy.Scope(r.Scope)}
+		MCP: r.MCP, Scope: policy.Scope(r.Scope), Scripts: r.Scripts}
 }
 
 // grantRow is one "allow for this session" grant; it goes with its session by cascade.
@@ -50,6 +51,7 @@ type grantRow struct {
 	Command   string
 	MCP       string
 	Scope     string
+	Scripts   string
 	CreatedAt time.Time
 }
 
@@ -75,7 +77,7 @@ func (s *Store) AddRule(r policy.Rule, source string) (RuleRow, error) {
 		return RuleRow{}, errs.Wrap(errs.Internal, err)
 	}
 	row := RuleRow{ID: id.String(), Effect: string(r.Effect), Kind: string(r.Kind), Path: r.Path,
-		Command: r.Command, MCP: r.MCP, Scope: string(r.Scope), Source: source, CreatedAt: time.Now().UTC()}
+		Command: r.Command, MCP: r.MCP, Scope: string(r.Scope), Scripts: r.Scripts, Source: source, CreatedAt: time.Now().UTC()}
 	if err := s.write(func(tx *gorm.DB) error { return tx.Create(&row).Error }); err != nil {
 		return RuleRow{}, err
 	}
@@ -116,7 +118,7 @@ func (s *Store) DeleteRule(id string) error {
 // AddGrant records "allow for this session". Granting the same thing twice keeps one row.
 func (s *Store) AddGrant(sessionID string, g policy.Grant) error {
 	g = policy.Grant{Kind: g.Kind, Path: strings.TrimSpace(g.Path), Command: strings.TrimSpace(g.Command),
-		MCP: strings.TrimSpace(g.MCP), Scope: g.Scope}
+		MCP: strings.TrimSpace(g.MCP), Scope: g.Scope, Scripts: g.Scripts}
 	if err := checkPattern(g.Kind, g.Path, g.Command, g.MCP); err != nil {
 		return err
 	}
@@ -127,11 +129,11 @@ func (s *Store) AddGrant(sessionID string, g policy.Grant) error {
 		return askedEveryTime(g.Kind)
 	}
 	row := grantRow{SessionID: sessionID, Kind: string(g.Kind), Path: g.Path, Command: g.Command, MCP: g.MCP,
-		Scope: string(g.Scope), CreatedAt: time.Now().UTC()}
+		Scope: string(g.Scope), Scripts: g.Scripts, CreatedAt: time.Now().UTC()}
 	return s.write(func(tx *gorm.DB) error {
 		var n int64
-		err := tx.Model(&grantRow{}).Where("session_id = ? AND kind = ? AND path = ? AND command = ? AND mcp = ? AND scope = ?",
-			sessionID, row.Kind, row.Path, row.Command, row.MCP, row.Scope).Count(&n).Error
+		err := tx.Model(&grantRow{}).Where("session_id = ? AND kind = ? AND path = ? AND command = ? AND mcp = ? AND scope = ? AND scripts = ?",
+			sessionID, row.Kind, row.Path, row.Command, row.MCP, row.Scope, row.Scripts).Count(&n).Error
 		if err != nil || n > 0 {
 			return err
 		}
@@ -152,7 +154,8 @@ func (s *Store) Grants(sessionID string) ([]policy.Grant, error) {
 	}
 	out := make([]policy.Grant, len(rows))
 	for i, r := range rows {
-		out[i] = policy.Grant{Kind: policy.Kind(r.Kind), Path: r.Path, Command: r.Command, MCP: r.MCP, Scope: policy.Scope(r.Scope)}
+		out[i] = policy.Grant{Kind: policy.Kind(r.Kind), Path: r.Path, Command: r.Command, MCP: r.MCP, Scope: policy.Scope(r.Scope),
+			Scripts: r.Scripts}
 	}
 	return out, nil
 }
@@ -233,4 +236,35 @@ func kindNames(ks []policy.Kind) []string {
 		out[i] = string(k)
 	}
 	return out
+}
+
+// MaxScriptText bounds the approved script text kept for a diff; a larger one is not kept.
+const MaxScriptText = 64 << 10
+
+// KeepScriptTexts keeps approved script texts by their SHA-256 (hex), for the diff shown when
+// the script changed; texts over MaxScriptText and digests already kept are skipped.
+func (s *Store) KeepScriptTexts(texts map[string]string) error {
+	now := time.Now().UTC()
+	return s.write(func(tx *gorm.DB) error {
+		for digest, content := range texts {
+			if len(content) > MaxScriptText {
+				continue
+			}
+			err := tx.Exec(`INSERT INTO script_texts (digest, content, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+				digest, content, now).Error
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ScriptText is the approved text of digest, if it was kept.
+func (s *Store) ScriptText(digest string) (string, bool) {
+	var rows []struct{ Content string }
+	if err := s.db.Raw(`SELECT content FROM script_texts WHERE digest = ?`, digest).Scan(&rows).Error; err != nil || len(rows) == 0 {
+		return "", false
+	}
+	return rows[0].Content, true
 }
