@@ -56,8 +56,10 @@ export interface SandboxSupport {
   protect_git: boolean;
   /** Commands run in namespaces of their own: they see only the workspace, toolchain and caches. */
   namespaces?: boolean;
-  /** What this machine's kernel leaves open. */
+  /** What this machine's kernel leaves open, as ids ("sandbox.uncovered.<id>"). */
   uncovered?: string[];
+  /** What a namespaced command sees besides the workspace: read-only, and read-write (the build caches). */
+  view?: { read_only: string[]; read_write: string[] };
   reason?: string;
 }
 

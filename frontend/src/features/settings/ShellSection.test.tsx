@@ -13,6 +13,19 @@ describe('Settings: shell commands', () => {
     expect(line.textContent).toContain('cannot reach the network');
   });
 
+  it('with namespaces, lists what commands see and what this machine leaves uncovered', async () => {
+    const sandbox = {
+      kind: 'landlock', abi: 7, network: true, protect_git: true, namespaces: true, uncovered: ['scoping'],
+      view: { read_only: ['/usr', '/root/.pyenv'], read_write: ['/root/.npm'] },
+    };
+    renderSettingsPage(new FakeSettingsBackend({ settings: { sandbox } }));
+    const line = await screen.findByTestId('sandbox-status-text');
+    expect(line.textContent).toContain('see only the workspace, the toolchain and the build caches');
+    expect(screen.getByTestId('sandbox-caches').textContent).toContain('/root/.npm');
+    expect(screen.getByTestId('sandbox-toolchain').textContent).toContain('/usr, /root/.pyenv');
+    expect(screen.getByTestId('sandbox-uncovered').textContent).toContain('abstract Unix sockets and signals are not scoped');
+  });
+
   it('warns that every shell command asks where the kernel has no sandbox', async () => {
     renderSettingsPage(new FakeSettingsBackend({ settings: { sandbox: { kind: 'none', abi: 0, network: false, protect_git: false } } }), 'zh-CN');
     const line = await screen.findByTestId('sandbox-status-text');

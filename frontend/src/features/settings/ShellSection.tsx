@@ -26,6 +26,26 @@ function sandboxLine(s: SandboxSupport | null | undefined, t: TFunction): { text
   return { text: t('settings.shell.sandbox.none'), confined: false };
 }
 
+/** What the namespaces show commands, and what this machine leaves uncovered, each as a short list. */
+function SandboxDetails({ sandbox, t }: { sandbox: SandboxSupport | null | undefined; t: TFunction }) {
+  const rows: [string, string[], string][] = [
+    ['settings.shell.sandbox.caches', sandbox?.view?.read_write ?? [], 'sandbox-caches'],
+    ['settings.shell.sandbox.toolchain', sandbox?.view?.read_only ?? [], 'sandbox-toolchain'],
+    ['settings.shell.sandbox.uncovered', (sandbox?.uncovered ?? []).map((id) => t(`sandbox.uncovered.${id}`)), 'sandbox-uncovered'],
+  ];
+  return (
+    <>
+      {rows
+        .filter(([, items]) => items.length > 0)
+        .map(([key, items, testId]) => (
+          <p className="setting-row__help" data-testid={testId} key={key}>
+            {t(key)} {items.join(', ')}
+          </p>
+        ))}
+    </>
+  );
+}
+
 /** How shell commands run: the kernel sandbox, and the secret-looking variables they may keep. */
 export function ShellSection({ settings, store }: { settings: AppSettings; store: AppSettingsStore }) {
   const t = useT();
@@ -55,6 +75,7 @@ export function ShellSection({ settings, store }: { settings: AppSettings; store
           <p className={`setting-row__help${sandbox.confined ? '' : ' is-caution'}`} data-testid="sandbox-status-text" data-kind={settings.sandbox?.kind ?? 'none'}>
             {sandbox.text}
           </p>
+          <SandboxDetails sandbox={settings.sandbox} t={t} />
         </div>
       </div>
       <form className="setting-row" onSubmit={(e) => void submit(e)} data-testid="env-passthrough">

@@ -74,6 +74,8 @@ function normalizeSandbox(raw: unknown): SandboxSupport {
   if (s.namespaces === true) out.namespaces = true;
   const uncovered = strings(s.uncovered);
   if (uncovered.length) out.uncovered = uncovered;
+  const view = fieldsOf(s.view);
+  if (out.namespaces) out.view = { read_only: strings(view.read_only), read_write: strings(view.read_write) };
   return out;
 }
 
