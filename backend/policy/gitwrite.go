@@ -14,14 +14,15 @@ const KindGitWrite Kind = "git-write"
 
 // gitReaders are the git subcommands that leave the repository as it is (a refreshed index
 // aside, which git skips when it cannot write it). config and remote are readers here too:
-// the escalation would not make .git/config writable anyway.
+// the escalation would not make .git/config writable anyway. send-pack and bundle read the
+// local repository and write elsewhere (a remote, a file).
 var gitReaders = map[string]bool{
 	"status": true, "diff": true, "log": true, "show": true, "blame": true, "ls-files": true, "ls-tree": true,
 	"ls-remote": true, "cat-file": true, "rev-parse": true, "rev-list": true, "describe": true, "grep": true,
 	"shortlog": true, "name-rev": true, "merge-base": true, "for-each-ref": true, "show-ref": true, "var": true,
 	"version": true, "help": true, "config": true, "remote": true, "check-ignore": true, "check-attr": true,
 	"count-objects": true, "fsck": true, "whatchanged": true, "archive": true, "diff-tree": true, "diff-files": true,
-	"diff-index": true, "show-branch": true, "range-diff": true,
+	"diff-index": true, "show-branch": true, "range-diff": true, "send-pack": true, "bundle": true,
 }
 
 // WritesGit reports whether a bash command runs a git subcommand that changes the repository,

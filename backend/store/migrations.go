@@ -370,13 +370,19 @@ func renumberEvents(tx *gorm.DB) error {
 // runs a file: what they approved cannot be told, and a stored value that cannot be verified
 // must not widen. The approved texts themselves (small ones) are kept by their SHA-256, so the
 // card that asks again can show what changed since.
+//
+// It runs again harmlessly (the newest migration must: the scale folder's copy test replays it).
 func addScriptRecords(tx *gorm.DB) error {
-	return execAll(tx,
-		`ALTER TABLE rules ADD COLUMN scripts TEXT NOT NULL DEFAULT ''`,
-		`ALTER TABLE grants ADD COLUMN scripts TEXT NOT NULL DEFAULT ''`,
-		`CREATE TABLE script_texts (
+	for _, table := range []string{"rules", "grants"} {
+		if tx.Migrator().HasColumn(table, "scripts") {
+			continue
+		}
+		if err := tx.Exec(`ALTER TABLE ` + table + ` ADD COLUMN scripts TEXT NOT NULL DEFAULT ''`).Error; err != nil {
+			return err
+		}
+	}
+	return execAll(tx, `CREATE TABLE IF NOT EXISTS script_texts (
 			digest TEXT PRIMARY KEY,
 			content TEXT NOT NULL,
-			created_at DATETIME NOT NULL)`,
-	)
+			created_at DATETIME NOT NULL)`)
 }
