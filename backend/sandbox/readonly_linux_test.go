@@ -39,9 +39,6 @@ func TestReadOnlyCallsReadOnlyTheWorkspaceAndTheToolchain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if namespaced {
-				useNamespaces(cmd, true)
-			}
 			cmd.Dir = p.Workspace
 			out, err := cmd.CombinedOutput()
 			return string(out), err

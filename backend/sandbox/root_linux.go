@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -142,11 +143,10 @@ func showDevices(dev string) error {
 // below /tmp would otherwise be writable through the private /tmp's grant), its .git
 // read-only, and hides the data folder where it lies inside something shown.
 func showWorkspace(root string, p Policy) error {
-	ws := filepath.Join(root, p.Workspace)
-	if err := bindAt(p.Workspace, ws, p.ReadOnly); err != nil {
+	if err := bindAt(p.Workspace, filepath.Join(root, p.Workspace), p.ReadOnly); err != nil {
 		return err
 	}
-	if err := protectGit(ws, p.GitWrite); err != nil {
+	if err := showGit(root, p); err != nil {
 		return err
 	}
 	for _, path := range append([]string{p.DataDir}, p.Hide...) {
@@ -183,24 +183,39 @@ func showHome(root string) error {
 	return os.MkdirAll(filepath.Join(root, home), 0o700)
 }
 
-// protectGit makes the workspace's .git read-only: its hooks and config run outside any
-// sandbox the next time the person uses git. With gitWrite (an approved "git" escalation) the
-// rest becomes writable, so commit, add and checkout work; hooks and config never do.
-func protectGit(ws string, gitWrite bool) error {
-	git := filepath.Join(ws, ".git")
-	if !isKind(git, fs.ModeDir) {
-		return nil // no repository folder here (or a .git file): nothing this step can protect
+// showGit makes the workspace's repository read-only: its hooks and config run outside any
+// sandbox the next time the person uses git, and the rest (the index, refs, commondir,
+// modules) can point git at code. With gitWrite (an approved "git" escalation) the rest becomes
+// writable, so commit, add and checkout work; hooks and config never do. A .git file (a linked
+// work tree, a submodule) names the repository's folders elsewhere: they are shown the same way,
+// so git works there too.
+func showGit(root string, p Policy) error {
+	git := filepath.Join(p.Workspace, ".git")
+	switch {
+	case isKind(git, fs.ModeDir):
+		return protectGitDir(git, filepath.Join(root, git), p.GitWrite)
+	case isKind(git, 0):
+		for _, dir := range linkedGitDirs(git) {
+			if err := protectGitDir(dir, filepath.Join(root, dir), p.GitWrite); err != nil {
+				return err
+			}
+		}
 	}
-	// Bound onto itself, .git is a mount point, which cannot be renamed or removed (EBUSY): a
-	// shell cannot move it aside and put a folder with its own hooks in its place.
-	if err := bindAt(git, git, !gitWrite); err != nil || !gitWrite {
+	return nil
+}
+
+// protectGitDir binds the git folder src at dst, read-only unless gitWrite, and then its hooks
+// and config read-only in any case. Bound, the folder is a mount point, which cannot be renamed
+// or removed (EBUSY): a shell cannot move it aside and put a folder with its own hooks there.
+func protectGitDir(src, dst string, gitWrite bool) error {
+	if err := bindAt(src, dst, !gitWrite); err != nil || !gitWrite {
 		return err
 	}
-	hooks := filepath.Join(git, "hooks")
+	hooks := filepath.Join(dst, "hooks")
 	// git creates hooks/ itself; a repository without it would let the shell create one. Where
 	// the person cannot create it either (a read-only .git), neither can the shell.
 	_ = os.Mkdir(hooks, 0o755)
-	for _, path := range []string{hooks, filepath.Join(git, "config")} {
+	for _, path := range []string{hooks, filepath.Join(dst, "config")} {
 		// A symbolic link is skipped: a mount lands on its target, and the link itself could
 		// still be replaced.
 		if isKind(path, fs.ModeDir) || isKind(path, 0) {
@@ -210,6 +225,37 @@ func protectGit(ws string, gitWrite bool) error {
 		}
 	}
 	return nil
+}
+
+// linkedGitDirs reads a .git file ("gitdir: PATH") and returns the folder holding objects,
+// refs, hooks and config (the gitdir's "commondir", or the gitdir itself) and then the gitdir
+// where it differs; nothing when the file says something else.
+func linkedGitDirs(gitFile string) []string {
+	raw, err := os.ReadFile(gitFile)
+	line, ok := strings.CutPrefix(strings.TrimSpace(string(raw)), "gitdir: ")
+	if err != nil || !ok {
+		return nil
+	}
+	gitdir := resolveFrom(filepath.Dir(gitFile), line)
+	common := gitdir
+	if raw, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
+		common = resolveFrom(gitdir, strings.TrimSpace(string(raw)))
+	}
+	var out []string
+	for _, dir := range []string{common, gitdir} {
+		if isKind(dir, fs.ModeDir) && (len(out) == 0 || out[0] != dir) {
+			out = append(out, dir)
+		}
+	}
+	return out
+}
+
+// resolveFrom is path as an absolute, clean path, relative ones taken from dir.
+func resolveFrom(dir, path string) string {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	return filepath.Clean(path)
 }
 
 // pivot makes root the root and detaches the old one, then enters the workspace inside it:

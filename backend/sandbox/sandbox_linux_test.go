@@ -321,3 +321,38 @@ func TestDataDirHiddenWithoutNamespaces(t *testing.T) {
 		t.Fatalf("got %v %q", err, out)
 	}
 }
+
+// A linked work tree's .git is a file naming the repository's folders outside the workspace:
+// they are shown read-only, so git reads there, and with the "git" escalation a commit works
+// while the shared hooks stay out of reach.
+func TestALinkedWorkTreeKeepsItsRepository(t *testing.T) {
+	requireNamespaces(t)
+	main := t.TempDir()
+	gitRun := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	gitRun(main, "init", "-q")
+	gitRun(main, "commit", "-q", "--allow-empty", "-m", "first")
+	p := policy(t)
+	wt := filepath.Join(p.Workspace, "wt")
+	gitRun(main, "worktree", "add", "-q", wt)
+	p.Workspace = wt
+	if out := mustSh(t, p, "git log --oneline && echo read-ok"); !strings.Contains(out, "first") {
+		t.Fatalf("git cannot read the work tree's repository: %q", out)
+	}
+	if out, err := sh(t, p, "git -c user.name=t -c user.email=t@example.com commit -q --allow-empty -m nope"); err == nil {
+		t.Fatalf("a commit succeeded without the escalation: %q", out)
+	}
+	p.GitWrite = true
+	mustSh(t, p, "git -c user.name=t -c user.email=t@example.com commit -q --allow-empty -m second")
+	if out, err := sh(t, p, "echo evil > "+filepath.Join(main, ".git", "hooks", "post-commit")); err == nil {
+		t.Fatalf("the shared hooks were writable: %q", out)
+	}
+	if out, _ := exec.Command("git", "-C", main, "log", "--all", "--oneline").CombinedOutput(); !strings.Contains(string(out), "second") {
+		t.Fatalf("the approved commit did not land: %s", out)
+	}
+}
