@@ -1,7 +1,6 @@
 package store
 
 import (
-	"errors"
 	"strings"
 	"time"
 
@@ -12,27 +11,13 @@ import (
 	"agentdesk/backend/policy"
 )
 
-// AddHostGrant records that the session approved host for the network proxy. Granting it twice
-// keeps one row.
+// AddHostGrant records that the session approved host for the network proxy.
 func (s *Store) AddHostGrant(sessionID, host string) error {
 	host, err := checkHost(host)
 	if err != nil {
 		return err
 	}
-	kind := string(policy.KindHost)
-	return s.write(func(tx *gorm.DB) error {
-		var n int64
-		err := tx.Model(&grantRow{}).Where("session_id = ? AND kind = ? AND command = ?", sessionID, kind, host).Count(&n).Error
-		if err != nil || n > 0 {
-			return err
-		}
-		err = tx.Create(&grantRow{SessionID: sessionID, Kind: kind, Command: host, Scope: string(policy.ScopeExact),
-			CreatedAt: time.Now().UTC()}).Error
-		if errors.Is(err, gorm.ErrForeignKeyViolated) {
-			return errs.Wrap(errs.NotFound, err, "ID", sessionID)
-		}
-		return err
-	})
+	return s.addMarkerGrant(sessionID, policy.KindHost, host)
 }
 
 // AddHostRule approves host for every session, as a rule listed (and revocable) in Settings.
