@@ -48,9 +48,9 @@
 //     (hence /proc/<pid>/environ and /proc/<pid>/mem) of any process outside the sandbox.
 //
 // Without namespaces the helper is still a child subreaper: orphans are reparented to it, and it
-// kills them all when the shell exits or when AgentDesk dies (its parent-death signal). A kill
-// of the whole group by the app (a cancel) reaches the helper too, so there a process that left
-// the group can outlive the call; [Status] lists that among what is uncovered. Where Landlock is
+// kills them all when the shell exits, when it is asked to stop (SIGTERM: the bash tool's
+// cancel) or when AgentDesk dies (its parent-death signal). Only a kill of the helper itself
+// lets a process that left the group outlive the call; [Status] lists that as uncovered. Where Landlock is
 // unavailable (another system, an old or unconfigured kernel), [Command] runs the shell
 // without a ruleset and [Status] reports kind "none": the gate is then the only line of
 // defence. Unconfined commands (an approved escalation, external ACP agents: [Supervised])

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // The helper now stays above the shell; callers still see the shell's own ending: its exit
@@ -59,5 +61,36 @@ func TestHelperEndsAsTheShellDid(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Without namespaces the helper is a child subreaper: asked to stop (as the bash tool does on a
+// cancel), it ends what the shell started, a process that left the group with setsid included.
+func TestAStoppedHelperEndsWhatLeftTheGroup(t *testing.T) {
+	requireLandlock(t)
+	p := policy(t)
+	script := "setsid -f sh -c 'sleep 1; echo late > late'; echo started; sleep 30"
+	cmd, err := helperCommand(request{Policy: p, Shell: "/bin/sh", Args: []string{"-c", script}}, os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Dir = p.Workspace
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := out.Read(make([]byte, 8)); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	time.Sleep(1500 * time.Millisecond)
+	if _, err := os.Stat(filepath.Join(p.Workspace, "late")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a process that left the group outlived the stopped helper: %v", err)
 	}
 }

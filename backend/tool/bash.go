@@ -29,6 +29,9 @@ const (
 	// bashDrainGrace bounds the wait for output after the process group is gone: a process
 	// that left the group (setsid) may still hold the pipe, and must not hang the call.
 	bashDrainGrace = 500 * time.Millisecond
+	// bashStopGrace bounds the wait for the sandbox helper to end what a cancelled command
+	// started before the whole group is killed.
+	bashStopGrace = 300 * time.Millisecond
 )
 
 var bashSpec = spec{tool: mode.ToolBash, params: []param{
@@ -208,13 +211,28 @@ func runShell(ctx context.Context, dir, command string, opts ShellOptions, sink 
 	select {
 	case waitErr = <-waited:
 	case <-ctx.Done():
-		killProcessGroup(cmd)
-		waitErr, killed = <-waited, true
+		waitErr, killed = stop(cmd, waited), true
 	}
 	// Whatever the shell left running in its group goes too: a call leaves no processes behind.
 	killProcessGroup(cmd)
 	drain(pr, copied)
 	return waitErr, killed, nil
+}
+
+// stop ends a command cut short: the supervising helper is asked first (SIGTERM), so it ends
+// everything below it, a process that left the group included, then the whole group is killed
+// when the helper has not gone within bashStopGrace.
+func stop(cmd *exec.Cmd, waited <-chan error) error {
+	askToStop(cmd)
+	timer := time.NewTimer(bashStopGrace)
+	defer timer.Stop()
+	select {
+	case err := <-waited:
+		return err
+	case <-timer.C:
+		killProcessGroup(cmd)
+		return <-waited
+	}
 }
 
 // shellCommand builds the command: the environment without secrets, git hardened for Auto's
