@@ -258,6 +258,18 @@ describe('the session composer', () => {
     expect(composer().textContent).toContain('reach the network, outside the sandbox');
   });
 
+  it('a host the network proxy asks about is the card\'s title, and every answer is offered', async () => {
+    const { fake, user } = await openSession();
+    const host = { ...approval('d1', 'registry.npmjs.org').payload, kind: 'host', command: 'npm ci', reasonKey: 'gate.reason.host', reasonArgs: { Host: 'registry.npmjs.org' } };
+    act(() => void fake.ask({ ...approval('d1'), payload: host }));
+    await waitFor(() => expect(mode()).toBe('approval'));
+    expect(composer().textContent).toContain('Reach registry.npmjs.org');
+    expect(composer().textContent).toContain('reach registry.npmjs.org through AgentDesk');
+    expect(screen.getByTestId('approval-allow-always')).toBeTruthy();
+    await user.click(screen.getByTestId('approval-allow-session'));
+    await waitFor(() => expect(fake.resolved).toEqual([{ id: 'd1', choice: 'allow_session' }]));
+  });
+
   it('a change to .git may be allowed for this session, never always', async () => {
     const { fake, user } = await openSession();
     const git = { ...approval('d1', 'git commit -m fix').payload, escalation: 'git', reasonKey: 'gate.reason.escalate.git' };

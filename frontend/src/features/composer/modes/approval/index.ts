@@ -15,7 +15,11 @@ const SAVING = ['allow_session', 'allow_always'];
 export const approvalMode: ComposerMode<ApprovalState> = {
   id: 'approval',
   decisionKind: 'approval',
-  title: (d, t) => toolLabel(t, approvalPayload(d?.payload).tool),
+  title: (d, t) => {
+    const p = approvalPayload(d?.payload);
+    // A host the network proxy asks about is named, not the command that wanted it.
+    return p.kind === 'host' ? t('composer.approval.hostTitle', { Host: p.summary }) : toolLabel(t, p.tool);
+  },
   init: () => ({ reason: '', scope: 'exact', rejected: {} }),
   Body: ApprovalBody,
   actions: (state, { t }, decision) => {
