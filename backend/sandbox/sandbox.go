@@ -149,6 +149,8 @@ func Command(p Policy, shell string, args, env []string) (*exec.Cmd, error) {
 		return Unconfined(p, shell, args, env), nil
 	}
 	req := request{Policy: p, Shell: shell, Args: args}
+	// The command's root is built on its private temp folder, so a call without one (none of the
+	// app's) keeps the host's file system under Landlock alone.
 	if st.Namespaces && p.TempDir != "" {
 		// The proxy replaces the host's network: a namespace with it has only lo too.
 		req.Namespaces, req.NewNet, req.View = true, !p.Network || p.ProxySocket != "", DefaultView().with(p.Expose)
