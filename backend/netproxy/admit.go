@@ -46,7 +46,7 @@ func (p *Proxy) admit(ctx context.Context, r request) ([]netip.Addr, *errs.Error
 }
 
 func (p *Proxy) modeAllows(r request) *errs.Error {
-	switch p.Mode() {
+	switch p.mode {
 	case Full:
 		return nil
 	case ReadOnly:

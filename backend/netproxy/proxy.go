@@ -29,7 +29,6 @@ import (
 	"net/http/httputil"
 	"net/netip"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"agentdesk/backend/errs"
@@ -38,7 +37,7 @@ import (
 
 // Config is what a proxy allows and whom it tells.
 type Config struct {
-	// Mode is the session's network mode; an unknown value acts as Off. SetMode changes it.
+	// Mode is the call's network mode; an unknown value acts as Off.
 	Mode Mode
 	// Decide approves a host and port. It may block (the app asking the person) while the
 	// connection waits; ctx ends when the proxy closes or, for HTTP, when the command hangs up
@@ -71,7 +70,7 @@ type Event struct {
 // Proxy serves one session's commands on a Unix socket.
 type Proxy struct {
 	path     string
-	mode     atomic.Value // Mode
+	mode     Mode
 	decide   func(context.Context, string, int) Verdict
 	log      func(Event)
 	resolver Resolver
@@ -126,26 +125,19 @@ func Listen(socketPath string, cfg Config) (*Proxy, error) {
 
 func newProxy(path string, cfg Config, messages *i18n.Bundle) *Proxy {
 	p := &Proxy{
-		path: path, decide: cfg.Decide, log: cfg.Log, resolver: cfg.Resolver, loopback: cfg.Loopback,
+		path: path, mode: cfg.Mode.effective(), decide: cfg.Decide, log: cfg.Log, resolver: cfg.Resolver, loopback: cfg.Loopback,
 		messages: messages, accepted: make(chan struct{}), served: make(chan struct{}),
 		conns: map[net.Conn]struct{}{},
 	}
 	if p.resolver == nil {
 		p.resolver = net.DefaultResolver
 	}
-	p.mode.Store(cfg.Mode.effective())
 	p.transport, p.forwarder = p.newForwarder()
 	return p
 }
 
 // Path is the socket's path, for the bridge.
 func (p *Proxy) Path() string { return p.path }
-
-// Mode is the mode in effect (an unknown configured value reads as Off).
-func (p *Proxy) Mode() Mode { return p.mode.Load().(Mode) }
-
-// SetMode changes the mode for the requests that follow; open tunnels stay open.
-func (p *Proxy) SetMode(m Mode) { p.mode.Store(m.effective()) }
 
 // Close stops the proxy: no new connections, waiting decisions are cancelled, and every open
 // tunnel and forwarded request is cut. It returns once every goroutine of the proxy has ended.

@@ -5,7 +5,6 @@ import (
 	"net"
 	"net/http/httptest"
 	"net/netip"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -145,26 +144,6 @@ func TestRefusalsAreLogged(t *testing.T) {
 	if len(got) != 2 || got[0].Allowed || got[0].Method != "DELETE" || got[0].Host != "ok.test" || got[0].Port != 80 ||
 		got[0].Refusal.Kind != netproxy.ReadOnlyMethod || got[1].Method != "CONNECT" || got[1].Refusal.Kind != netproxy.ReadOnlyTunnel {
 		t.Fatalf("events %+v", got)
-	}
-}
-
-// Switching the mode applies to the next request.
-func TestSetModeAppliesToTheNextRequest(t *testing.T) {
-	srv := httptest.NewServer(hello())
-	defer srv.Close()
-	port := serverPort(t, srv)
-	p := start(t, netproxy.Config{Mode: netproxy.Full, Decide: allow(t, "ok.test:"+port),
-		Loopback: netproxy.LoopbackForTests(t, "ok.test")})
-	if r := send(t, p, getRaw("POST", "http://ok.test:"+port+"/")); r.status != 200 {
-		t.Fatalf("POST in full: %d %q", r.status, r.body)
-	}
-	p.SetMode(netproxy.ReadOnly)
-	if r := send(t, p, getRaw("POST", "http://ok.test:"+port+"/")); r.kind != string(netproxy.ReadOnlyMethod) {
-		t.Fatalf("POST after read-only: %d %s", r.status, r.kind)
-	}
-	p.SetMode("bogus")
-	if p.Mode() != netproxy.Off || !slices.Contains(netproxy.Modes, p.Mode()) {
-		t.Fatalf("an unknown mode reads %q", p.Mode())
 	}
 }
 

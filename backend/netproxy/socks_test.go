@@ -60,8 +60,9 @@ func TestSOCKS5(t *testing.T) {
 	if code, _ := socks5(t, p, "127.0.0.1", n); code != 2 {
 		t.Fatalf("loopback literal: reply %d", code)
 	}
-	p.SetMode(netproxy.ReadOnly)
-	if code, _ := socks5(t, p, "echo.test", n); code != 2 {
+	readOnly := start(t, netproxy.Config{Mode: netproxy.ReadOnly, Decide: allow(t, "echo.test:"+port),
+		Loopback: netproxy.LoopbackForTests(t, "echo.test"), Log: log.log})
+	if code, _ := socks5(t, readOnly, "echo.test", n); code != 2 {
 		t.Fatalf("read-only: reply %d", code)
 	}
 	want := []errs.Kind{"", netproxy.NotApproved, netproxy.AddressForbidden, netproxy.ReadOnlyTunnel}
