@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"agentdesk/backend/policy"
 	"agentdesk/backend/sandbox"
 )
 
@@ -111,7 +110,6 @@ func TestAttackGitMetadataIsReadOnlyInFull(t *testing.T) {
 	}
 	d, ws := t.TempDir(), t.TempDir()
 	gitInit(t, ws)
-	mustWrite(t, filepath.Join(ws, "evil", "config"), "[core]\n\tfsmonitor = touch PWNED\n")
 	results := runAttack(t, d, ws, attack{permission: "full", calls: []map[string]any{
 		bash("echo ../evil > .git/commondir; echo tried"),
 		bash("cp /dev/null .git/index; echo tried"),
@@ -126,13 +124,6 @@ func TestAttackGitMetadataIsReadOnlyInFull(t *testing.T) {
 	if out, _ := exec.Command("git", "-C", ws, "log", "--oneline").CombinedOutput(); strings.Contains(string(out), "planted") {
 		t.Fatalf("a commit ran without the git escalation: %q", results)
 	}
-	if policy.WritesGit("git commit --allow-empty -m planted") != true {
-		t.Fatal("git commit does not carry the git escalation")
-	}
-	if !exists(filepath.Join(ws, ".git")) {
-		t.Fatal("the repository is gone")
-	}
-	_ = os.Remove(filepath.Join(ws, "PWNED"))
 }
 
 // A path deny rule holds against a script the gate cannot read: the sandbox hides what the rule

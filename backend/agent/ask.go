@@ -116,20 +116,17 @@ func (t *turn) approve(g *gated) error {
 		g.approved = string(decision.AllowOnce)
 		return nil
 	}
-	switch a.Choice {
-	case decision.AllowSession:
-		if err := t.keepScriptTexts(g); err != nil {
-			return err
-		}
-		return t.rt.opts.Store.AddGrant(t.sessionID, grantFor(g, a.Scope))
-	case decision.AllowAlways:
-		if err := t.keepScriptTexts(g); err != nil {
-			return err
-		}
-		_, err := t.rt.opts.Store.AddRule(ruleFor(g, a.Scope), "approval:"+t.sessionID)
+	if a.Choice != decision.AllowSession && a.Choice != decision.AllowAlways {
+		return nil
+	}
+	if err := t.keepScriptTexts(g); err != nil {
 		return err
 	}
-	return nil
+	if a.Choice == decision.AllowSession {
+		return t.rt.opts.Store.AddGrant(t.sessionID, grantFor(g, a.Scope))
+	}
+	_, err = t.rt.opts.Store.AddRule(ruleFor(g, a.Scope), "approval:"+t.sessionID)
+	return err
 }
 
 func approvalPayload(g *gated) ApprovalPayload {

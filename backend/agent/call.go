@@ -191,7 +191,7 @@ func (t *turn) shellOptions(g *gated) (tool.ShellOptions, error) {
 	if err != nil {
 		return tool.ShellOptions{}, err
 	}
-	in, err := t.rt.opts.Store.GateInputs(t.sessionID)
+	in, err := t.rt.opts.Store.GateInputsCached(&t.gate, t.sessionID)
 	if err != nil {
 		return tool.ShellOptions{}, err
 	}

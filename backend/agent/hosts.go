@@ -82,7 +82,7 @@ func (d *hostDecider) forget(host string, a *hostAnswer) {
 // decide reads the rules and grants as they are now, then asks; settled is false when the
 // question ended without an answer from the person (the connection or the turn ended).
 func (d *hostDecider) decide(ctx context.Context, host string) (allow, settled bool) {
-	in, err := d.t.rt.opts.Store.GateInputs(d.t.sessionID)
+	in, err := d.t.rt.opts.Store.GateInputsCached(&d.t.gate, d.t.sessionID)
 	switch {
 	case err != nil:
 		return false, false

@@ -109,7 +109,6 @@ func TestOnlyTheViewIsVisible(t *testing.T) {
 		"cat " + filepath.Join(p.DataDir, "agentdesk.db"),
 		"echo x > " + filepath.Join(p.DataDir, "new"),
 		"mkdir " + filepath.Join(p.DataDir, "sub", "x"),
-		"ls /run/user/*/bus /var/run/docker.sock /run/docker.sock",
 	} {
 		if out, err := sh(t, p, script); err == nil || strings.Contains(out, "secret") {
 			t.Errorf("%q was allowed: %q", script, out)
