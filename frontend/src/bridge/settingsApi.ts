@@ -153,9 +153,10 @@ export interface ProviderChoice {
 export interface AskedDecision {
   id: string;
   sessionId: string;
-  kind: 'question' | 'approval' | 'plan_review' | 'elicitation';
+  kind: 'question' | 'approval' | 'plan_review' | 'elicitation' | 'sampling';
   payload?: {
     message?: string;
+    messages?: { text?: string }[] | null;
     summary?: string;
     command?: string;
     path?: string;

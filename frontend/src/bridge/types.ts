@@ -239,7 +239,7 @@ export type Item =
   | RestoreItem
   | ReviewItem;
 
-export type DecisionKind = 'question' | 'approval' | 'plan_review' | 'elicitation';
+export type DecisionKind = 'question' | 'approval' | 'plan_review' | 'elicitation' | 'sampling';
 
 /** A form an MCP server asks the person to fill in while one of its tools runs. */
 export interface ElicitationPayload {
@@ -248,6 +248,24 @@ export interface ElicitationPayload {
   message: string;
   /** A flat object schema: string, number, integer, boolean and enum properties. */
   schema: ToolDef['inputSchema'] | null;
+}
+
+/** One message of a sampling request, as the server wrote it (plain text, never HTML). */
+export interface SamplingMessage {
+  role: 'user' | 'assistant';
+  text: string;
+}
+
+/** An MCP server asks to use the person's model (sampling) while one of its tools runs. */
+export interface SamplingPayload {
+  server: string;
+  /** The tool whose call asks; '' when the server asks outside a call. */
+  tool: string;
+  /** The session's model, which would answer. */
+  model: string;
+  systemPrompt: string;
+  messages: SamplingMessage[];
+  maxTokens: number;
 }
 
 export interface ApprovalPayload {
