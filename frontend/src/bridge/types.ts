@@ -156,6 +156,15 @@ export interface ToolItem {
   summary?: string;
   /** Live only: the tool's result has arrived. */
   done?: boolean;
+  /** Live only (tool.progress): how far a running MCP tool says it is. */
+  progress?: ToolProgress | null;
+}
+export interface ToolProgress {
+  progress: number;
+  /** 0 when the server does not know how much there is. */
+  total: number;
+  /** The latest message the server sent with its progress, '' before any. */
+  message: string;
 }
 export interface DirectItem {
   type: 'direct';
@@ -491,6 +500,16 @@ export interface ToolOutputEvent {
   text: string;
   /** Numbers the deltas of one stream (a turn's text, one call's output) from 1. */
   seq?: number;
+}
+/** tool.progress: how far a running MCP tool says it is (transient: not in the log, gone after a reload). */
+export interface ToolProgressEvent {
+  sessionId: string;
+  turnId: string;
+  callId: string;
+  progress: number;
+  /** Absent or 0 when the server does not know how much there is. */
+  total?: number;
+  message?: string;
 }
 export interface ToolResultEvent {
   sessionId: string;
