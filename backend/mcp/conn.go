@@ -26,6 +26,8 @@ type conn struct {
 	ready   chan struct{}
 	proc    *processTransport // nil for HTTP
 	done    chan struct{}     // closed when the connection ended
+	url     string            // an HTTP server's address, as configured
+	watch   statusWatch       // an HTTP server's last error status
 
 	// listMu serializes listings from asking to handing on, so an answer the server gave
 	// before it changed a tool never lands after one it gave since (a refresh on its
@@ -56,14 +58,15 @@ type dialSpec struct {
 	dataDir   string
 	version   string
 	getenv    func(string) string
-	log       interface{ Write([]byte) (int, error) }
+	logPath   string
+	passEnv   []string // the names the shell keeps although they look secret (Settings)
 	onList    func([]*mcp.Tool)
 }
 
 // dial starts or reaches the server, initializes the session and lists its tools.
 func dial(ctx context.Context, s dialSpec) (*conn, error) {
 	c := &conn{name: s.cfg.Name, done: make(chan struct{}), ready: make(chan struct{}), calls: map[uint64]elicitor{},
-		onList: s.onList}
+		onList: s.onList, url: s.cfg.URL}
 	transport, err := c.transport(s)
 	if err != nil {
 		return nil, startError(s.cfg.Name, err)
@@ -98,9 +101,9 @@ func dial(ctx context.Context, s dialSpec) (*conn, error) {
 
 func (c *conn) transport(s dialSpec) (mcp.Transport, error) {
 	if s.cfg.Transport == HTTP {
-		return httpTransport(s.cfg, s.getenv)
+		return httpTransport(s.cfg, s.getenv, &c.watch)
 	}
-	p, err := newProcess(s.cfg, s.workspace, s.dataDir, s.getenv, s.log)
+	p, err := newProcess(s.cfg, s.workspace, s.dataDir, s.getenv, s.passEnv, s.logPath)
 	if err != nil {
 		return nil, err
 	}
@@ -201,8 +204,17 @@ func (c *conn) crashError(err error) error {
 	return errs.Wrap(ServerCrashed, err, "Server", c.name, "Problem", problem)
 }
 
-// brokenError explains a connection that could not be set up.
+// brokenError explains a connection that could not be set up: an HTTP server that did not
+// answer or refused, a server that took too long, a process that ended, with its last words.
 func (c *conn) brokenError(err error) error {
+	if c.proc == nil {
+		if e := httpError(c.name, c.url, &c.watch, err); e != nil {
+			return e
+		}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return errs.Wrap(ServerSilent, err, "Server", c.name, "Seconds", int(dialTimeout/time.Second))
+	}
 	problem := err.Error()
 	if c.proc != nil {
 		if done, status := c.proc.exited(); done {
