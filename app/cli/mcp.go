@@ -80,7 +80,7 @@ func scope(fs *flag.FlagSet) string {
 // withMCP opens the store and an MCP host over it, and stops every server afterwards.
 func (c *Context) withMCP(fn func(h *mcp.Host, st *store.Store) error) int {
 	return c.withStore(func(st *store.Store) error {
-		h := mcp.NewHost(st, mcp.Options{DataDir: c.DataDir, Getenv: c.Getenv, Log: c.Stderr, Version: Version})
+		h := mcp.NewHost(st, mcp.Options{DataDir: c.DataDir, Getenv: c.Getenv, LogDir: mcp.LogDir(c.DataDir), Version: Version})
 		defer func() {
 			ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
 			defer cancel()

@@ -18,10 +18,16 @@ import (
 
 // conn is one live connection to a server, for one workspace.
 type conn struct {
-	name    string
-	session *mcp.ClientSession
+	name string
+	// session is set once client.Connect returns; ready is closed then (whether or not it
+	// succeeded). A server may send notifications before that, during initialize, and their
+	// handlers run on the SDK's goroutines: they wait for ready and find the session here.
+	session atomic.Pointer[mcp.ClientSession]
+	ready   chan struct{}
 	proc    *processTransport // nil for HTTP
 	done    chan struct{}     // closed when the connection ended
+	url     string            // an HTTP server's address, as configured
+	watch   statusWatch       // an HTTP server's last error status
 
 	// listMu serializes listings from asking to handing on, so an answer the server gave
 	// before it changed a tool never lands after one it gave since (a refresh on its
@@ -52,13 +58,15 @@ type dialSpec struct {
 	dataDir   string
 	version   string
 	getenv    func(string) string
-	log       interface{ Write([]byte) (int, error) }
+	logPath   string
+	passEnv   []string // the names the shell keeps although they look secret (Settings)
 	onList    func([]*mcp.Tool)
 }
 
 // dial starts or reaches the server, initializes the session and lists its tools.
 func dial(ctx context.Context, s dialSpec) (*conn, error) {
-	c := &conn{name: s.cfg.Name, done: make(chan struct{}), calls: map[uint64]elicitor{}, onList: s.onList}
+	c := &conn{name: s.cfg.Name, done: make(chan struct{}), ready: make(chan struct{}), calls: map[uint64]elicitor{},
+		onList: s.onList, url: s.cfg.URL}
 	transport, err := c.transport(s)
 	if err != nil {
 		return nil, startError(s.cfg.Name, err)
@@ -72,12 +80,16 @@ func dial(ctx context.Context, s dialSpec) (*conn, error) {
 	client.AddRoots(&mcp.Root{URI: (&url.URL{Scheme: "file", Path: s.workspace}).String(), Name: "workspace"})
 	ctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
-	if c.session, err = client.Connect(ctx, transport, nil); err != nil {
+	session, err := client.Connect(ctx, transport, nil)
+	if err != nil {
+		close(c.ready)
 		c.stopProcess()
 		return nil, c.brokenError(err)
 	}
+	c.session.Store(session)
+	close(c.ready)
 	go func() {
-		_ = c.session.Wait()
+		_ = session.Wait()
 		close(c.done)
 	}()
 	if err := c.list(ctx); err != nil {
@@ -89,9 +101,9 @@ func dial(ctx context.Context, s dialSpec) (*conn, error) {
 
 func (c *conn) transport(s dialSpec) (mcp.Transport, error) {
 	if s.cfg.Transport == HTTP {
-		return httpTransport(s.cfg, s.getenv)
+		return httpTransport(s.cfg, s.getenv, &c.watch)
 	}
-	p, err := newProcess(s.cfg, s.workspace, s.dataDir, s.getenv, s.log)
+	p, err := newProcess(s.cfg, s.workspace, s.dataDir, s.getenv, s.passEnv, s.logPath)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +116,7 @@ func (c *conn) list(ctx context.Context) error {
 	c.listMu.Lock()
 	defer c.listMu.Unlock()
 	var tools []*mcp.Tool
-	for t, err := range c.session.Tools(ctx, nil) {
+	for t, err := range c.session.Load().Tools(ctx, nil) {
 		if err != nil {
 			return err
 		}
@@ -119,8 +131,18 @@ func (c *conn) list(ctx context.Context) error {
 	return nil
 }
 
-// refresh lists again after the server said its tools changed.
+// refresh lists again after the server said its tools changed. A notice sent before the
+// session existed waits for it; one whose connection never came up, or ended, is dropped
+// (dial lists the tools itself).
 func (c *conn) refresh() {
+	select {
+	case <-c.ready:
+	case <-time.After(dialTimeout):
+		return
+	}
+	if c.session.Load() == nil || !c.alive() {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), dialTimeout)
 	defer cancel()
 	_ = c.list(ctx)
@@ -152,7 +174,7 @@ func (c *conn) call(ctx context.Context, name string, args json.RawMessage, elic
 		delete(c.calls, id)
 		c.mu.Unlock()
 	}()
-	res, err := c.session.CallTool(context.WithValue(ctx, callKey{}, id), &mcp.CallToolParams{Name: name, Arguments: args})
+	res, err := c.session.Load().CallTool(context.WithValue(ctx, callKey{}, id), &mcp.CallToolParams{Name: name, Arguments: args})
 	if err == nil {
 		return res, nil
 	}
@@ -182,8 +204,17 @@ func (c *conn) crashError(err error) error {
 	return errs.Wrap(ServerCrashed, err, "Server", c.name, "Problem", problem)
 }
 
-// brokenError explains a connection that could not be set up.
+// brokenError explains a connection that could not be set up: an HTTP server that did not
+// answer or refused, a server that took too long, a process that ended, with its last words.
 func (c *conn) brokenError(err error) error {
+	if c.proc == nil {
+		if e := httpError(c.name, c.url, &c.watch, err); e != nil {
+			return e
+		}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return errs.Wrap(ServerSilent, err, "Server", c.name, "Seconds", int(dialTimeout/time.Second))
+	}
 	problem := err.Error()
 	if c.proc != nil {
 		if done, status := c.proc.exited(); done {
@@ -228,10 +259,10 @@ func (c *conn) elicitorFor(ctx context.Context) elicitor {
 
 // close ends the session; a stdio server's process group is stopped with it.
 func (c *conn) close() {
-	if c.session != nil {
+	if session := c.session.Load(); session != nil {
 		closed := make(chan struct{})
 		go func() {
-			_ = c.session.Close()
+			_ = session.Close()
 			close(closed)
 		}()
 		select {

@@ -348,7 +348,7 @@ func TestAServerThatCannotStartSaysWhy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := th.Enable(context.Background(), v.ID, th.workspace); errs.KindOf(err) != ServerUnavailable {
+	if _, err := th.Enable(context.Background(), v.ID, th.workspace); errs.KindOf(err) != CommandNotFound {
 		t.Fatalf("enable: %v", err)
 	}
 	v2, _ := th.Add(Config{Name: "needs-token", Transport: Stdio, Command: fixture, Env: map[string]string{"TOKEN": "${API_TOKEN}"}}, "test")
