@@ -5,7 +5,7 @@
 // model answers. Run with AGENTDESK_BIN=… MCP_EVERYTHING=… npm run e2e (make e2e sets both).
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { apiOf, eventually, launchBrowser, settle, shotsDir, startServer, tearDown, tempDir } from './harness.mjs';
 
@@ -65,10 +65,7 @@ before(async () => {
   );
   srv = await startServer(['--data-dir', join(dir, 'data'), '--provider', 'scripted', '--script', script], { env: { HOME: dir } });
   api = apiOf(srv);
-  // The sandbox lets a server read the folders its command line names (its script's, here dist/);
-  // the package's dependencies sit in the node_modules above it, named by a variable of its own.
-  const packages = resolve(dirname(everything), '../../..');
-  const added = await api('MCP.Add', { name: 'everything', transport: 'stdio', command: 'node', args: [everything, 'stdio'], env: { EVERYTHING_PACKAGES: packages } });
+  const added = await api('MCP.Add', { name: 'everything', transport: 'stdio', command: 'node', args: [everything, 'stdio'] });
   assert.equal(added.enabled, true, JSON.stringify(added));
   // The tool is offered only to a client that can sample: its presence says AgentDesk announced it.
   const tool = added.tools.find((t) => t.name === 'trigger-sampling-request');
