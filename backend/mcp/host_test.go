@@ -100,7 +100,7 @@ func offeredNames(th *testHost) []string {
 func TestStdioServerListsItsToolsAndRunsThem(t *testing.T) {
 	th := newTestHost(t)
 	v := th.addFixture("notes", false)
-	if !v.Enabled || len(v.Tools) != 7 {
+	if !v.Enabled || len(v.Tools) != 9 {
 		t.Fatalf("enabled view: %+v", v)
 	}
 	for _, tv := range v.Tools {

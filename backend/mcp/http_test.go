@@ -37,7 +37,7 @@ func TestStreamableHTTPServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, err = th.Enable(context.Background(), v.ID, th.workspace); err != nil || len(v.Tools) != 7 {
+	if v, err = th.Enable(context.Background(), v.ID, th.workspace); err != nil || len(v.Tools) != 9 {
 		t.Fatalf("enable: %+v, %v", v, err)
 	}
 	res, err := th.run("mcp__remote__echo", `{"text":"over http"}`, tool.Env{})
