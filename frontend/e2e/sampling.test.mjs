@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { apiOf, eventually, launchBrowser, settle, shotsDir, startServer, tearDown, tempDir } from './harness.mjs';
+import { apiOf, launchBrowser, settle, shotsDir, startServer, tearDown, tempDir } from './harness.mjs';
 
 const everything = process.env.MCP_EVERYTHING;
 const SAMPLE = 'mcp__everything__trigger-sampling-request';
@@ -27,6 +27,8 @@ const shot = async (name) => {
   await page.screenshot({ path: join(shotsDir, `sampling-${name}.png`) });
 };
 const cards = (tool) => page.locator(`[data-testid="tool-card"][data-tool="${tool}"]`);
+// The transcript draws only the rows near the screen: a call is found by its prompt, not its place.
+const samplingCard = (prompt) => cards(SAMPLE).filter({ has: page.getByTestId('tool-summary').getByText(`"prompt":"${prompt}"`, { exact: false }) });
 const composerMode = () => page.evaluate(() => document.querySelector('[data-testid="composer"]')?.getAttribute('data-mode'));
 
 /** Sends a message from the composer, as the person would. */
@@ -56,8 +58,13 @@ before(async () => {
         { text: 'Asking the server.', tool_calls: [{ name: SAMPLE, input: { prompt: 'Say hi', maxTokens: 50 } }] },
         { text: SAMPLED },
         { text: 'The server got its answer.' },
-        { text: 'Asking the server again.', tool_calls: [{ name: SAMPLE, input: { prompt: 'Say hi', maxTokens: 50 } }] },
+        { text: 'Asking the server again.', tool_calls: [{ name: SAMPLE, input: { prompt: 'Say hi again', maxTokens: 50 } }] },
         { text: 'The server was refused.' },
+        { text: 'Sampling twice.', tool_calls: [{ name: SAMPLE, input: { prompt: 'First', maxTokens: 20 } }] },
+        { text: 'Granted sample one.' },
+        { text: 'Once more.', tool_calls: [{ name: SAMPLE, input: { prompt: 'Second', maxTokens: 20 } }] },
+        { text: 'Granted sample two.' },
+        { text: 'Both samples went through.' },
         { text: 'Starting a slow operation.', tool_calls: [{ name: LONG_RUN, input: { duration: 3, steps: 4 } }] },
         { text: 'The slow operation finished.' },
       ],
@@ -105,7 +112,7 @@ test('Allow once: the sampling card shows the request, and the tool result holds
   await byId('sampling-allow-once').press('Enter');
 
   await byId('msg-assistant').getByText('The server got its answer.').waitFor();
-  const card = cards(SAMPLE).first();
+  const card = samplingCard('Say hi');
   await card.getByText(SAMPLED, { exact: false }).waitFor({ state: 'attached' });
   assert.equal(await card.getAttribute('data-verdict'), 'allow');
   assert.equal(await composerMode(), 'idle');
@@ -122,15 +129,35 @@ test('Deny with a reason: the server gets the refusal, and its result says so', 
   await byId('sampling-deny').click();
 
   await byId('msg-assistant').getByText('The server was refused.').waitFor();
-  await eventually(() => cards(SAMPLE).count().then((n) => n === 2), 'the second sampling call');
-  const card = cards(SAMPLE).nth(1);
-  await eventually(async () => (await card.textContent()).length > 0 && (await card.getAttribute('data-verdict')) !== '', 'the refusal');
+  const card = samplingCard('Say hi again');
+  await card.getByTestId('tool-error').waitFor();
   const text = await card.textContent();
   assert.ok(!text.includes(SAMPLED), `the denied call got a sample: ${text}`);
-  assert.match(text, /Not with my account|declined|denied|refused|rejected/i);
+  // The server's error carries the refusal's code and the person's reason.
+  assert.match(await card.getByTestId('tool-error').textContent(), /REJECTED_BY_USER: Not with my account/);
   assert.equal(await composerMode(), 'idle');
   await card.scrollIntoViewIfNeeded();
   await shot('04-denied');
+});
+
+test('Allow for this server: its next request in the session is answered without asking', async () => {
+  // Counts every time the composer turns into a sampling card from here on.
+  await page.evaluate(() => {
+    const composer = document.querySelector('[data-testid="composer"]');
+    window.samplingAsks = 0;
+    new MutationObserver(() => {
+      if (composer.getAttribute('data-mode') === 'sampling') window.samplingAsks++;
+    }).observe(composer, { attributes: true, attributeFilter: ['data-mode'] });
+  });
+  await send('Sample twice');
+  await byId('composer-mode-sampling').waitFor();
+  assert.match(await byId('sampling-part').nth(1).locator('p').textContent(), /First$/);
+  await byId('sampling-allow-server').click();
+
+  await byId('msg-assistant').getByText('Both samples went through.').waitFor();
+  await samplingCard('Second').getByText('Granted sample two.', { exact: false }).waitFor({ state: 'attached' });
+  await samplingCard('First').getByText('Granted sample one.', { exact: false }).waitFor({ state: 'attached' });
+  assert.equal(await page.evaluate(() => window.samplingAsks), 1);
 });
 
 test("a long-running MCP tool shows its progress on its card until it ends", async () => {
