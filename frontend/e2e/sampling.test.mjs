@@ -185,6 +185,8 @@ test("Settings shows the server's log", async () => {
   const path = await panel.getByTestId('mcp-log-path').inputValue();
   assert.match(path, /mcp-everything\.log$/);
   assert.ok(existsSync(path), `the log file ${path} does not exist`);
+  // The server writes this to its standard error when it starts.
+  assert.match(await panel.getByTestId('mcp-log-text').textContent(), /Starting default \(STDIO\) server/);
   await panel.scrollIntoViewIfNeeded();
   await shot('06-log');
   await panel.getByTestId('mcp-log-close').click();
