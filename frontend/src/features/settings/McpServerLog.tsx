@@ -12,6 +12,8 @@ export function McpServerLog({ id, name, panelId, onClose }: { id: string; name:
   const t = useT();
   const api = useSettingsApi();
   const [state, setState] = useState<LogState>({ status: 'loading' });
+  // A refresh keeps the text shown until the new one arrives; only its button says it is reading.
+  const [reading, setReading] = useState(true);
   const textRef = useRef<HTMLPreElement>(null);
   const alive = useRef(true);
   useEffect(
@@ -23,10 +25,14 @@ export function McpServerLog({ id, name, panelId, onClose }: { id: string; name:
 
   const load = useCallback(() => {
     setState((s) => (s.status === 'ready' ? s : { status: 'loading' }));
-    api.mcp.log(id).then(
-      (log) => alive.current && setState({ status: 'ready', log: { path: log?.path ?? '', text: log?.text ?? '', truncated: Boolean(log?.truncated) } }),
-      (error: unknown) => alive.current && setState({ status: 'error', error }),
-    );
+    setReading(true);
+    api.mcp
+      .log(id)
+      .then(
+        (log) => alive.current && setState({ status: 'ready', log: { path: log?.path ?? '', text: log?.text ?? '', truncated: Boolean(log?.truncated) } }),
+        (error: unknown) => alive.current && setState({ status: 'error', error }),
+      )
+      .finally(() => alive.current && setReading(false));
   }, [api, id]);
   useEffect(load, [load]);
 
@@ -68,7 +74,7 @@ export function McpServerLog({ id, name, panelId, onClose }: { id: string; name:
         </>
       )}
       <div className="mcp-server__actions">
-        <button type="button" className="btn btn--small" data-testid="mcp-log-refresh" onClick={load} disabled={state.status === 'loading'}>
+        <button type="button" className="btn btn--small" data-testid="mcp-log-refresh" onClick={load} disabled={reading}>
           {t('settings.mcp.log.refresh')}
         </button>
         <button type="button" className="btn btn--small" data-testid="mcp-log-close" onClick={onClose}>
