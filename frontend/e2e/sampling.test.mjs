@@ -107,9 +107,18 @@ test('Allow once: the sampling card shows the request, and the tool result holds
   assert.match(await parts.nth(1).locator('p').textContent(), /Say hi$/);
   await shot('01-asked');
 
-  // The keyboard path: the focused Allow once button takes Enter.
-  await byId('sampling-allow-once').focus();
-  await byId('sampling-allow-once').press('Enter');
+  // The keyboard path: Tab from the reason field past Deny and Allow for this server to Allow
+  // once, which shows the focus ring and takes Enter.
+  await byId('sampling-reason').focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
+  const focused = await page.evaluate(() => {
+    const el = document.activeElement;
+    return { id: el?.getAttribute('data-testid'), ring: getComputedStyle(el).boxShadow, want: getComputedStyle(document.documentElement).getPropertyValue('--focus-ring') };
+  });
+  assert.equal(focused.id, 'sampling-allow-once');
+  assert.match(focused.ring, /0px 0px 0px 4px/, `no focus ring on Allow once: ${focused.ring} (the ring is ${focused.want})`);
+  await shot('01b-focused');
+  await page.keyboard.press('Enter');
 
   await byId('msg-assistant').getByText('The server got its answer.').waitFor();
   const card = samplingCard('Say hi');
