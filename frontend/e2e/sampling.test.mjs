@@ -142,8 +142,8 @@ test('Deny with a reason: the server gets the refusal, and its result says so', 
   await card.getByTestId('tool-error').waitFor();
   const text = await card.textContent();
   assert.ok(!text.includes(SAMPLED), `the denied call got a sample: ${text}`);
-  // The server's error carries the refusal's code and the person's reason.
-  assert.match(await card.getByTestId('tool-error').textContent(), /REJECTED_BY_USER: Not with my account/);
+  // The server's error says who declined, in words, with the person's reason.
+  assert.match(await card.getByTestId('tool-error').textContent(), /did not let the MCP server “everything” use their model: Not with my account/);
   assert.equal(await composerMode(), 'idle');
   await card.scrollIntoViewIfNeeded();
   await shot('04-denied');
