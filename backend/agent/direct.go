@@ -130,8 +130,11 @@ func (r *Runtime) ToolDefs(sessionID string) ([]tool.Def, error) {
 
 // Unqueue cancels the queued switch at index i before it applies.
 func (r *Runtime) Unqueue(sessionID string, i int) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	leave, err := r.enter(sessionID)
+	if err != nil {
+		return err
+	}
+	defer leave()
 	q, err := r.opts.Store.UnqueueSwitch(sessionID, i)
 	if err != nil {
 		return err
