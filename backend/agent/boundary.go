@@ -12,7 +12,7 @@ import (
 
 // start records the turn (and, when the message changed it, the session's preference and, for
 // a first turn, its title) as one operation, then runs it in the background. The caller holds
-// the session's gate. A temporary preference is never saved (R-MODE-6), whatever the turn's
+// the session's lock. A temporary preference is never saved (R-MODE-6), whatever the turn's
 // fate.
 func (r *Runtime) start(in store.TurnStart) (Ack, error) {
 	started, err := r.opts.Store.StartTurn(in)
@@ -26,7 +26,7 @@ func (r *Runtime) start(in store.TurnStart) (Ack, error) {
 }
 
 // launch runs a turn the store has just started, in place of the session's turn that just
-// ended, if any. The caller holds the session's gate.
+// ended, if any. The caller holds the session's lock.
 func (r *Runtime) launch(st store.StartedTurn) Ack {
 	ctx, cancel := context.WithCancel(r.base)
 	a := &active{turnID: st.Turn.ID, pref: st.Preference, cancel: cancel, steer: make(chan string, 16), done: make(chan struct{})}
@@ -83,7 +83,7 @@ func (r *Runtime) next(t *turn) error {
 	return r.boundary(t.sessionID)
 }
 
-// forget drops a ended turn from the running ones, unless the boundary already put the next
+// forget drops an ended turn from the running ones, unless the boundary already put the next
 // in its place.
 func (r *Runtime) forget(sessionID string, a *active) {
 	r.mu.Lock()
@@ -137,7 +137,7 @@ func (r *Runtime) publishFailure(sessionID string, err error) {
 
 // boundary crosses a turn boundary (R-MODE-5, strict FIFO) as one store operation: the queued
 // switches apply in order and the first queued message's turn starts. The caller holds the
-// session's gate and no turn runs. What the store could not do is returned, and nothing is
+// session's lock and no turn runs. What the store could not do is returned, and nothing is
 // half applied.
 func (r *Runtime) boundary(sessionID string) error {
 	q, err := r.opts.Store.Queue(sessionID)

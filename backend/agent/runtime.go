@@ -85,10 +85,10 @@ type Runtime struct {
 
 	// mu guards the maps and closed only; it is never held across the store, so one session's
 	// transaction never waits for another's. A session's own order (start, steer, queue, the
-	// boundary) is kept by its gate.
+	// boundary) is kept by its own lock (sessionlock.go).
 	mu      sync.Mutex
 	running map[string]*active
-	gates   map[string]*gate
+	locks   map[string]*sessionLock
 	closed  bool // Shutdown has begun: nothing new starts
 }
 
@@ -107,7 +107,7 @@ func New(opts Options) *Runtime {
 		opts.MaxSteps = 50
 	}
 	base, stop := context.WithCancel(context.Background())
-	return &Runtime{opts: opts, base: base, stop: stop, running: map[string]*active{}, gates: map[string]*gate{}}
+	return &Runtime{opts: opts, base: base, stop: stop, running: map[string]*active{}, locks: map[string]*sessionLock{}}
 }
 
 // Shutdown stops the runtime for good: nothing new starts, every running turn and direct run
