@@ -94,7 +94,7 @@ bench: setup build
 # CI proves the benchmarks still run, with a short fixed count; `make bench` measures.
 bench-check:
 	@echo "==> bench-check: every benchmark runs (10 iterations each)"
-	$(GO) test -run='^$$' -bench=. -benchtime=10x ./backend/... ./app/cli/
+	$(GO) test -run='^$$' -bench=. -benchtime=10x ./backend/... ./app/ ./app/cli/
 
 # The browser benchmark still runs: on a small folder built by build/gendata, every figure must
 # be measured (about 40 s); its goals are `make bench`'s.

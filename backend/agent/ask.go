@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"agentdesk/backend/decision"
-	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/tool"
 )
@@ -261,17 +260,6 @@ func (t *turn) leavePlan() error {
 	}
 	t.rt.publishMode(t.sessionID, prev)
 	t.pref = prev
-	t.exec = afterPlan(prev)
+	t.exec = prev.Unrouted() // the approved plan is the route
 	return nil
-}
-
-// afterPlan is what an approved plan runs as: the chosen override, Chat, or else execute.
-func afterPlan(p mode.Preference) mode.ExecutionMode {
-	if p.Interaction == mode.Chat {
-		return mode.ModeChat
-	}
-	if p.Override.IsSet() {
-		return p.Override.ExecutionMode()
-	}
-	return mode.ModeExecute
 }
