@@ -7,6 +7,7 @@ import (
 
 	"agentdesk/backend/checkpoint"
 	"agentdesk/backend/decision"
+	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/hunk"
 	"agentdesk/backend/mode"
@@ -142,7 +143,7 @@ func (t *turn) runPartial(g *gated, env tool.Env) (tool.Result, error) {
 	}
 	s := g.staged
 	return tool.Result{Output: s.partialText(), IsError: true,
-		Display: tool.Say("tool.result.partial", "Path", s.path, "Applied", len(s.accepted), "Total", len(s.review.Hunks))}, nil
+		Display: display.Say("tool.result.partial", "Path", s.path, "Applied", len(s.accepted), "Total", len(s.review.Hunks))}, nil
 }
 
 // partialText tells the model what of its change landed and what the person rejected, why.

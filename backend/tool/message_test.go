@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"agentdesk/backend/display"
 	"agentdesk/backend/mode"
 )
 
@@ -51,7 +52,7 @@ func TestResultsSayToThePersonWhatTheySayToTheModel(t *testing.T) {
 	if !answered.Answered || answered.Output != "The person answered:\nHi there" {
 		t.Fatalf("answered: %+v", answered)
 	}
-	why := Say("error.DECISION_TIMED_OUT")
+	why := display.Say("error.DECISION_TIMED_OUT")
 	declined := mustRun(t, mode.ToolAskUser, ask(Answer{Declined: true, Reason: "DECISION_TIMED_OUT: x", Why: why}), `{"question":"?"}`)
 	check("declined", declined, "tool.result.ask.declined", map[string]any{"Why": why}, 0, 0)
 	if declined.Answered || !declined.IsError {
