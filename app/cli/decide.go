@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"agentdesk/backend/agent"
 	"agentdesk/backend/bus"
 	"agentdesk/backend/decision"
 )
@@ -212,7 +211,7 @@ func (c *Context) askOnTerminal(d decision.Decision, p *prompt) (decision.Resolu
 	case decision.KindPlanReview:
 		return c.askPlan(d, p)
 	}
-	var q agent.QuestionPayload
+	var q decision.QuestionPayload
 	json.Unmarshal(d.Payload, &q)
 	fmt.Fprintf(c.Stderr, "\n%s\n", q.Question)
 	for i, o := range q.Options {
@@ -230,7 +229,7 @@ func (c *Context) askOnTerminal(d decision.Decision, p *prompt) (decision.Resolu
 }
 
 func (c *Context) askApproval(d decision.Decision, p *prompt) (decision.Resolution, bool) {
-	var a agent.ApprovalPayload
+	var a decision.ApprovalPayload
 	json.Unmarshal(d.Payload, &a)
 	fmt.Fprintf(c.Stderr, "\n%s\n  %s\n", c.T("cli.run.approve", "Tool", a.Tool), a.Summary)
 	if a.Escalation != "" {
@@ -256,7 +255,7 @@ func (c *Context) askApproval(d decision.Decision, p *prompt) (decision.Resoluti
 }
 
 func (c *Context) askPlan(d decision.Decision, p *prompt) (decision.Resolution, bool) {
-	var plan agent.PlanPayload
+	var plan decision.PlanPayload
 	json.Unmarshal(d.Payload, &plan)
 	fmt.Fprintf(c.Stderr, "\n%s\n\n%s\n\n%s ", c.T("cli.run.planReview"), plan.Plan, c.T("cli.run.planChoices"))
 	answer, ok := p.line()

@@ -1,5 +1,6 @@
-// Package display holds text for the person as a locale key and its arguments. It is a leaf (the
-// standard library only) so the event log can store it without linking the tools that write it.
+// Package display holds what the person is shown of a tool's work: text as a locale key and its
+// arguments, and a file's change. It is a leaf (the standard library only) so the event log and
+// the decisions can carry it without linking the tools that write it.
 package display
 
 // Message is text for the person, as a locale key and its arguments, which the UI renders in

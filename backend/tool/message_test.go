@@ -71,7 +71,7 @@ func TestResultsSayToThePersonWhatTheySayToTheModel(t *testing.T) {
 func TestWritesAndEditsPreviewTheirChange(t *testing.T) {
 	dir := workspace(t, map[string]string{"a.go": "package a\n\nfunc A() int { return 1 }\n"})
 	env := Env{Workspace: dir}
-	pv := func(name mode.Tool, input string) *Change {
+	pv := func(name mode.Tool, input string) *display.Change {
 		t.Helper()
 		c, err := get(t, name).(Previewer).Preview(env, []byte(input))
 		if err != nil {

@@ -9,7 +9,6 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
-	"agentdesk/backend/agent"
 	"agentdesk/backend/decision"
 )
 
@@ -93,7 +92,7 @@ func (s *Server) permissionRequest(d decision.Decision, callID string) acp.Reque
 	}
 	switch d.Kind {
 	case decision.KindApproval:
-		var p agent.ApprovalPayload
+		var p decision.ApprovalPayload
 		json.Unmarshal(d.Payload, &p)
 		d := s.callOf(callID, p, d.SessionID)
 		req.ToolCall.Title = acp.Ptr(d.title)
@@ -106,7 +105,7 @@ func (s *Server) permissionRequest(d decision.Decision, callID string) acp.Reque
 		opt(OptRejectOnce, acp.PermissionOptionKindRejectOnce, s.t("decision.approval.reject", nil))
 		opt(OptRejectAlways, acp.PermissionOptionKindRejectAlways, s.t("acp.permission.reject_always", nil))
 	case decision.KindPlanReview:
-		var p agent.PlanPayload
+		var p decision.PlanPayload
 		json.Unmarshal(d.Payload, &p)
 		req.ToolCall.Title = acp.Ptr(s.t("acp.permission.plan_title", map[string]any{"Title": firstOf(p.Title, s.t("decision.kind.plan_review", nil))}))
 		req.ToolCall.Kind = acp.Ptr(acp.ToolKindSwitchMode)
@@ -123,7 +122,7 @@ func (s *Server) permissionRequest(d decision.Decision, callID string) acp.Reque
 		opt(OptAllowSession, acp.PermissionOptionKindAllowOnce, s.t("composer.sampling.allowServer", nil))
 		opt(OptRejectOnce, acp.PermissionOptionKindRejectOnce, s.t("composer.sampling.deny", nil))
 	default:
-		var p agent.QuestionPayload
+		var p decision.QuestionPayload
 		json.Unmarshal(d.Payload, &p)
 		req.ToolCall.Title = acp.Ptr(p.Question)
 		req.ToolCall.Kind = acp.Ptr(acp.ToolKindThink)
@@ -163,7 +162,7 @@ func resolution(d decision.Decision, option, reason string) decision.Resolution 
 		}
 		return decision.Sampling(decision.SampleDeny, reason)
 	}
-	var p agent.QuestionPayload
+	var p decision.QuestionPayload
 	json.Unmarshal(d.Payload, &p)
 	if i, err := strconv.Atoi(strings.TrimPrefix(option, optChoice)); err == nil && strings.HasPrefix(option, optChoice) && i >= 0 && i < len(p.Options) {
 		return decision.Answer([]string{p.Options[i]}, "")
@@ -173,7 +172,7 @@ func resolution(d decision.Decision, option, reason string) decision.Resolution 
 
 // callOf shows the call an approval is about the way its tool_call showed it: the same short
 // title, the full summary as content. An external agent's call keeps its own summary.
-func (s *Server) callOf(callID string, p agent.ApprovalPayload, sessionID string) shown {
+func (s *Server) callOf(callID string, p decision.ApprovalPayload, sessionID string) shown {
 	s.mu.Lock()
 	call, ok := s.calls[callID]
 	s.mu.Unlock()
