@@ -24,7 +24,7 @@ const (
 	TypeToolResult       = "tool.result"
 	TypeDirectTool       = "tool.direct"
 	TypeContextCleared   = "context.cleared"
-	TypeModeSet          = mode.EventModeSet
+	TypeModeSet          = "mode.set"
 	TypePermissionSet    = "permission.set"
 )
 
@@ -117,7 +117,7 @@ type DirectTool struct {
 type ContextCleared struct{}
 
 // ModeSet is a change of the session's interaction preference; the last one is the mode in
-// force (R-PLAN-1, folded by mode.Fold).
+// force (R-PLAN-1, folded by FoldModes).
 type ModeSet mode.ModeSetPayload
 
 // Preference reads the payload through the one decoder, failing closed.

@@ -145,8 +145,8 @@ func TestWalkHandsEveryEntryInOrderIncludingTheUnreadable(t *testing.T) {
 	}
 }
 
-// The mode in force is folded by mode.Fold over the mode.set entries (R-PLAN-1); its decoder and
-// this package's must read every payload alike: the same preference, and an unreadable payload
+// The mode in force is folded by FoldModes over the mode.set entries (R-PLAN-1); the payload it
+// reads and this package's decoder must agree: the same preference, and an unreadable payload
 // as unreadable here and as the read-only surface there, never skipped by either.
 func TestModeSetReadsAsTheModeFoldReadsIt(t *testing.T) {
 	payloads := []string{
@@ -160,7 +160,7 @@ func TestModeSetReadsAsTheModeFoldReadsIt(t *testing.T) {
 		`{"interaction_mode":7}`,
 	}
 	for _, raw := range payloads {
-		fold := mode.DecodeModeSet([]byte(raw))
+		fold := ReadModeSet([]byte(raw))
 		switch got := Decode(1, TypeModeSet, []byte(raw)).(type) {
 		case ModeSet:
 			if d := got.Preference(); d.Preference != fold.Preference || d.Recognized() != fold.Recognized() {
