@@ -135,7 +135,7 @@ func (p ElicitationPayload) validate() error {
 	if err := missing("server", p.Server); err != nil {
 		return err
 	}
-	_, err := p.Fields()
+	_, err := p.fields()
 	return err
 }
 

@@ -110,6 +110,10 @@ func TestAFormsFieldsComeFromItsSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	bad := ElicitationPayload{Server: "fx", Schema: json.RawMessage(`{"properties":[]}`)}
+	if _, err := bad.Fields(); errs.KindOf(err) != PayloadUnreadable {
+		t.Fatalf("a schema whose properties are a list: %v", err)
+	}
 	got, _ := json.Marshal(fields)
 	want := `[{"Name":"age","Title":"","Type":"integer","Enum":null,"Required":false},` +
 		`{"Name":"name","Title":"Name","Type":"string","Enum":null,"Required":true},` +

@@ -105,8 +105,17 @@ type FormField struct {
 	Required bool
 }
 
-// Fields lists the form's fields by name; a form without a schema has none.
+// Fields lists the form's fields by name; a form without a schema has none. A schema that does
+// not read is PayloadUnreadable.
 func (p ElicitationPayload) Fields() ([]FormField, error) {
+	fields, err := p.fields()
+	if err != nil {
+		return nil, unreadable(KindElicitation, err)
+	}
+	return fields, nil
+}
+
+func (p ElicitationPayload) fields() ([]FormField, error) {
 	schema, err := p.schema()
 	if err != nil || schema == nil {
 		return nil, err

@@ -9,7 +9,6 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"agentdesk/backend/decision"
-	"agentdesk/backend/errs"
 )
 
 // Option ids of session/request_permission. Approvals offer the four ACP kinds, plus "allow for
@@ -73,9 +72,7 @@ func (s *Server) ask(d decision.Decision, callID string) {
 // declineUnreadable declines a decision whose payload does not read, with the error in words as
 // its reason: the model, and the client through the call's result, learn why.
 func (s *Server) declineUnreadable(d decision.Decision, err error) {
-	e := errs.As(err)
-	s.opts.Decisions.Resolve(d.ID, decision.Resolution{Outcome: decision.Rejected,
-		Reason: s.opts.Messages.T("en", "error."+string(e.Kind), e.Args)})
+	s.opts.Decisions.Resolve(d.ID, decision.Resolution{Outcome: decision.Rejected, Reason: s.opts.Messages.Error("en", err)})
 }
 
 // ReasonClientCancelled explains a decision the client answered "cancelled" while the turn
