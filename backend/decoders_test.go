@@ -13,11 +13,12 @@ import (
 )
 
 // Decision and log payloads each have one decoder, in decision and eventlog: a second decoder
-// drifts from the first and, as before, drops the error. The rule is read from the syntax alone.
+// drifts from the first and tends to drop the error. The rule is read from the syntax alone.
 // Outside those two packages, no production file under backend/ or app/ hands encoding/json
 // (Unmarshal or NewDecoder) a value named Payload — d.Payload, []byte(row.Payload) — nor
 // unmarshals into a variable whose type comes from decision or eventlog or is named *Payload.
-// Either half alone is the old pattern: var p agent.ApprovalPayload; json.Unmarshal(d.Payload, &p).
+// Either half alone matches the usual shape of a second decoder:
+// var p ApprovalPayload; json.Unmarshal(d.Payload, &p).
 // A payload passed on verbatim (acp's rawInput hands the client the JSON as it is) is no decoder
 // of a kind and is not matched: it names neither.
 

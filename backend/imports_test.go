@@ -157,15 +157,22 @@ func TestImportRulesCatchViolations(t *testing.T) {
 	}
 }
 
-// What eventlog links, not only what it imports: a package it imports could still pull in the
-// tools or the sandbox. go list answers from the build cache in well under a second.
-func TestTheLogLinksNoToolPolicyOrSandbox(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "./eventlog").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
+// What storage links, not only what it imports: a package it imports could still pull in the
+// tools or the sandbox. go list answers from the build cache in well under a second. decision
+// may link the gate (policy), whose errors it reads, but never the tools or the sandbox.
+func TestStorageLinksNoToolOrSandbox(t *testing.T) {
+	forbidden := map[string][]string{
+		"./eventlog": logForbids,
+		"./decision": {"agentdesk/backend/tool", "agentdesk/backend/sandbox"},
 	}
-	for _, v := range linkedViolations(strings.Fields(string(out)), logForbids) {
-		t.Error("eventlog links " + v)
+	for pkg, forbids := range forbidden {
+		out, err := exec.Command("go", "list", "-deps", pkg).Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v", pkg, err)
+		}
+		for _, v := range linkedViolations(strings.Fields(string(out)), forbids) {
+			t.Errorf("%s links %s", pkg, v)
+		}
 	}
 }
 
