@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"agentdesk/backend/checkpoint"
+	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/store"
-	"agentdesk/backend/tool"
 )
 
 // start records the turn (and, when the message changed it, the session's preference and, for
@@ -113,11 +113,11 @@ type TurnStarted struct {
 // TurnEnded is the payload of turn.ended. Error is the English text the log keeps; Failure says
 // it to the person.
 type TurnEnded struct {
-	SessionID string        `json:"sessionId"`
-	TurnID    string        `json:"turnId"`
-	Status    string        `json:"status"`
-	Error     string        `json:"error,omitempty"`
-	Failure   *tool.Message `json:"failure,omitempty"`
+	SessionID string           `json:"sessionId"`
+	TurnID    string           `json:"turnId"`
+	Status    string           `json:"status"`
+	Error     string           `json:"error,omitempty"`
+	Failure   *display.Message `json:"failure,omitempty"`
 }
 
 // SessionFailed is the payload of session.failed: what the runtime could not record once a turn

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/policy"
@@ -30,8 +31,8 @@ type DirectResult struct {
 	ReasonKey     string         `json:"reasonKey,omitempty"`
 	ReasonArgs    map[string]any `json:"reasonArgs,omitempty"`
 	Summary       string         `json:"summary,omitempty"`
-	// Display says Output to the person (see tool.Message).
-	Display *tool.Message `json:"display,omitempty"`
+	// Display says Output to the person (see display.Message).
+	Display *display.Message `json:"display,omitempty"`
 }
 
 // RunDirect runs a tool the person invoked themselves (R-DEC-1) under the session's own

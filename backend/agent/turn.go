@@ -7,12 +7,12 @@ import (
 	"errors"
 
 	"agentdesk/backend/decision"
+	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/provider"
 	"agentdesk/backend/store"
-	"agentdesk/backend/tool"
 )
 
 // TurnUnverified ends a verified turn whose work never passed a verification command.
@@ -58,7 +58,7 @@ type turn struct {
 	nudges   int
 	mutated  bool // something changed since the last passing verification
 	verified bool // a verification command passed after the last change
-	failure  *tool.Message
+	failure  *display.Message
 }
 
 // profile is the row of the R-MODE-4 table the turn obeys: what it offers, whether it must
@@ -184,7 +184,7 @@ func (t *turn) abandon(calls []provider.ToolCall) {
 	for _, c := range calls {
 		t.record(eventlog.ToolResult{TurnID: t.active.turnID, CallID: c.ID, Name: c.Name,
 			Content: "CANCELLED: the turn was stopped before this call ran.", IsError: true, Verdict: "cancelled",
-			Display: tool.Say(notRun)})
+			Display: display.Say(notRun)})
 	}
 }
 

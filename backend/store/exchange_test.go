@@ -95,7 +95,7 @@ func TestEveryLoggedEventTypeIsListed(t *testing.T) {
 	}
 	logTypes := stringConsts(t, "../eventlog", regexp.MustCompile(`^Type[A-Z]`))
 	for _, typ := range EventTypes {
-		if _, ok := logTypes[typ]; !ok && typ != mode.EventModeSet {
+		if _, ok := logTypes[typ]; !ok && typ != eventlog.TypeModeSet {
 			t.Errorf("log type %q is not declared in eventlog", typ)
 		}
 	}
