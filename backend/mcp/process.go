@@ -80,22 +80,38 @@ func newProcess(cfg Config, workspace, dataDir string, getenv func(string) strin
 
 // installFolders are the folders a server's program lives in: its executable's, and those of
 // the absolute paths among the words of its arguments and configured variables
-// (node /opt/servers/x/index.js, or sh -c 'exec "$SERVER"').
+// (node /opt/servers/x/index.js, or sh -c 'exec "$SERVER"'). A folder inside an npm install
+// (node /srv/tools/node_modules/@scope/server/dist/index.js, or node_modules/.bin/server) is
+// widened to that install's outermost node_modules folder: the package's dependencies sit
+// beside it there, hoisted, and without them the server cannot even start.
 func installFolders(program string, args []string) []string {
-	dirs := []string{filepath.Dir(program)}
+	dirs := []string{packagesRoot(filepath.Dir(program))}
 	for _, a := range args {
 		for _, word := range strings.Fields(a) {
 			if !filepath.IsAbs(word) {
 				continue
 			}
 			if fi, err := os.Stat(word); err == nil && fi.IsDir() {
-				dirs = append(dirs, word)
+				dirs = append(dirs, packagesRoot(word))
 			} else if err == nil {
-				dirs = append(dirs, filepath.Dir(word))
+				dirs = append(dirs, packagesRoot(filepath.Dir(word)))
 			}
 		}
 	}
 	return dirs
+}
+
+// packagesRoot is the outermost node_modules folder holding dir, or dir itself when it lies in
+// none.
+func packagesRoot(dir string) string {
+	dir = filepath.Clean(dir)
+	parts := strings.Split(dir, string(filepath.Separator))
+	for i, p := range parts {
+		if p == "node_modules" && i > 0 {
+			return strings.Join(parts[:i+1], string(filepath.Separator))
+		}
+	}
+	return dir
 }
 
 // configured are the expanded values of the variables the server's configuration sets.
