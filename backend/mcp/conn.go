@@ -34,11 +34,6 @@ type conn struct {
 	nextID  atomic.Uint64
 	// onList receives every new listing (the host reconciles it with the pins).
 	onList func([]*mcp.Tool)
-	// connected is closed once Connect returned and session is set (nil when it failed): a
-	// server may say its tools changed while the session is still being initialized
-	// (server-everything registers tools when it is told the client is initialized), and the
-	// refresh that notification starts must not read the session before it exists.
-	connected chan struct{}
 }
 
 // elicitor is what an in-flight call does with a server's elicitation.
@@ -63,8 +58,7 @@ type dialSpec struct {
 
 // dial starts or reaches the server, initializes the session and lists its tools.
 func dial(ctx context.Context, s dialSpec) (*conn, error) {
-	c := &conn{name: s.cfg.Name, done: make(chan struct{}), calls: map[uint64]elicitor{}, onList: s.onList,
-		connected: make(chan struct{})}
+	c := &conn{name: s.cfg.Name, done: make(chan struct{}), calls: map[uint64]elicitor{}, onList: s.onList}
 	transport, err := c.transport(s)
 	if err != nil {
 		return nil, startError(s.cfg.Name, err)
@@ -78,9 +72,7 @@ func dial(ctx context.Context, s dialSpec) (*conn, error) {
 	client.AddRoots(&mcp.Root{URI: (&url.URL{Scheme: "file", Path: s.workspace}).String(), Name: "workspace"})
 	ctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
-	c.session, err = client.Connect(ctx, transport, nil)
-	close(c.connected)
-	if err != nil {
+	if c.session, err = client.Connect(ctx, transport, nil); err != nil {
 		c.stopProcess()
 		return nil, c.brokenError(err)
 	}
@@ -129,9 +121,6 @@ func (c *conn) list(ctx context.Context) error {
 
 // refresh lists again after the server said its tools changed.
 func (c *conn) refresh() {
-	if <-c.connected; c.session == nil {
-		return
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), dialTimeout)
 	defer cancel()
 	_ = c.list(ctx)
