@@ -18,8 +18,12 @@ import (
 
 // conn is one live connection to a server, for one workspace.
 type conn struct {
-	name    string
-	session *mcp.ClientSession
+	name string
+	// session is set once client.Connect returns; ready is closed then (whether or not it
+	// succeeded). A server may send notifications before that, during initialize, and their
+	// handlers run on the SDK's goroutines: they wait for ready and find the session here.
+	session atomic.Pointer[mcp.ClientSession]
+	ready   chan struct{}
 	proc    *processTransport // nil for HTTP
 	done    chan struct{}     // closed when the connection ended
 
@@ -58,7 +62,8 @@ type dialSpec struct {
 
 // dial starts or reaches the server, initializes the session and lists its tools.
 func dial(ctx context.Context, s dialSpec) (*conn, error) {
-	c := &conn{name: s.cfg.Name, done: make(chan struct{}), calls: map[uint64]elicitor{}, onList: s.onList}
+	c := &conn{name: s.cfg.Name, done: make(chan struct{}), ready: make(chan struct{}), calls: map[uint64]elicitor{},
+		onList: s.onList}
 	transport, err := c.transport(s)
 	if err != nil {
 		return nil, startError(s.cfg.Name, err)
@@ -72,12 +77,16 @@ func dial(ctx context.Context, s dialSpec) (*conn, error) {
 	client.AddRoots(&mcp.Root{URI: (&url.URL{Scheme: "file", Path: s.workspace}).String(), Name: "workspace"})
 	ctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
-	if c.session, err = client.Connect(ctx, transport, nil); err != nil {
+	session, err := client.Connect(ctx, transport, nil)
+	if err != nil {
+		close(c.ready)
 		c.stopProcess()
 		return nil, c.brokenError(err)
 	}
+	c.session.Store(session)
+	close(c.ready)
 	go func() {
-		_ = c.session.Wait()
+		_ = session.Wait()
 		close(c.done)
 	}()
 	if err := c.list(ctx); err != nil {
@@ -104,7 +113,7 @@ func (c *conn) list(ctx context.Context) error {
 	c.listMu.Lock()
 	defer c.listMu.Unlock()
 	var tools []*mcp.Tool
-	for t, err := range c.session.Tools(ctx, nil) {
+	for t, err := range c.session.Load().Tools(ctx, nil) {
 		if err != nil {
 			return err
 		}
@@ -119,8 +128,18 @@ func (c *conn) list(ctx context.Context) error {
 	return nil
 }
 
-// refresh lists again after the server said its tools changed.
+// refresh lists again after the server said its tools changed. A notice sent before the
+// session existed waits for it; one whose connection never came up, or ended, is dropped
+// (dial lists the tools itself).
 func (c *conn) refresh() {
+	select {
+	case <-c.ready:
+	case <-time.After(dialTimeout):
+		return
+	}
+	if c.session.Load() == nil || !c.alive() {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), dialTimeout)
 	defer cancel()
 	_ = c.list(ctx)
@@ -152,7 +171,7 @@ func (c *conn) call(ctx context.Context, name string, args json.RawMessage, elic
 		delete(c.calls, id)
 		c.mu.Unlock()
 	}()
-	res, err := c.session.CallTool(context.WithValue(ctx, callKey{}, id), &mcp.CallToolParams{Name: name, Arguments: args})
+	res, err := c.session.Load().CallTool(context.WithValue(ctx, callKey{}, id), &mcp.CallToolParams{Name: name, Arguments: args})
 	if err == nil {
 		return res, nil
 	}
@@ -228,10 +247,10 @@ func (c *conn) elicitorFor(ctx context.Context) elicitor {
 
 // close ends the session; a stdio server's process group is stopped with it.
 func (c *conn) close() {
-	if c.session != nil {
+	if session := c.session.Load(); session != nil {
 		closed := make(chan struct{})
 		go func() {
-			_ = c.session.Close()
+			_ = session.Close()
 			close(closed)
 		}()
 		select {
