@@ -53,6 +53,8 @@ func (f *Decisions) Resolve(req ResolveRequest) (ResolveResult, error) {
 		res = decision.Plan(decision.PlanChoice(req.Choice), req.Feedback)
 	case decision.KindElicitation:
 		res = decision.Elicitation(decision.ElicitationAction(req.Action), req.Content)
+	case decision.KindSampling:
+		res = decision.Sampling(decision.SamplingChoice(req.Choice), req.Reason)
 	default:
 		res = decision.Answer(req.Selected, req.Text)
 	}

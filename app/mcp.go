@@ -85,6 +85,12 @@ func (f *MCP) Disable(req MCPServerRef) (mcp.ServerView, error) {
 	return v, f.s.fail(err)
 }
 
+// Log shows the end of a server's log: what it wrote to its standard error, run by run.
+func (f *MCP) Log(req MCPServerRef) (mcp.LogView, error) {
+	v, err := f.s.MCP.ReadLog(req.ID)
+	return v, f.s.fail(err)
+}
+
 // Remove deletes a server and its pins.
 func (f *MCP) Remove(req MCPServerRef) error {
 	return f.s.fail(f.s.MCP.Remove(req.ID))

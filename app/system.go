@@ -46,6 +46,7 @@ func (f *System) decisionBody(row store.DecisionRow) string {
 		Question string `json:"question"`
 		Title    string `json:"title"`
 		Message  string `json:"message"`
+		Server   string `json:"server"`
 	}
 	json.Unmarshal([]byte(row.Payload), &p)
 	switch decision.Kind(row.Kind) {
@@ -55,6 +56,8 @@ func (f *System) decisionBody(row store.DecisionRow) string {
 		return p.Question
 	case decision.KindElicitation:
 		return p.Message
+	case decision.KindSampling:
+		return f.s.T("composer.sampling.title", map[string]any{"Server": p.Server})
 	}
 	return p.Title
 }

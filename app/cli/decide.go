@@ -207,6 +207,8 @@ func (c *Context) askOnTerminal(d decision.Decision, p *prompt) (decision.Resolu
 		return c.askApproval(d, p)
 	case decision.KindElicitation:
 		return c.elicitOnTerminal(d, p)
+	case decision.KindSampling:
+		return c.sampleOnTerminal(d, p)
 	case decision.KindPlanReview:
 		return c.askPlan(d, p)
 	}

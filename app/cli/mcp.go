@@ -28,6 +28,7 @@ func runMCP(c *Context, args []string) int {
 		{name: "disable", args: []string{"NAME"}, flags: mcpFlags, run: runMCPDisable},
 		{name: "approve", args: []string{"NAME", "TOOL"}, flags: mcpFlags, run: runMCPApprove},
 		{name: "import", flags: mcpImportFlags, run: runMCPImport},
+		{name: "log", args: []string{"NAME"}, flags: mcpFlags, run: runMCPLog},
 		{name: "allow", args: []string{"RULE"}, flags: jsonFlag, run: runMCPRule("allow")},
 		{name: "deny", args: []string{"RULE"}, flags: jsonFlag, run: runMCPRule("deny")},
 	}, head)
@@ -80,7 +81,7 @@ func scope(fs *flag.FlagSet) string {
 // withMCP opens the store and an MCP host over it, and stops every server afterwards.
 func (c *Context) withMCP(fn func(h *mcp.Host, st *store.Store) error) int {
 	return c.withStore(func(st *store.Store) error {
-		h := mcp.NewHost(st, mcp.Options{DataDir: c.DataDir, Getenv: c.Getenv, Log: c.Stderr, Version: Version})
+		h := mcp.NewHost(st, mcp.Options{DataDir: c.DataDir, Getenv: c.Getenv, LogDir: mcp.LogDir(c.DataDir), Version: Version})
 		defer func() {
 			ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
 			defer cancel()
@@ -252,6 +253,29 @@ func runMCPEnable(c *Context, fs *flag.FlagSet, pos []string) int {
 			c.printServer(fs, v)
 		}
 		return err
+	})
+}
+
+// runMCPLog prints the end of a server's log (its standard error), with the file's path.
+func runMCPLog(c *Context, fs *flag.FlagSet, pos []string) int {
+	return c.withMCP(func(h *mcp.Host, _ *store.Store) error {
+		v, err := byName(h, fs, pos[0])
+		if err != nil {
+			return err
+		}
+		l, err := h.ReadLog(v.ID)
+		if err != nil || wantsJSON(fs) {
+			if err == nil {
+				c.printJSON(l)
+			}
+			return err
+		}
+		fmt.Fprintln(c.Stderr, c.T("cli.mcp.log", "Path", l.Path))
+		if l.Truncated {
+			fmt.Fprintln(c.Stderr, c.T("cli.mcp.logTruncated", "KB", mcp.LogShown>>10))
+		}
+		fmt.Fprint(c.Stdout, l.Text)
+		return nil
 	})
 }
 

@@ -31,7 +31,7 @@ func TestMCPCommands(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &added); code != 0 || err != nil {
 		t.Fatalf("add: %d %v\n%s\n%s", code, err, out, errOut)
 	}
-	if !added.Enabled || added.Command != fixture || added.Args[1] != "x" || len(added.Tools) != 7 || added.Tools[0].State != mcp.Approved {
+	if !added.Enabled || added.Command != fixture || added.Args[1] != "x" || len(added.Tools) != 9 || added.Tools[0].State != mcp.Approved {
 		t.Fatalf("added: %+v", added)
 	}
 	if code, _, errOut := mcpRun("add", "notes", "--", fixture); code != ExitUsage || !strings.Contains(errOut, "notes") {
@@ -44,7 +44,7 @@ func TestMCPCommands(t *testing.T) {
 		t.Fatalf("an unreachable server: %d %s", code, errOut)
 	}
 	code, out, _ = mcpRun("list")
-	if code != 0 || !strings.Contains(out, "notes") || !strings.Contains(out, "every workspace") || !strings.Contains(out, "7 approved") {
+	if code != 0 || !strings.Contains(out, "notes") || !strings.Contains(out, "every workspace") || !strings.Contains(out, "9 approved") {
 		t.Fatalf("list: %d\n%s", code, out)
 	}
 	if !strings.Contains(out, "remote") || !strings.Contains(out, "off") {
@@ -53,7 +53,7 @@ func TestMCPCommands(t *testing.T) {
 	if code, _, errOut := mcpRun("disable", "notes"); code != 0 {
 		t.Fatalf("disable: %d %s", code, errOut)
 	}
-	if code, out, errOut := mcpRun("enable", "notes"); code != 0 || !strings.Contains(out, "7 tools are pinned") {
+	if code, out, errOut := mcpRun("enable", "notes"); code != 0 || !strings.Contains(out, "9 tools are pinned") {
 		t.Fatalf("enable: %d %s %s", code, out, errOut)
 	}
 	code, out, _ = mcpRun("deny", "mcp:notes/write_note", "--json")

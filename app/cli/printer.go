@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"sync"
 
 	"agentdesk/backend/agent"
@@ -66,6 +67,8 @@ func (p *runPrinter) text(e bus.Event) {
 			mark = "✗"
 		}
 		fmt.Fprintf(w, "  %s %s\n", mark, firstLine(d.Output))
+	case agent.ProgressView:
+		fmt.Fprintf(w, "  … %s\n", progressLine(d))
 	case agent.TurnEnded:
 		fmt.Fprintln(w)
 		if d.Error != "" {
@@ -94,4 +97,17 @@ func firstLine(s string) string {
 		}
 	}
 	return s
+}
+
+// progressLine is a call's progress as one line: "3/10 message", or "3 message" when the
+// server does not know the total.
+func progressLine(d agent.ProgressView) string {
+	line := strconv.FormatFloat(d.Progress, 'f', -1, 64)
+	if d.Total > 0 {
+		line += "/" + strconv.FormatFloat(d.Total, 'f', -1, 64)
+	}
+	if d.Message != "" {
+		line += " " + d.Message
+	}
+	return line
 }

@@ -143,7 +143,7 @@ func sandboxed() bool { return sandbox.Status().Kind == sandbox.KindLandlock }
 func (t *turn) execute(g *gated) (*tool.Result, error) {
 	key := deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID}
 	env := tool.Env{Workspace: t.workspace, Ask: t.askQuestionFor(g), ReviewPlan: t.reviewPlanFor(g), Elicit: t.elicit,
-		Output: func(chunk string) { t.deltas.add(EventToolOutput, key, chunk) }}
+		Output: func(chunk string) { t.deltas.add(EventToolOutput, key, chunk) }, Progress: t.progressOf(g), Sample: t.sample}
 	err := t.confine(g, &env)
 	if err != nil {
 		return nil, err

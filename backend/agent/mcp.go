@@ -84,3 +84,22 @@ func (t *turn) elicit(ctx context.Context, e tool.Elicitation) (tool.ElicitAnswe
 	}
 	return tool.ElicitAnswer{Action: string(a.Action), Content: a.Content}, nil
 }
+
+// ProgressView is the payload of tool.progress: how far a running MCP call has come, as its
+// server reports it. It is not logged: the call's result is what stays.
+type ProgressView struct {
+	SessionID string  `json:"sessionId"`
+	TurnID    string  `json:"turnId"`
+	CallID    string  `json:"callId"`
+	Progress  float64 `json:"progress"`
+	Total     float64 `json:"total,omitempty"`
+	Message   string  `json:"message,omitempty"`
+}
+
+// progressOf announces a call's progress notices.
+func (t *turn) progressOf(g *gated) func(tool.Progress) {
+	return func(p tool.Progress) {
+		t.rt.opts.Publish(EventToolProgress, ProgressView{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID,
+			Progress: p.Progress, Total: p.Total, Message: p.Message})
+	}
+}

@@ -322,7 +322,7 @@ func TestMCPCrashOverHTTPFailsTheCallAndTheNextReconnects(t *testing.T) {
 	rec := h.recorded()
 	lastContains(t, rec.resultsSeen(1), "MCP_SERVER_CRASHED")
 	lastContains(t, rec.resultsSeen(1), "“notes”")
-	lastContains(t, rec.resultsSeen(2), "MCP_SERVER_UNAVAILABLE")
+	lastContains(t, rec.resultsSeen(2), "MCP_SERVER_UNREACHABLE")
 	lastContains(t, rec.resultsSeen(2), "notes")
 	if h.turns()[0].Status != "done" {
 		t.Fatalf("a gone server fails the call, not the turn: %+v", h.turns()[0])

@@ -28,6 +28,7 @@ const (
 	EventTurnDelta     = "turn.delta"
 	EventToolCall      = "tool.call"
 	EventToolOutput    = "tool.output"
+	EventToolProgress  = "tool.progress"
 	EventToolDone      = "tool.done"
 	EventDirectDone    = "tool.direct.done"
 	EventTurnEnded     = "turn.ended"

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"sync"
+
 	"context"
 	"errors"
 
@@ -48,6 +50,7 @@ type turn struct {
 	deltas   *coalescer          // the turn's streams; closed before turn.ended
 	history  conversation        // the model history, read from the log once and kept
 	prov     provider.Provider   // chosen at the first model request and kept for the turn
+	provMu   sync.Mutex          // guards prov's one write against sampling's reads
 	calls    []provider.ToolCall // the model's calls waiting to run
 	held     held                // the step's results not committed yet (persist.go)
 	gate     store.GateCache     // the gate's inputs, read again only when they changed
@@ -100,11 +103,14 @@ func (t *turn) askModel() (phase, error) {
 	if err := t.absorbSteering(); err != nil {
 		return phaseDone, err
 	}
-	var err error
 	if t.prov == nil {
-		if t.prov, err = t.rt.opts.Provider(t.sessionID); err != nil {
+		p, err := t.rt.opts.Provider(t.sessionID)
+		if err != nil {
 			return phaseDone, err
 		}
+		t.provMu.Lock() // a sampling request reads it from another goroutine
+		t.prov = p
+		t.provMu.Unlock()
 	}
 	req, err := t.request()
 	if err != nil {

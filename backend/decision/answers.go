@@ -203,6 +203,8 @@ func checkAnswer(k Kind, raw json.RawMessage) error {
 		_, err = ParseQuestion(raw)
 	case KindElicitation:
 		_, err = ParseElicitation(raw)
+	case KindSampling:
+		_, err = ParseSampling(raw)
 	}
 	return err
 }

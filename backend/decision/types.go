@@ -25,10 +25,12 @@ const (
 	KindPlanReview Kind = "plan_review"
 	// KindElicitation is a form an MCP server asks the person to fill in (elicitation.go).
 	KindElicitation Kind = "elicitation"
+	// KindSampling is an MCP server asking to use the person's model (sampling.go).
+	KindSampling Kind = "sampling"
 )
 
 // Kinds lists every kind.
-var Kinds = []Kind{KindQuestion, KindApproval, KindPlanReview, KindElicitation}
+var Kinds = []Kind{KindQuestion, KindApproval, KindPlanReview, KindElicitation, KindSampling}
 
 // Valid reports whether k is a known kind.
 func (k Kind) Valid() bool { return slices.Contains(Kinds, k) }

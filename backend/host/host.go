@@ -86,7 +86,7 @@ func New(st *store.Store, opts Options) (*Host, error) {
 		}
 	}
 	// mcp.changed is for the windows only: it is no session's state.
-	h.MCP = mcp.NewHost(st, mcp.Options{DataDir: opts.DataDir, Getenv: opts.Getenv, Log: opts.Log,
+	h.MCP = mcp.NewHost(st, mcp.Options{DataDir: opts.DataDir, Getenv: opts.Getenv, LogDir: mcp.LogDir(opts.DataDir),
 		Publish: h.Bus.Publish, Version: opts.Version})
 	if opts.DataDir != "" {
 		h.Checkpoints, h.CheckpointErr = review.Open(st, opts.DataDir)

@@ -26,6 +26,8 @@ type conn struct {
 	ready   chan struct{}
 	proc    *processTransport // nil for HTTP
 	done    chan struct{}     // closed when the connection ended
+	url     string            // an HTTP server's address, as configured
+	watch   statusWatch       // an HTTP server's last error status
 
 	// listMu serializes listings from asking to handing on, so an answer the server gave
 	// before it changed a tool never lands after one it gave since (a refresh on its
@@ -34,7 +36,7 @@ type conn struct {
 
 	mu      sync.Mutex
 	listing []*mcp.Tool
-	calls   map[uint64]elicitor
+	calls   map[uint64]callHooks
 	nextID  atomic.Uint64
 	// onList receives every new listing (the host reconciles it with the pins).
 	onList func([]*mcp.Tool)
@@ -42,6 +44,16 @@ type conn struct {
 
 // elicitor is what an in-flight call does with a server's elicitation.
 type elicitor = tool.Elicitor
+
+// callHooks are where an in-flight call's server requests and notices go.
+type callHooks struct {
+	elicit   elicitor
+	sample   tool.Sampler
+	progress func(tool.Progress)
+}
+
+// codeDeclined is the JSON-RPC error code MCP gives a sampling request the user rejected.
+const codeDeclined = -1
 
 type callKey struct{}
 
@@ -56,21 +68,24 @@ type dialSpec struct {
 	dataDir   string
 	version   string
 	getenv    func(string) string
-	log       interface{ Write([]byte) (int, error) }
+	logPath   string
+	passEnv   []string // the names the shell keeps although they look secret (Settings)
 	onList    func([]*mcp.Tool)
 }
 
 // dial starts or reaches the server, initializes the session and lists its tools.
 func dial(ctx context.Context, s dialSpec) (*conn, error) {
-	c := &conn{name: s.cfg.Name, done: make(chan struct{}), ready: make(chan struct{}), calls: map[uint64]elicitor{},
-		onList: s.onList}
+	c := &conn{name: s.cfg.Name, done: make(chan struct{}), ready: make(chan struct{}), calls: map[uint64]callHooks{},
+		onList: s.onList, url: s.cfg.URL}
 	transport, err := c.transport(s)
 	if err != nil {
 		return nil, startError(s.cfg.Name, err)
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "agentdesk", Version: s.version}, &mcp.ClientOptions{
-		ElicitationHandler:     c.elicit,
-		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { go c.refresh() },
+		ElicitationHandler:          c.elicit,
+		CreateMessageHandler:        c.sample,
+		ToolListChangedHandler:      func(context.Context, *mcp.ToolListChangedRequest) { go c.refresh() },
+		ProgressNotificationHandler: c.progress,
 		Capabilities: &mcp.ClientCapabilities{RootsV2: &mcp.RootCapabilities{},
 			Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}},
 	})
@@ -98,9 +113,9 @@ func dial(ctx context.Context, s dialSpec) (*conn, error) {
 
 func (c *conn) transport(s dialSpec) (mcp.Transport, error) {
 	if s.cfg.Transport == HTTP {
-		return httpTransport(s.cfg, s.getenv)
+		return httpTransport(s.cfg, s.getenv, &c.watch)
 	}
-	p, err := newProcess(s.cfg, s.workspace, s.dataDir, s.getenv, s.log)
+	p, err := newProcess(s.cfg, s.workspace, s.dataDir, s.getenv, s.passEnv, s.logPath)
 	if err != nil {
 		return nil, err
 	}
@@ -160,18 +175,22 @@ func (c *conn) alive() bool {
 	}
 }
 
-// call runs one tool. Elicitations the server sends meanwhile go to elicit.
-func (c *conn) call(ctx context.Context, name string, args json.RawMessage, elicit elicitor) (*mcp.CallToolResult, error) {
+// call runs one tool. Elicitations the server sends meanwhile go to hooks.elicit, progress
+// notices (the call's id is its progress token) to hooks.progress. Cancelling ctx sends the
+// server notifications/cancelled (the SDK does).
+func (c *conn) call(ctx context.Context, name string, args json.RawMessage, hooks callHooks) (*mcp.CallToolResult, error) {
 	id := c.nextID.Add(1)
 	c.mu.Lock()
-	c.calls[id] = elicit
+	c.calls[id] = hooks
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
 		delete(c.calls, id)
 		c.mu.Unlock()
 	}()
-	res, err := c.session.Load().CallTool(context.WithValue(ctx, callKey{}, id), &mcp.CallToolParams{Name: name, Arguments: args})
+	params := &mcp.CallToolParams{Name: name, Arguments: args}
+	params.SetProgressToken(int64(id))
+	res, err := c.session.Load().CallTool(context.WithValue(ctx, callKey{}, id), params)
 	if err == nil {
 		return res, nil
 	}
@@ -201,8 +220,17 @@ func (c *conn) crashError(err error) error {
 	return errs.Wrap(ServerCrashed, err, "Server", c.name, "Problem", problem)
 }
 
-// brokenError explains a connection that could not be set up.
+// brokenError explains a connection that could not be set up: an HTTP server that did not
+// answer or refused, a server that took too long, a process that ended, with its last words.
 func (c *conn) brokenError(err error) error {
+	if c.proc == nil {
+		if e := httpError(c.name, c.url, &c.watch, err); e != nil {
+			return e
+		}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return errs.Wrap(ServerSilent, err, "Server", c.name, "Seconds", int(dialTimeout/time.Second))
+	}
 	problem := err.Error()
 	if c.proc != nil {
 		if done, status := c.proc.exited(); done {
@@ -231,18 +259,78 @@ func (c *conn) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitR
 	return &mcp.ElicitResult{Action: a.Action, Content: a.Content}, nil
 }
 
+// sample puts a server's sampling request to the person through the call it belongs to. With
+// no call to hold it (or several to choose between) it is declined: a server samples only
+// while one of its tools runs, where the person sees whose request it is.
+func (c *conn) sample(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	ask := c.hooksFor(ctx).sample
+	if ask == nil {
+		return nil, &jsonrpc.Error{Code: codeDeclined, Message: "AgentDesk declined the sampling request: " +
+			"a server may use the person's model only while one of its tools runs, with their approval"}
+	}
+	r := tool.SamplingRequest{Server: c.name, SystemPrompt: req.Params.SystemPrompt, MaxTokens: int(req.Params.MaxTokens)}
+	for _, m := range req.Params.Messages {
+		r.Messages = append(r.Messages, tool.SamplingMessage{Role: string(m.Role), Text: contentText(m.Content)})
+	}
+	res, err := ask(ctx, r)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: codeDeclined, Message: err.Error()}
+	}
+	return &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: res.Text}, Model: res.Model, Role: "assistant",
+		StopReason: res.StopReason}, nil
+}
+
 func (c *conn) elicitorFor(ctx context.Context) elicitor {
+	return c.hooksFor(ctx).elicit
+}
+
+// hooksFor finds the call a server's request belongs to: the one whose context carried it,
+// else the only call in flight; none when there are several to choose between.
+func (c *conn) hooksFor(ctx context.Context) callHooks {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if id, ok := ctx.Value(callKey{}).(uint64); ok {
 		return c.calls[id]
 	}
 	if len(c.calls) == 1 {
-		for _, e := range c.calls {
-			return e
+		for _, h := range c.calls {
+			return h
 		}
 	}
-	return nil
+	return callHooks{}
+}
+
+// progress hands a progress notice to the call whose token it names; one naming no call in
+// flight (late, or made up) is dropped.
+func (c *conn) progress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	id, ok := progressID(req.Params.ProgressToken)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	report := c.calls[id].progress
+	c.mu.Unlock()
+	if report != nil {
+		report(tool.Progress{Progress: req.Params.Progress, Total: req.Params.Total, Message: req.Params.Message})
+	}
+}
+
+// progressID reads a progress token back as the call id it was sent as: JSON numbers arrive
+// as float64.
+func progressID(token any) (uint64, bool) {
+	switch v := token.(type) {
+	case float64:
+		if v >= 0 && v == float64(uint64(v)) {
+			return uint64(v), true
+		}
+	case int64:
+		return uint64(v), v >= 0
+	case uint64:
+		return v, true
+	case int:
+		return uint64(v), v >= 0
+	}
+	return 0, false
 }
 
 // close ends the session; a stdio server's process group is stopped with it.

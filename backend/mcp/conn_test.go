@@ -23,7 +23,7 @@ func TestNoticeDuringInitializeNeverCrashes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("round %d: %v", i, err)
 		}
-		if n := <-listings; n != 7 {
+		if n := <-listings; n != 9 {
 			t.Fatalf("round %d: dial listed %d tools", i, n)
 		}
 		c.close()

@@ -24,8 +24,23 @@ const (
 	// ImportNotConfirmed: a workspace's .mcp.json is imported only after the person confirms.
 	// Args: Path.
 	ImportNotConfirmed errs.Kind = "MCP_IMPORT_NOT_CONFIRMED"
+	// CommandNotFound: a stdio server's program is not installed, or not on PATH. Args: Server,
+	// Command.
+	CommandNotFound errs.Kind = "MCP_COMMAND_NOT_FOUND"
+	// ServerUnreachable: nothing answered at an HTTP server's address (refused, no such host,
+	// no route). Args: Server, URL.
+	ServerUnreachable errs.Kind = "MCP_SERVER_UNREACHABLE"
+	// ServerRefused: an HTTP server answered with an error status. Args: Server, URL, Status
+	// (the code and its text).
+	ServerRefused errs.Kind = "MCP_SERVER_REFUSED"
+	// ServerUnauthorized: an HTTP server answered 401 or 403. Args: Server, URL, Status.
+	ServerUnauthorized errs.Kind = "MCP_SERVER_UNAUTHORIZED"
+	// ServerSilent: the server did not finish starting in time. Args: Server, Seconds.
+	ServerSilent errs.Kind = "MCP_SERVER_SILENT"
+	// LogUnreadable: a server's log file could not be read. Args: Path, Problem.
+	LogUnreadable errs.Kind = "MCP_LOG_UNREADABLE"
 )
 
 // Kinds lists every kind above, for the test that checks each has a message in every language.
 var Kinds = []errs.Kind{ServerCrashed, ServerUnavailable, ToolChanged, ToolNotApproved, ToolOff, ToolGone, CallFailed,
-	ImportNotConfirmed}
+	ImportNotConfirmed, CommandNotFound, ServerUnreachable, ServerRefused, ServerUnauthorized, ServerSilent, LogUnreadable}

@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"sort"
 	"sync"
@@ -30,8 +29,9 @@ type Options struct {
 	DataDir string
 	// Getenv expands ${VAR} in configurations; nil reads the process environment.
 	Getenv func(string) string
-	// Log receives the servers' standard error, line by line; nil discards it.
-	Log io.Writer
+	// LogDir is the folder of the servers' logs (their standard error), one file per server;
+	// "" keeps none.
+	LogDir string
 	// Publish announces mcp.changed; nil publishes nothing.
 	Publish func(name string, data any)
 	// Version is AgentDesk's, sent to servers as the client's.
@@ -248,8 +248,9 @@ func (h *Host) connect(ctx context.Context, s server, workspace string) (*conn, 
 	}
 	ctx, cancel := h.bound(ctx)
 	defer cancel()
-	c, err := dial(ctx, dialSpec{cfg: s.cfg, workspace: workspace, dataDir: h.opts.DataDir, version: h.opts.Version,
-		getenv: h.opts.Getenv, log: h.opts.Log, onList: func(tools []*mcp.Tool) { h.reconcile(s, tools) }})
+	spec := h.spec(s.cfg, workspace)
+	spec.onList = func(tools []*mcp.Tool) { h.reconcile(s, tools) }
+	c, err := dial(ctx, spec)
 	if err != nil {
 		sl.set(nil, Status{State: "failed", Problem: problemOf(err)})
 		h.opts.Publish(EventChanged, ChangedView{ServerID: s.id, Name: s.cfg.Name})
@@ -257,6 +258,14 @@ func (h *Host) connect(ctx context.Context, s server, workspace string) (*conn, 
 	}
 	sl.set(c, Status{State: "running"})
 	return c, nil
+}
+
+// spec is how to dial the server cfg configures in workspace. Its environment keeps what the
+// shell's does: a setting that cannot be read keeps nothing more.
+func (h *Host) spec(cfg Config, workspace string) dialSpec {
+	pass, _ := h.st.ShellPassEnv()
+	return dialSpec{cfg: cfg, workspace: workspace, dataDir: h.opts.DataDir, version: h.opts.Version,
+		getenv: h.opts.Getenv, logPath: h.logPath(cfg.Name), passEnv: pass}
 }
 
 func (h *Host) slot(k slotKey) (*slot, error) {

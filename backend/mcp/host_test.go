@@ -100,7 +100,7 @@ func offeredNames(th *testHost) []string {
 func TestStdioServerListsItsToolsAndRunsThem(t *testing.T) {
 	th := newTestHost(t)
 	v := th.addFixture("notes", false)
-	if !v.Enabled || len(v.Tools) != 7 {
+	if !v.Enabled || len(v.Tools) != 9 {
 		t.Fatalf("enabled view: %+v", v)
 	}
 	for _, tv := range v.Tools {
@@ -348,7 +348,7 @@ func TestAServerThatCannotStartSaysWhy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := th.Enable(context.Background(), v.ID, th.workspace); errs.KindOf(err) != ServerUnavailable {
+	if _, err := th.Enable(context.Background(), v.ID, th.workspace); errs.KindOf(err) != CommandNotFound {
 		t.Fatalf("enable: %v", err)
 	}
 	v2, _ := th.Add(Config{Name: "needs-token", Transport: Stdio, Command: fixture, Env: map[string]string{"TOKEN": "${API_TOKEN}"}}, "test")

@@ -37,7 +37,7 @@ func TestStreamableHTTPServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, err = th.Enable(context.Background(), v.ID, th.workspace); err != nil || len(v.Tools) != 7 {
+	if v, err = th.Enable(context.Background(), v.ID, th.workspace); err != nil || len(v.Tools) != 9 {
 		t.Fatalf("enable: %+v, %v", v, err)
 	}
 	res, err := th.run("mcp__remote__echo", `{"text":"over http"}`, tool.Env{})
@@ -101,11 +101,11 @@ func TestHTTPServerThatWentAwayIsReachedAgain(t *testing.T) {
 		t.Fatalf("crash over http: %v", err)
 	}
 	cmd.Wait()
-	if tl, err := th.Lookup(context.Background(), "s1", th.workspace, "mcp__remote__echo"); tl != nil || errs.KindOf(err) != ServerUnavailable {
+	if tl, err := th.Lookup(context.Background(), "s1", th.workspace, "mcp__remote__echo"); tl != nil || errs.KindOf(err) != ServerUnreachable {
 		t.Fatalf("a tool of a server that cannot be reached says why: %v, %v", tl, err)
 	}
 	_, err = echo.Run(context.Background(), tool.Env{}, []byte(`{"text":"two"}`))
-	if k := errs.KindOf(err); k != ServerUnavailable && k != ServerCrashed {
+	if k := errs.KindOf(err); k != ServerUnreachable && k != ServerCrashed {
 		t.Fatalf("a call while the server is down: %v", err)
 	}
 	addr := regexp.MustCompile(`127\.0\.0\.1:\d+`).FindString(url)

@@ -92,8 +92,7 @@ func (h *Host) Enable(ctx context.Context, id, probeWorkspace string) (ServerVie
 	}
 	defer cleanup()
 	h.forget(id)
-	c, err := dial(ctx, dialSpec{cfg: s.cfg, workspace: ws, dataDir: h.opts.DataDir, version: h.opts.Version,
-		getenv: h.opts.Getenv, log: h.opts.Log})
+	c, err := dial(ctx, h.spec(s.cfg, ws))
 	if err != nil {
 		return ServerView{}, err
 	}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -30,8 +31,8 @@ import (
 //     the workspace the person works in (each call through the gate), and on nothing else;
 //   - no network unless the person allowed it for this server (Config.Network): a server that
 //     needs an API says so when it is added, and the person sees it in the list;
-//   - an environment scrubbed like the shell's (no KEY/SECRET/TOKEN/PASSWORD names, no provider
-//     variables), plus only the variables its configuration names.
+//   - the shell's environment, by the same rule (no KEY/SECRET/TOKEN/PASSWORD names and no
+//     provider variables unless Settings keeps them), plus the variables its entry sets.
 //
 // Where the kernel has no Landlock, sandbox.Command starts it directly and the gate is the only
 // line of defence, as for shell commands.
@@ -47,13 +48,14 @@ type processTransport struct {
 	cmd     *exec.Cmd
 	tmp     string
 	stderr  *tail
+	log     io.WriteCloser // nil when there is no log
 	waited  chan struct{}
 	waitErr error
 }
 
 // newProcess builds the sandboxed command of a stdio server for workspace.
-func newProcess(cfg Config, workspace, dataDir string, getenv func(string) string, log io.Writer) (*processTransport, error) {
-	program, args, env, err := processArgs(cfg, getenv)
+func newProcess(cfg Config, workspace, dataDir string, getenv func(string) string, passEnv []string, logPath string) (*processTransport, error) {
+	program, args, env, err := processArgs(cfg, getenv, passEnv)
 	if err != nil {
 		return nil, err
 	}
@@ -73,45 +75,50 @@ func newProcess(cfg Config, workspace, dataDir string, getenv func(string) strin
 	// everything it starts, nothing outlives a crash of AgentDesk, and a server that would
 	// prompt on a terminal fails at once.
 	proc.Own(cmd, true)
-	t := &processTransport{cmd: cmd, tmp: tmp, stderr: newTail(stderrTail, log, cfg.Name), waited: make(chan struct{})}
+	t := &processTransport{cmd: cmd, tmp: tmp, waited: make(chan struct{}),
+		log: openLog(logPath, fmt.Sprintf("%s %s (in %s)", program, strings.Join(args, " "), workspace))}
+	t.stderr = newTail(stderrTail, t.log)
 	cmd.Stderr = t.stderr
 	return t, nil
 }
 
 // installFolders are the folders a server's program lives in: its executable's, and those of
 // the absolute paths among the words of its arguments and configured variables
-// (node /opt/servers/x/index.js, or sh -c 'exec "$SERVER"'). A folder inside an npm install
-// (node /srv/tools/node_modules/@scope/server/dist/index.js, or node_modules/.bin/server) is
-// widened to that install's outermost node_modules folder: the package's dependencies sit
-// beside it there, hoisted, and without them the server cannot even start.
+// (node /opt/servers/x/index.js, or sh -c 'exec "$SERVER"'), each widened to the installation
+// it belongs to (packageRoot).
 func installFolders(program string, args []string) []string {
-	dirs := []string{packagesRoot(filepath.Dir(program))}
+	dirs := []string{packageRoot(filepath.Dir(program))}
 	for _, a := range args {
 		for _, word := range strings.Fields(a) {
 			if !filepath.IsAbs(word) {
 				continue
 			}
 			if fi, err := os.Stat(word); err == nil && fi.IsDir() {
-				dirs = append(dirs, packagesRoot(word))
+				dirs = append(dirs, packageRoot(word))
 			} else if err == nil {
-				dirs = append(dirs, packagesRoot(filepath.Dir(word)))
+				dirs = append(dirs, packageRoot(filepath.Dir(word)))
 			}
 		}
 	}
 	return dirs
 }
 
-// packagesRoot is the outermost node_modules folder holding dir, or dir itself when it lies in
-// none.
-func packagesRoot(dir string) string {
-	dir = filepath.Clean(dir)
-	parts := strings.Split(dir, string(filepath.Separator))
-	for i, p := range parts {
-		if p == "node_modules" && i > 0 {
-			return strings.Join(parts[:i+1], string(filepath.Separator))
+// packageRoot widens a folder inside an installation to the whole of it, since a program
+// loads its dependencies from beside itself: a folder under node_modules to the outermost
+// node_modules (Node resolves packages up that tree), one in a Python virtual environment to
+// the environment (its lib folder). Any other folder is itself.
+func packageRoot(dir string) string {
+	root := dir
+	for d := dir; ; d = filepath.Dir(d) {
+		if filepath.Base(d) == "node_modules" {
+			root = d
+		} else if _, err := os.Stat(filepath.Join(d, "pyvenv.cfg")); err == nil {
+			root = d
+		}
+		if parent := filepath.Dir(d); parent == d {
+			return root
 		}
 	}
-	return dir
 }
 
 // configured are the expanded values of the variables the server's configuration sets.
@@ -127,8 +134,9 @@ func configured(cfg Config, env []string) []string {
 }
 
 // processArgs resolves the program on PATH and expands ${VAR} references in the arguments and
-// the configured environment.
-func processArgs(cfg Config, getenv func(string) string) (program string, args, env []string, err error) {
+// the configured environment. The environment follows the shell's one rule (sandbox.ScrubEnv
+// with the names Settings keeps), plus what the server's entry sets.
+func processArgs(cfg Config, getenv func(string) string, passEnv []string) (program string, args, env []string, err error) {
 	command, err := expandVars(cfg.Command, getenv)
 	if err != nil {
 		return "", nil, nil, err
@@ -146,7 +154,7 @@ func processArgs(cfg Config, getenv func(string) string) (program string, args, 
 		}
 		args = append(args, v)
 	}
-	env = sandbox.ScrubEnv(os.Environ(), nil)
+	env = sandbox.ScrubEnv(os.Environ(), passEnv)
 	for _, k := range sortedKeys(cfg.Env) {
 		v, err := expandVars(cfg.Env[k], getenv)
 		if err != nil {
@@ -188,13 +196,22 @@ func (t *processTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 		inW.Close()
 		outR.Close()
 		os.RemoveAll(t.tmp)
+		t.closeLog()
 		return nil, err
 	}
+	out := &stdout{File: outR}
 	go func() {
 		t.waitErr = t.cmd.Wait()
+		t.closeLog()
 		close(t.waited)
 	}()
-	return (&mcp.IOTransport{Reader: outR, Writer: &stdin{File: inW, t: t}}).Connect(ctx)
+	return (&mcp.IOTransport{Reader: out, Writer: &stdin{File: inW, t: t}}).Connect(ctx)
+}
+
+func (t *processTransport) closeLog() {
+	if t.log != nil {
+		t.log.Close()
+	}
 }
 
 // exited reports whether the process has ended, and how.
@@ -238,6 +255,25 @@ func (t *processTransport) kill() {
 	os.RemoveAll(t.tmp)
 }
 
+// stdout is the server's output. Closing it (the session ended) reads it to its end instead of
+// closing the pipe under the server: a server still writing as it exits must not die of EPIPE
+// (Node prints a stack trace for that). The end comes when the server's group is gone, which
+// stop makes sure of.
+type stdout struct {
+	*os.File
+	once sync.Once
+}
+
+func (s *stdout) Close() error {
+	s.once.Do(func() {
+		go func() {
+			_, _ = io.Copy(io.Discard, s.File)
+			s.File.Close()
+		}()
+	})
+	return nil
+}
+
 // stdin is the server's input; closing it stops the server.
 type stdin struct {
 	*os.File
@@ -251,17 +287,16 @@ func (s *stdin) Close() error {
 	return err
 }
 
-// tail keeps the last bytes a server wrote to standard error, and copies every line to log.
+// tail keeps the last bytes a server wrote to standard error, and copies them to its log.
 type tail struct {
 	mu    sync.Mutex
 	buf   []byte
 	limit int
 	log   io.Writer
-	name  string
 }
 
-func newTail(limit int, log io.Writer, name string) *tail {
-	return &tail{limit: limit, log: log, name: name}
+func newTail(limit int, log io.Writer) *tail {
+	return &tail{limit: limit, log: log}
 }
 
 func (t *tail) Write(p []byte) (int, error) {
@@ -272,9 +307,7 @@ func (t *tail) Write(p []byte) (int, error) {
 		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.limit:]...)
 	}
 	if t.log != nil {
-		for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
-			fmt.Fprintf(t.log, "mcp %s: %s\n", t.name, line)
-		}
+		_, _ = t.log.Write(p)
 	}
 	return len(p), nil
 }
@@ -287,6 +320,10 @@ func (t *tail) String() string {
 
 // startError is the error of a server that could not start.
 func startError(name string, err error) error {
+	var notFound *exec.Error
+	if errors.As(err, &notFound) {
+		return errs.Wrap(CommandNotFound, err, "Server", name, "Command", notFound.Name)
+	}
 	if e := errs.As(err); e.Kind == errs.MissingArgument {
 		return errs.Wrap(ServerUnavailable, err, "Server", name, "Problem", "the variable "+fmt.Sprint(e.Args["Name"])+" is not set")
 	}

@@ -159,7 +159,8 @@ func (t *Tool) Run(ctx context.Context, env tool.Env, input json.RawMessage) (to
 		return tool.Result{}, err
 	}
 	raw, _ := json.Marshal(args)
-	res, err := c.call(ctx, t.name, raw, t.elicitor(env.Elicit))
+	res, err := c.call(ctx, t.name, raw, callHooks{elicit: t.elicitor(env.Elicit), sample: t.sampler(env.Sample),
+		progress: env.Progress})
 	if err != nil {
 		if errs.KindOf(err) == ServerCrashed {
 			t.host.drop(t.srv, t.workspace, c)
@@ -177,6 +178,17 @@ func (t *Tool) elicitor(ask tool.Elicitor) tool.Elicitor {
 		}
 		e.Tool = t.name
 		return ask(ctx, e)
+	}
+}
+
+// sampler names the tool in its server's sampling requests; with no one to decide, declined.
+func (t *Tool) sampler(ask tool.Sampler) tool.Sampler {
+	if ask == nil {
+		return nil
+	}
+	return func(ctx context.Context, r tool.SamplingRequest) (tool.SamplingResult, error) {
+		r.Tool = t.name
+		return ask(ctx, r)
 	}
 }
 

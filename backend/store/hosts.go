@@ -47,3 +47,11 @@ func checkHost(host string) (string, error) {
 	}
 	return h, nil
 }
+
+// AddSamplingGrant records that the session lets the MCP server sample without asking.
+func (s *Store) AddSamplingGrant(sessionID, server string) error {
+	if strings.TrimSpace(server) == "" {
+		return errs.Invalid("server", server, []string{"the server's name"})
+	}
+	return s.addMarkerGrant(sessionID, policy.KindSampling, server)
+}

@@ -38,6 +38,39 @@ type ElicitAnswer struct {
 // Elicitor puts an Elicitation to the person (Env.Elicit).
 type Elicitor func(ctx context.Context, e Elicitation) (ElicitAnswer, error)
 
+// SamplingRequest is an MCP server asking to use the person's model while one of its tools
+// runs (MCP sampling), its prompt as text.
+type SamplingRequest struct {
+	Server       string
+	Tool         string
+	SystemPrompt string
+	Messages     []SamplingMessage
+	MaxTokens    int
+}
+
+// SamplingMessage is one message of a sampling prompt; Role is "user" or "assistant".
+type SamplingMessage struct {
+	Role string
+	Text string
+}
+
+// SamplingResult is the model's answer, and which model gave it.
+type SamplingResult struct {
+	Text       string
+	Model      string
+	StopReason string
+}
+
+// Sampler answers a SamplingRequest (Env.Sample). Its error's text is what the server reads.
+type Sampler func(ctx context.Context, r SamplingRequest) (SamplingResult, error)
+
+// Progress is how far a long call has come, as its server reports it: Total is 0 when unknown.
+type Progress struct {
+	Progress float64
+	Total    float64
+	Message  string
+}
+
 // Served is a tool an MCP server serves (backend/mcp): it runs like a built-in tool, and says
 // whose it is and what its annotations claim, for the transcript and the mode's profile.
 type Served interface {

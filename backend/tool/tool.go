@@ -57,6 +57,11 @@ type Env struct {
 	ReviewPlan func(ctx context.Context, plan string) (PlanReview, error)
 	// Elicit puts an MCP server's form to the person. Nil means no one can answer: declined.
 	Elicit Elicitor
+	// Sample lets an MCP server use the session's model, as the person decides. Nil means no
+	// one can decide: declined.
+	Sample Sampler
+	// Progress, when set, receives an MCP call's progress notifications as they arrive.
+	Progress func(Progress)
 	// Output, when set, receives bash output as it arrives, from one goroutine at a time, in
 	// order, split only at UTF-8 boundaries. The UI shows it live.
 	Output func(chunk string)

@@ -122,7 +122,7 @@ for (const [transport, serverConfig] of Object.entries(servers)) {
     const item = byId('mcp-server');
     await item.waitFor();
     assert.equal(await item.getAttribute('data-name'), 'notes');
-    assert.ok((await item.getByTestId('mcp-tool').count()) >= 7);
+    assert.ok((await item.getByTestId('mcp-tool').count()) >= 9);
     const echo = item.locator('[data-testid="mcp-tool"][data-tool="echo"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="mcp-tool"][data-tool="echo"]')?.getAttribute('data-state') === 'changed');
     const diff = await echo.getByTestId('mcp-tool-diff').textContent();

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -112,6 +113,15 @@ func (s *Server) permissionRequest(d decision.Decision, callID string) acp.Reque
 		req.ToolCall.Content = []acp.ToolCallContent{acp.ToolContent(acp.TextBlock(p.Plan))}
 		opt(OptApprovePlan, acp.PermissionOptionKindAllowOnce, s.t("decision.plan.approve", nil))
 		opt(OptKeepPlanning, acp.PermissionOptionKindRejectOnce, s.t("decision.plan.keep_planning", nil))
+	case decision.KindSampling:
+		var p decision.SamplingPayload
+		json.Unmarshal(d.Payload, &p)
+		req.ToolCall.Title = acp.Ptr(s.t("composer.sampling.title", map[string]any{"Server": p.Server}))
+		req.ToolCall.Kind = acp.Ptr(acp.ToolKindThink)
+		req.ToolCall.Content = []acp.ToolCallContent{acp.ToolContent(acp.TextBlock(samplingText(p)))}
+		opt(OptAllowOnce, acp.PermissionOptionKindAllowOnce, s.t("composer.sampling.allowOnce", nil))
+		opt(OptAllowSession, acp.PermissionOptionKindAllowOnce, s.t("composer.sampling.allowServer", nil))
+		opt(OptRejectOnce, acp.PermissionOptionKindRejectOnce, s.t("composer.sampling.deny", nil))
 	default:
 		var p agent.QuestionPayload
 		json.Unmarshal(d.Payload, &p)
@@ -144,6 +154,14 @@ func resolution(d decision.Decision, option, reason string) decision.Resolution 
 			return decision.Plan(decision.ApprovePlan, "")
 		}
 		return decision.Plan(decision.KeepPlanning, reason)
+	case decision.KindSampling:
+		switch option {
+		case OptAllowOnce:
+			return decision.Sampling(decision.SampleOnce, "")
+		case OptAllowSession:
+			return decision.Sampling(decision.SampleServer, "")
+		}
+		return decision.Sampling(decision.SampleDeny, reason)
 	}
 	var p agent.QuestionPayload
 	json.Unmarshal(d.Payload, &p)
@@ -179,4 +197,18 @@ func firstOf(s ...string) string {
 		}
 	}
 	return ""
+}
+
+// samplingText is a sampling request's prompt as the editor shows it: the model, the system
+// prompt and every message, each with its role.
+func samplingText(p decision.SamplingPayload) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "model: %s · max %d tokens\n", p.Model, p.MaxTokens)
+	if p.SystemPrompt != "" {
+		fmt.Fprintf(&b, "\n[system]\n%s\n", p.SystemPrompt)
+	}
+	for _, m := range p.Messages {
+		fmt.Fprintf(&b, "\n[%s]\n%s\n", m.Role, m.Text)
+	}
+	return b.String()
 }

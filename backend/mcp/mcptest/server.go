@@ -52,6 +52,15 @@ type probeIn struct {
 
 type none struct{}
 
+type slowIn struct {
+	Steps int  `json:"steps" jsonschema:"how many progress notices to send"`
+	Hold  bool `json:"hold,omitempty" jsonschema:"after the notices, wait until the call is cancelled"`
+}
+
+type sampleIn struct {
+	Prompt string `json:"prompt" jsonschema:"what to ask the client's model"`
+}
+
 // NewServer builds the fixture: echo (read-only), write_note, greet (asks the person through an
 // elicitation), big, probe (what the sandbox lets it do), crash and evolve (changes echo live).
 func NewServer(opts Options) *mcp.Server {
@@ -72,6 +81,10 @@ func NewServer(opts Options) *mcp.Server {
 			}
 			return text("not crashed: no process to end"), nil, nil
 		})
+	mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "Reports progress step by step; may wait to be cancelled.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, slow)
+	mcp.AddTool(s, &mcp.Tool{Name: "sample", Description: "Asks the client's model a question (sampling).",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, sample)
 	mcp.AddTool(s, &mcp.Tool{Name: "evolve", Description: "Changes the echo tool's definition."},
 		func(context.Context, *mcp.CallToolRequest, none) (*mcp.CallToolResult, any, error) {
 			addEcho(s, "changed")
@@ -131,6 +144,43 @@ func greet(_ context.Context, req *mcp.CallToolRequest, _ none) (*mcp.CallToolRe
 		hello = "你好"
 	}
 	return text(fmt.Sprintf("%s, %v!", hello, res.Content["name"])), nil, nil
+}
+
+// CancelledFile is what slow writes into its working folder when its call was cancelled while
+// it held: the proof that notifications/cancelled reached the server.
+const CancelledFile = "slow-cancelled.txt"
+
+func slow(ctx context.Context, req *mcp.CallToolRequest, in slowIn) (*mcp.CallToolResult, any, error) {
+	token := req.Params.GetProgressToken()
+	for i := 1; i <= in.Steps; i++ {
+		if token != nil {
+			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token,
+				Progress: float64(i), Total: float64(in.Steps), Message: fmt.Sprintf("step %d", i)})
+		}
+	}
+	if in.Hold {
+		<-ctx.Done()
+		_ = os.WriteFile(CancelledFile, []byte("cancelled"), 0o644)
+		return text("cancelled"), nil, nil
+	}
+	return text(fmt.Sprintf("done after %d steps", in.Steps)), nil, nil
+}
+
+// sample asks through the multi round-trip pattern, as greet does.
+func sample(_ context.Context, req *mcp.CallToolRequest, in sampleIn) (*mcp.CallToolResult, any, error) {
+	res, ok := req.Params.InputResponses["answer"].(*mcp.CreateMessageWithToolsResult)
+	if !ok {
+		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"answer": &mcp.CreateMessageParams{MaxTokens: 100,
+			SystemPrompt: "Answer in one line.",
+			Messages:     []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: in.Prompt}}}}}}, nil, nil
+	}
+	var answer []string
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			answer = append(answer, t.Text)
+		}
+	}
+	return text(fmt.Sprintf("%s answered: %s", res.Model, strings.Join(answer, " "))), nil, nil
 }
 
 func big(_ context.Context, _ *mcp.CallToolRequest, in bigIn) (*mcp.CallToolResult, any, error) {

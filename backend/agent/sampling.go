@@ -1,0 +1,134 @@
+package agent
+
+import (
+	"context"
+	"errors"
+
+	"agentdesk/backend/decision"
+	"agentdesk/backend/errs"
+	"agentdesk/backend/mode"
+	"agentdesk/backend/policy"
+	"agentdesk/backend/provider"
+	"agentdesk/backend/tool"
+)
+
+// An MCP server's sampling request uses the session's own model, and only as the person
+// decides in the composer: allowed once, allowed for that server for the rest of the session
+// (a grant), or denied. It is never answered silently, and never in Chat, which calls no tool.
+
+// SamplingInChat: a sampling request arrived in Chat mode. Args: Server.
+const SamplingInChat errs.Kind = "SAMPLING_IN_CHAT"
+
+// samplingTokenCap bounds what a server may ask the model to write in one request.
+const samplingTokenCap = 4096
+
+// sample answers a server's sampling request with the session's model once the person
+// allowed it. The error's text is what the server reads, in English.
+func (t *turn) sample(ctx context.Context, r tool.SamplingRequest) (tool.SamplingResult, error) {
+	if err := t.allowSampling(ctx, r); err != nil {
+		return tool.SamplingResult{}, errors.New(t.rt.errorText(err))
+	}
+	prov, err := t.provider()
+	if err != nil {
+		return tool.SamplingResult{}, errors.New(t.rt.errorText(err))
+	}
+	resp, err := prov.Stream(ctx, samplingRequest(r), nil)
+	if err != nil {
+		return tool.SamplingResult{}, errors.New(t.rt.errorText(err))
+	}
+	return tool.SamplingResult{Text: resp.Text, Model: modelOf(prov), StopReason: stopReasonOf(resp.StopReason)}, nil
+}
+
+// allowSampling is the person's say: a session grant for the server, else a decision.
+func (t *turn) allowSampling(ctx context.Context, r tool.SamplingRequest) error {
+	if t.exec == mode.ModeChat {
+		return errs.New(SamplingInChat, "Server", r.Server)
+	}
+	in, err := t.rt.opts.Store.GateInputsCached(&t.gate, t.sessionID)
+	if err != nil {
+		return err
+	}
+	if policy.SamplingAllowed(in.Grants, r.Server) {
+		return nil
+	}
+	prov, err := t.provider()
+	if err != nil {
+		return err
+	}
+	res, err := t.askIn(ctx, decision.KindSampling, samplingPayload(r, modelOf(prov)))
+	if err != nil {
+		return err
+	}
+	if err := decision.GateError(res); err != nil {
+		return err
+	}
+	a, err := decision.ParseSampling(res.Answer)
+	if err != nil {
+		return err
+	}
+	if a.Choice == decision.SampleServer {
+		return t.rt.opts.Store.AddSamplingGrant(t.sessionID, r.Server)
+	}
+	return nil
+}
+
+// provider is the turn's model for a sampling request, which runs on the MCP connection's
+// goroutine: the one chosen at the turn's first request, else the session's (a call the person
+// ran comes before any request).
+func (t *turn) provider() (provider.Provider, error) {
+	t.provMu.Lock()
+	p := t.prov
+	t.provMu.Unlock()
+	if p != nil {
+		return p, nil
+	}
+	return t.rt.opts.Provider(t.sessionID)
+}
+
+func samplingPayload(r tool.SamplingRequest, model string) decision.SamplingPayload {
+	p := decision.SamplingPayload{Server: r.Server, Tool: r.Tool, Model: model, SystemPrompt: r.SystemPrompt,
+		MaxTokens: min(r.MaxTokens, samplingTokenCap), Messages: []decision.SamplingMessage{}}
+	for _, m := range r.Messages {
+		p.Messages = append(p.Messages, decision.SamplingMessage{Role: m.Role, Text: m.Text})
+	}
+	return p
+}
+
+// samplingRequest is the server's prompt as a model request without tools.
+func samplingRequest(r tool.SamplingRequest) provider.Request {
+	req := provider.Request{System: r.SystemPrompt, MaxTokens: min(max(r.MaxTokens, 1), samplingTokenCap)}
+	for _, m := range r.Messages {
+		role := provider.RoleUser
+		if m.Role == string(provider.RoleAssistant) {
+			role = provider.RoleAssistant
+		}
+		req.Messages = append(req.Messages, provider.Message{Role: role, Text: m.Text})
+	}
+	return req
+}
+
+// modelOf names the model a provider sends to: its model where it says, else the provider.
+func modelOf(p provider.Provider) string {
+	for q := p; q != nil; {
+		if m, ok := q.(interface{ Model() string }); ok && m.Model() != "" {
+			return m.Model()
+		}
+		u, ok := q.(interface{ Unwrap() provider.Provider })
+		if !ok {
+			break
+		}
+		q = u.Unwrap()
+	}
+	return p.Name()
+}
+
+// stopReasonOf is a provider's stop reason in MCP's words.
+func stopReasonOf(reason string) string {
+	switch reason {
+	case provider.StopEndTurn:
+		return "endTurn"
+	case provider.StopMaxTokens:
+		return "maxTokens"
+	}
+	return reason
+}
