@@ -126,6 +126,7 @@ func (e *refEnv) turn(t *testing.T, limit time.Duration, calls string, flags ...
 	if r.code != ExitOK {
 		t.Fatalf("agentdesk run %v: exit %d\n%s\n%s", flags, r.code, r.out, r.errOut)
 	}
+	checkNoNodeNoise(t, "agentdesk run", r.errOut)
 	raw, err := os.ReadFile(record)
 	if err != nil || json.Unmarshal(raw, &r.rec) != nil {
 		t.Fatalf("record: %v\n%s", err, raw)
@@ -148,7 +149,30 @@ func (e *refEnv) modelNames(readOnly bool) []string {
 
 // nodeTrace matches what Node prints for an uncaught error: a stack frame, the throw site, or
 // its closing version line.
-var nodeTrace = regexp.MustCompile(`(?m)^.*(\bat .+:\d+:\d+\)?$|node:events|throw er;|^.*Node\.js v\d+)`)
+var nodeTrace = regexp.MustCompile(`(?m)(\bat .+:\d+:\d+\)?$|node:events|throw er;|^.*Node\.js v\d+)`)
+
+// everythingStarted is what server-everything writes to its standard error at start (stdio).
+const everythingStarted = "Starting default (STDIO) server..."
+
+// checkNoNodeNoise fails when AgentDesk's standard error carries the server's: its start-up
+// line, or Node's report of an uncaught error (an EPIPE from a server cut off while writing).
+// A server's standard error goes to its log file in the data folder.
+func checkNoNodeNoise(t *testing.T, what, stderr string) {
+	t.Helper()
+	if strings.Contains(stderr, "EPIPE") || nodeTrace.MatchString(stderr) || strings.Contains(stderr, everythingStarted) {
+		t.Errorf("%s: the server's standard error reached AgentDesk's:\n%s", what, stderr)
+	}
+}
+
+// serverLog is the server's log in the data folder dir.
+func serverLog(t *testing.T, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "logs", "mcp-"+name+".log"))
+	if err != nil {
+		t.Fatalf("the log of %s: %v", name, err)
+	}
+	return string(b)
+}
 
 func TestReferenceCLIAddPinsEveryTool(t *testing.T) {
 	e := newRefEnv(t)
@@ -159,6 +183,16 @@ func TestReferenceCLIAddPinsEveryTool(t *testing.T) {
 		if tv.State != mcp.Approved {
 			t.Errorf("%s is %s after add", tv.Name, tv.State)
 		}
+	}
+	// The server ran (its log says so) and stopped without being cut off, and none of what it
+	// wrote reached the terminal.
+	checkNoNodeNoise(t, "mcp add", e.addErr)
+	log := serverLog(t, e.dir, "everything")
+	if !strings.Contains(log, everythingStarted) || strings.Contains(log, "EPIPE") {
+		t.Errorf("the server's log after add:\n%s", log)
+	}
+	if code, out, errOut := run(t, nil, "mcp", "log", "everything", "--data-dir", e.dir); code != 0 || !strings.Contains(out, everythingStarted) {
+		t.Errorf("mcp log: %d\n%s\n%s", code, out, errOut)
 	}
 	code, out, errOut := run(t, nil, "mcp", "list", "--data-dir", e.dir)
 	want := strconv.Itoa(len(e.added.Tools)) + " approved"
@@ -294,5 +328,70 @@ func TestReferenceCLIChangedDefinitionIsRefusedUntilApproved(t *testing.T) {
 	r = e.turn(t, 60*time.Second, `[{"name":"`+echo+`","input":{"message":"approved"}}]`, "--mode", "execute", "--permission", "full")
 	if out, isErr := r.rec.result(t, echo); isErr || out != "Echo: approved" {
 		t.Errorf("the approved change: %q (error %v)", out, isErr)
+	}
+}
+
+// A server's sampling request in a run without a terminal: no one can approve it, so it is
+// declined at once, the server is told so and reports it as the tool's failure, and the run
+// ends (rather than hanging on a decision or crashing the server).
+func TestReferenceCLISamplingIsDeclinedHeadless(t *testing.T) {
+	e := newRefEnv(t)
+	sample := mcp.ModelName("everything", "trigger-sampling-request")
+	if !slices.Contains(e.modelNames(false), sample) {
+		t.Fatalf("server-everything did not list %s: AgentDesk does not advertise sampling", sample)
+	}
+	r := e.turn(t, 30*time.Second, `[{"name":"`+sample+`","input":{"prompt":"write a poem","maxTokens":50}}]`,
+		"--mode", "execute", "--permission", "full")
+	out, isErr := r.rec.result(t, sample)
+	if !isErr || !strings.Contains(out, "No one to answer") || strings.Contains(out, "LLM sampling result") {
+		t.Errorf("a sampling request headless: %q (error %v)", out, isErr)
+	}
+	if !strings.Contains(r.errOut, "Declined a decision") {
+		t.Errorf("the run does not say it declined:\n%s", r.errOut)
+	}
+	t.Logf("the sampling run took %v; the model read %q", r.took, out)
+}
+
+// A long call's progress notices are printed as they arrive: "n/total" lines in text, events
+// named tool.progress with --json.
+func TestReferenceCLIRunPrintsProgress(t *testing.T) {
+	e := newRefEnv(t)
+	long := mcp.ModelName("everything", "trigger-long-running-operation")
+	call := `[{"name":"` + long + `","input":{"duration":1,"steps":4}}]`
+	r := e.turn(t, 60*time.Second, call, "--mode", "execute", "--permission", "full")
+	var seen []string
+	for _, n := range []string{"1/4", "2/4", "3/4", "4/4"} {
+		if regexp.MustCompile(`(?m)^.*\b` + n + `\b.*$`).MatchString(r.out) {
+			seen = append(seen, n)
+		}
+	}
+	if len(seen) < 3 {
+		t.Errorf("progress lines (want several of 1/4…4/4, saw %v):\n%s", seen, r.out)
+	}
+	if i, j := strings.Index(r.out, seen[0]), strings.Index(r.out, "Long running operation completed"); i < 0 || j < 0 || i > j {
+		t.Errorf("the progress does not come before the result:\n%s", r.out)
+	}
+	r = e.turn(t, 60*time.Second, call, "--mode", "execute", "--permission", "full", "--json")
+	var progress []float64
+	for _, line := range strings.Split(strings.TrimSpace(r.out), "\n") {
+		var ev struct {
+			Name string `json:"name"`
+			Data struct {
+				Progress float64 `json:"progress"`
+				Total    float64 `json:"total"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("not NDJSON: %q", line)
+		}
+		if ev.Name == "tool.progress" {
+			if ev.Data.Total != 4 {
+				t.Errorf("a progress event: %s", line)
+			}
+			progress = append(progress, ev.Data.Progress)
+		}
+	}
+	if len(progress) < 3 || !slices.IsSorted(progress) {
+		t.Errorf("tool.progress events: %v", progress)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,10 +34,13 @@ var everythingBase = []string{
 // (registerConditionalTools), for the capabilities AgentDesk advertises:
 //   - get-roots-list: roots;
 //   - trigger-elicitation-request: elicitation (AgentDesk advertises the form kind);
+//   - trigger-sampling-request: sampling (AgentDesk puts a server's sampling request to the
+//     person as a decision of kind sampling);
 //   - simulate-research-query: registered for every client through the experimental tasks API
 //     (execution.taskSupport "required"), so it is listed even though AgentDesk cannot call it
 //     as a task (see TestReferenceEverythingTaskToolFailsClearly).
-var everythingConditional = []string{"get-roots-list", "simulate-research-query", "trigger-elicitation-request"}
+var everythingConditional = []string{"get-roots-list", "simulate-research-query", "trigger-elicitation-request",
+	"trigger-sampling-request"}
 
 // everythingAbsent are conditional tools that must not be listed to AgentDesk:
 //   - trigger-url-elicitation needs elicitation.url, and AgentDesk advertises form elicitation
@@ -99,6 +103,45 @@ func addReference(th *testHost, cfg Config, want []string) ServerView {
 	return v
 }
 
+// withLogs gives the host a log folder (as the app and the CLI do: the data folder's logs) and
+// returns it. Call it before the first server starts.
+func withLogs(th *testHost) string {
+	dir := th.t.TempDir()
+	th.opts.LogDir = dir
+	return dir
+}
+
+// serverLog is what the server named name wrote to its standard error, from its log file.
+func serverLog(th *testHost, dir, name string) string {
+	th.t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "mcp-"+name+".log"))
+	if err != nil {
+		th.t.Fatalf("the log of %s: %v", name, err)
+	}
+	return string(b)
+}
+
+// checkStoppedCleanly closes the host and reads the server's log: it must show the server ran
+// (want, a line it prints at start) and stopped without writing to a closed pipe. Node reports
+// a write to a closed standard output as an uncaught EPIPE with a stack trace: the sign of a
+// client that stopped reading before the server had finished.
+func checkStoppedCleanly(th *testHost, dir, name, want string) {
+	th.t.Helper()
+	if err := th.Close(context.Background()); err != nil {
+		th.t.Fatal(err)
+	}
+	log := serverLog(th, dir, name)
+	if !strings.Contains(log, want) {
+		th.t.Errorf("the log of %s lacks %q:\n%s", name, want, log)
+	}
+	if strings.Contains(log, "EPIPE") {
+		th.t.Errorf("%s was cut off while writing:\n%s", name, log)
+	}
+}
+
+// everythingStarted is what server-everything writes to its standard error at start (stdio).
+const everythingStarted = "Starting default (STDIO) server..."
+
 func everythingStdio(t testing.TB) Config {
 	return Config{Name: "everything", Transport: Stdio, Command: "node",
 		Args: []string{mcptest.ReferenceServer(t, "server-everything"), "stdio"}}
@@ -132,6 +175,7 @@ func checkEverything(th *testHost) {
 
 func TestReferenceEverythingStdio(t *testing.T) {
 	th := newTestHost(t)
+	logs := withLogs(th)
 	addReference(th, everythingStdio(t), everythingTools())
 	checkEverything(th)
 	// The schema the server published is the pinned one AgentDesk validates against.
@@ -142,6 +186,7 @@ func TestReferenceEverythingStdio(t *testing.T) {
 	if !echo.ReadOnlyHint() || th.lookup("mcp__everything__toggle-simulated-logging").ReadOnlyHint() {
 		t.Error("the read-only annotations were not pinned as the server declared them")
 	}
+	checkStoppedCleanly(th, logs, "everything", everythingStarted)
 }
 
 func TestReferenceEverythingStreamableHTTP(t *testing.T) {
@@ -155,6 +200,7 @@ func TestReferenceEverythingStreamableHTTP(t *testing.T) {
 // client's roots when the client has them: AgentDesk's root is the session's workspace.
 func TestReferenceFilesystemStdio(t *testing.T) {
 	th := newTestHost(t)
+	logs := withLogs(th)
 	allowed := t.TempDir()
 	addReference(th, Config{Name: "fs", Transport: Stdio, Command: "node",
 		Args: []string{mcptest.ReferenceServer(t, "server-filesystem"), allowed}}, filesystemTools)
@@ -172,6 +218,75 @@ func TestReferenceFilesystemStdio(t *testing.T) {
 	}
 	if th.lookup("mcp__fs__write_file").ReadOnlyHint() || !th.lookup("mcp__fs__read_text_file").ReadOnlyHint() {
 		t.Error("the read-only annotations were not pinned as the server declared them")
+	}
+	checkStoppedCleanly(th, logs, "fs", "Secure MCP Filesystem Server running on stdio")
+}
+
+// trigger-long-running-operation reports each step as notifications/progress when the call
+// carries a progress token: they reach the call's Progress as they arrive, in order.
+func TestReferenceEverythingProgress(t *testing.T) {
+	th := newTestHost(t)
+	logs := withLogs(th)
+	addReference(th, everythingStdio(t), everythingTools())
+	var (
+		mu   sync.Mutex
+		got  []tool.Progress
+		when []time.Duration
+	)
+	start := time.Now()
+	env := tool.Env{Progress: func(p tool.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		got, when = append(got, p), append(when, time.Since(start))
+	}}
+	out := runOK(th, "mcp__everything__trigger-long-running-operation", `{"duration":1,"steps":5}`, env)
+	if out != "Long running operation completed. Duration: 1 seconds, Steps: 5." {
+		t.Errorf("result: %q", out)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) < 3 {
+		t.Fatalf("%d progress notices, want several: %+v", len(got), got)
+	}
+	for i, p := range got {
+		if p.Total != 5 || p.Progress < 1 || p.Progress > 5 || i > 0 && p.Progress <= got[i-1].Progress {
+			t.Errorf("notice %d of %+v", i, got)
+		}
+	}
+	// They arrive as the steps end (0.2 s apart), not all at once with the result.
+	if spread := when[len(when)-1] - when[0]; spread < 300*time.Millisecond {
+		t.Errorf("the notices arrived within %v of each other: %v", spread, when)
+	}
+	checkStoppedCleanly(th, logs, "everything", everythingStarted)
+}
+
+// trigger-sampling-request sends sampling/createMessage while it runs: the call's Sample
+// answers it; with no one to decide (a nil Sample), the server gets an error saying AgentDesk
+// declined, and reports it as the tool's failure rather than hanging.
+func TestReferenceEverythingSampling(t *testing.T) {
+	th := newTestHost(t)
+	addReference(th, everythingStdio(t), everythingTools())
+	var asked tool.SamplingRequest
+	answer := func(_ context.Context, r tool.SamplingRequest) (tool.SamplingResult, error) {
+		asked = r
+		return tool.SamplingResult{Text: "a sampled answer", Model: "test-model", StopReason: "endTurn"}, nil
+	}
+	out := runOK(th, "mcp__everything__trigger-sampling-request", `{"prompt":"say hi","maxTokens":20}`, tool.Env{Sample: answer})
+	if !strings.Contains(out, "a sampled answer") || !strings.Contains(out, "test-model") {
+		t.Errorf("the sampled result: %q", out)
+	}
+	if asked.Server != "everything" || asked.Tool != "trigger-sampling-request" || asked.MaxTokens != 20 ||
+		len(asked.Messages) != 1 || !strings.Contains(asked.Messages[0].Text, "say hi") || asked.SystemPrompt == "" {
+		t.Errorf("the request as the person sees it: %+v", asked)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := th.lookup("mcp__everything__trigger-sampling-request").Run(ctx, tool.Env{}, json.RawMessage(`{"prompt":"say hi"}`))
+	if ctx.Err() != nil {
+		t.Fatal("a sampling request no one can decide hung the call")
+	}
+	if err != nil || !res.IsError || !strings.Contains(res.Output, "declined") || strings.Contains(res.Output, "LLM sampling result") {
+		t.Fatalf("sampling with no one to decide: %+v, %v", res, err)
 	}
 }
 
@@ -196,17 +311,21 @@ func TestReferenceEverythingTaskToolFailsClearly(t *testing.T) {
 const soakEnv = "AGENTDESK_MCP_SOAK"
 
 // Starting and stopping a real Node server many times in a row: every start succeeds, lists the
-// same tools, and nothing panics (server-everything announces a tool change while the session is
-// still being initialized, which once crashed AgentDesk). 25 rounds by default; 300 with
-// AGENTDESK_MCP_SOAK=1 (`make mcp-soak`): a round takes about 0.73 s under -race on two cores
-// (0.37 s to start and initialize, 0.35 s to stop, most of it the server's own 350 ms roots
-// timer keeping Node alive), so 300 rounds take about 220 s, too long for every test run.
+// same tools, nothing panics (server-everything announces a tool change while the session is
+// still being initialized, which once crashed AgentDesk), and no stop cuts the server off while
+// it writes (no EPIPE in its log). 25 rounds by default; 300 with AGENTDESK_MCP_SOAK=1 (`make
+// mcp-soak`). A round takes about 2.4 s under -race on two cores: 0.4 s to start and
+// initialize, and 2 s to stop, because a server stopped before it had its roots answered (it
+// asks 350 ms after initialization) keeps Node alive waiting for that answer, so it exits only
+// at the SIGTERM that follows the graceful 2 s after its input closed. 300 rounds take about
+// 12 minutes: too long for every test run.
 func TestReferenceEverythingDialLoop(t *testing.T) {
 	rounds := 25
 	if os.Getenv(soakEnv) == "1" {
 		rounds = 300
 	}
 	th := newTestHost(t)
+	logs := withLogs(th)
 	v := addReference(th, everythingStdio(t), everythingTools())
 	row, err := th.st.MCPServerByID(v.ID)
 	if err != nil {
@@ -234,6 +353,13 @@ func TestReferenceEverythingDialLoop(t *testing.T) {
 		dials, closes = append(dials, t1.Sub(t0)), append(closes, time.Since(t1))
 	}
 	t.Logf("%d rounds in %v; dial %s; close %s", rounds, time.Since(start).Round(time.Millisecond), spread(dials), spread(closes))
+	log := serverLog(th, logs, "everything")
+	if n := strings.Count(log, everythingStarted); n < rounds {
+		t.Errorf("the log shows %d starts of %d", n, rounds)
+	}
+	if strings.Contains(log, "EPIPE") {
+		t.Errorf("a round cut the server off while it wrote:\n%s", log)
+	}
 }
 
 // spread is the median and the extremes of ds.
