@@ -88,7 +88,7 @@ fuzz:
 bench: setup build
 	bash build/scripts/bench.sh
 
-# The MCP soak: 300 starts and stops of the reference server-everything over stdio (about 12
+# The MCP soak: 300 starts and stops of the reference server-everything over stdio (8–11
 # minutes under -race on two cores; go-test runs 25). Beside bench rather than in it: it is a
 # pass/fail run that logs its per-round figures, not a benchmark with a budget.
 mcp-soak: setup-test

@@ -314,11 +314,17 @@ const soakEnv = "AGENTDESK_MCP_SOAK"
 // same tools, nothing panics (server-everything announces a tool change while the session is
 // still being initialized, which once crashed AgentDesk), and no stop cuts the server off while
 // it writes (no EPIPE in its log). 25 rounds by default; 300 with AGENTDESK_MCP_SOAK=1 (`make
-// mcp-soak`). A round takes about 2.4 s under -race on two cores: 0.4 s to start and
-// initialize, and 2 s to stop, because a server stopped before it had its roots answered (it
-// asks 350 ms after initialization) keeps Node alive waiting for that answer, so it exits only
-// at the SIGTERM that follows the graceful 2 s after its input closed. 300 rounds take about
-// 12 minutes: too long for every test run.
+// mcp-soak`).
+//
+// Rounds alternate between the two ways a stop goes with this server. Stopped right after it
+// started, it has asked AgentDesk for its roots (350 ms after initialization) with the answer
+// still due, and Node waits for that answer after its input closed: it exits only at the
+// SIGTERM that follows the graceful 2 s, and it is still writing (its request) as the client
+// goes, which is where an EPIPE came from. Stopped after a call (get-roots-list, which has the
+// roots answered), it exits on its own as soon as its input closes. Figures on two cores under
+// -race: 0.4–0.75 s to start (the second figure with the machine loaded), 2.0 s to stop the
+// first way and 0.05–0.3 s the second, so 25 rounds take 40–55 s and 300 about 8–11 minutes:
+// too long for every test run.
 func TestReferenceEverythingDialLoop(t *testing.T) {
 	rounds := 25
 	if os.Getenv(soakEnv) == "1" {
@@ -333,7 +339,7 @@ func TestReferenceEverythingDialLoop(t *testing.T) {
 	}
 	s := th.stored(row)
 	want := len(everythingTools())
-	var dials, closes []time.Duration
+	var dials, waited, answered []time.Duration
 	start := time.Now()
 	th.forget(v.ID) // the connection Offered started: every round starts its own
 	for i := range rounds {
@@ -342,17 +348,31 @@ func TestReferenceEverythingDialLoop(t *testing.T) {
 		if err != nil {
 			t.Fatalf("round %d: %v", i, err)
 		}
-		t1 := time.Now()
+		dials = append(dials, time.Since(t0))
 		if n := len(c.tools()); n != want {
 			t.Fatalf("round %d: %d tools listed", i, n)
 		}
+		if i%2 == 1 {
+			if out := runOK(th, "mcp__everything__get-roots-list", `{}`, tool.Env{}); !strings.Contains(out, "(1 total)") {
+				t.Fatalf("round %d: get-roots-list: %q", i, out)
+			}
+			if th.pid(t, "everything") != c.proc.cmd.Process.Pid {
+				t.Fatalf("round %d: the call started another server", i)
+			}
+		}
+		t1 := time.Now()
 		th.forget(v.ID)
 		if c.alive() {
 			t.Fatalf("round %d: the connection outlived forget", i)
 		}
-		dials, closes = append(dials, t1.Sub(t0)), append(closes, time.Since(t1))
+		if i%2 == 1 {
+			answered = append(answered, time.Since(t1))
+		} else {
+			waited = append(waited, time.Since(t1))
+		}
 	}
-	t.Logf("%d rounds in %v; dial %s; close %s", rounds, time.Since(start).Round(time.Millisecond), spread(dials), spread(closes))
+	t.Logf("%d rounds in %v; start %s; stop with the roots request pending %s; stop after a call %s", rounds,
+		time.Since(start).Round(time.Millisecond), spread(dials), spread(waited), spread(answered))
 	log := serverLog(th, logs, "everything")
 	if n := strings.Count(log, everythingStarted); n < rounds {
 		t.Errorf("the log shows %d starts of %d", n, rounds)
