@@ -92,7 +92,7 @@ bench: setup build
 # minutes under -race on two cores; go-test runs 25). Beside bench rather than in it: it is a
 # pass/fail run that logs its per-round figures, not a benchmark with a budget.
 mcp-soak: setup-test
-	AGENTDESK_MCP_SOAK=1 $(GO) test -race -count=1 -v -timeout 30m -run '^TestReferenceEverythingDialLoop$$' ./backend/mcp/
+	env GORACE=atexit_sleep_ms=0 AGENTDESK_MCP_SOAK=1 $(GO) test -race -count=1 -v -timeout 30m -run '^TestReferenceEverythingDialLoop$$' ./backend/mcp/
 
 # CI proves the benchmarks still run, with a short fixed count; `make bench` measures.
 bench-check:
