@@ -366,7 +366,7 @@ func TestReferenceCLIRunPrintsProgress(t *testing.T) {
 		}
 	}
 	if len(seen) < 3 {
-		t.Errorf("progress lines (want several of 1/4…4/4, saw %v):\n%s", seen, r.out)
+		t.Fatalf("progress lines (want several of 1/4…4/4, saw %v):\n%s", seen, r.out)
 	}
 	if i, j := strings.Index(r.out, seen[0]), strings.Index(r.out, "Long running operation completed"); i < 0 || j < 0 || i > j {
 		t.Errorf("the progress does not come before the result:\n%s", r.out)

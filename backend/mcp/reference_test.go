@@ -194,6 +194,9 @@ func TestReferenceEverythingStreamableHTTP(t *testing.T) {
 	th := newTestHost(t)
 	addReference(th, Config{Name: "everything", Transport: HTTP, URL: url}, everythingTools())
 	checkEverything(th)
+	// Over HTTP the progress notices and the sampling request travel on the call's event stream.
+	checkProgress(th)
+	checkSampling(th)
 }
 
 // server-filesystem takes its allowed folders from the command line, and replaces them with the
@@ -228,6 +231,12 @@ func TestReferenceEverythingProgress(t *testing.T) {
 	th := newTestHost(t)
 	logs := withLogs(th)
 	addReference(th, everythingStdio(t), everythingTools())
+	checkProgress(th)
+	checkStoppedCleanly(th, logs, "everything", everythingStarted)
+}
+
+func checkProgress(th *testHost) {
+	th.t.Helper()
 	var (
 		mu   sync.Mutex
 		got  []tool.Progress
@@ -241,23 +250,22 @@ func TestReferenceEverythingProgress(t *testing.T) {
 	}}
 	out := runOK(th, "mcp__everything__trigger-long-running-operation", `{"duration":1,"steps":5}`, env)
 	if out != "Long running operation completed. Duration: 1 seconds, Steps: 5." {
-		t.Errorf("result: %q", out)
+		th.t.Errorf("result: %q", out)
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	if len(got) < 3 {
-		t.Fatalf("%d progress notices, want several: %+v", len(got), got)
+		th.t.Fatalf("%d progress notices, want several: %+v", len(got), got)
 	}
 	for i, p := range got {
 		if p.Total != 5 || p.Progress < 1 || p.Progress > 5 || i > 0 && p.Progress <= got[i-1].Progress {
-			t.Errorf("notice %d of %+v", i, got)
+			th.t.Errorf("notice %d of %+v", i, got)
 		}
 	}
 	// They arrive as the steps end (0.2 s apart), not all at once with the result.
 	if spread := when[len(when)-1] - when[0]; spread < 300*time.Millisecond {
-		t.Errorf("the notices arrived within %v of each other: %v", spread, when)
+		th.t.Errorf("the notices arrived within %v of each other: %v", spread, when)
 	}
-	checkStoppedCleanly(th, logs, "everything", everythingStarted)
 }
 
 // trigger-sampling-request sends sampling/createMessage while it runs: the call's Sample
@@ -266,6 +274,11 @@ func TestReferenceEverythingProgress(t *testing.T) {
 func TestReferenceEverythingSampling(t *testing.T) {
 	th := newTestHost(t)
 	addReference(th, everythingStdio(t), everythingTools())
+	checkSampling(th)
+}
+
+func checkSampling(th *testHost) {
+	th.t.Helper()
 	var asked tool.SamplingRequest
 	answer := func(_ context.Context, r tool.SamplingRequest) (tool.SamplingResult, error) {
 		asked = r
@@ -273,20 +286,20 @@ func TestReferenceEverythingSampling(t *testing.T) {
 	}
 	out := runOK(th, "mcp__everything__trigger-sampling-request", `{"prompt":"say hi","maxTokens":20}`, tool.Env{Sample: answer})
 	if !strings.Contains(out, "a sampled answer") || !strings.Contains(out, "test-model") {
-		t.Errorf("the sampled result: %q", out)
+		th.t.Errorf("the sampled result: %q", out)
 	}
 	if asked.Server != "everything" || asked.Tool != "trigger-sampling-request" || asked.MaxTokens != 20 ||
 		len(asked.Messages) != 1 || !strings.Contains(asked.Messages[0].Text, "say hi") || asked.SystemPrompt == "" {
-		t.Errorf("the request as the person sees it: %+v", asked)
+		th.t.Errorf("the request as the person sees it: %+v", asked)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	res, err := th.lookup("mcp__everything__trigger-sampling-request").Run(ctx, tool.Env{}, json.RawMessage(`{"prompt":"say hi"}`))
 	if ctx.Err() != nil {
-		t.Fatal("a sampling request no one can decide hung the call")
+		th.t.Fatal("a sampling request no one can decide hung the call")
 	}
 	if err != nil || !res.IsError || !strings.Contains(res.Output, "declined") || strings.Contains(res.Output, "LLM sampling result") {
-		t.Fatalf("sampling with no one to decide: %+v, %v", res, err)
+		th.t.Fatalf("sampling with no one to decide: %+v, %v", res, err)
 	}
 }
 
@@ -307,7 +320,7 @@ func TestReferenceEverythingTaskToolFailsClearly(t *testing.T) {
 	}
 }
 
-// soakEnv asks for the long form of the loop tests (make bench sets it).
+// soakEnv asks for the long form of the loop test (make mcp-soak sets it).
 const soakEnv = "AGENTDESK_MCP_SOAK"
 
 // Starting and stopping a real Node server many times in a row: every start succeeds, lists the
