@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"agentdesk/backend/scaledata"
+	"agentdesk/build/scaledata"
 )
 
 // BenchmarkScaleSessionsList runs `agentdesk sessions list --json` on the scale folder (10,000

@@ -8,7 +8,7 @@ import (
 
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
-	"agentdesk/backend/scaledata"
+	"agentdesk/build/scaledata"
 )
 
 // BenchmarkScaleModelStep measures AgentDesk's own work for one model step of a turn in a long

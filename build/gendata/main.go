@@ -15,7 +15,7 @@ import (
 	"os"
 	"time"
 
-	"agentdesk/backend/scaledata"
+	"agentdesk/build/scaledata"
 )
 
 func main() {

@@ -3,7 +3,7 @@ package scaledata_test
 import (
 	"testing"
 
-	"agentdesk/backend/scaledata"
+	"agentdesk/build/scaledata"
 	"agentdesk/backend/session"
 	"agentdesk/backend/store"
 )
