@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"agentdesk/backend/agent"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mcp"
 	"agentdesk/backend/policy"
@@ -141,7 +142,7 @@ func (f *MCP) AddRule(req MCPRuleRequest) ([]RuleView, error) {
 	}
 	rules, err := (&Settings{f.s}).Rules()
 	if err == nil {
-		f.s.Bus.Publish("rules.changed", rules)
+		f.s.Bus.Publish(agent.EventRulesChanged, rules)
 	}
 	return rules, err
 }

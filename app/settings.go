@@ -3,6 +3,7 @@ package app
 import (
 	"time"
 
+	"agentdesk/backend/agent"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/i18n"
@@ -222,7 +223,7 @@ func (f *Settings) RevokeRule(req RuleRef) ([]RuleView, error) {
 	}
 	rules, err := f.Rules()
 	if err == nil {
-		f.s.Bus.Publish("rules.changed", rules)
+		f.s.Bus.Publish(agent.EventRulesChanged, rules)
 	}
 	return rules, err
 }

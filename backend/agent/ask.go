@@ -73,6 +73,19 @@ func (t *turn) approve(g *gated) error {
 		return t.rt.opts.Store.AddGrant(t.sessionID, grantFor(g, a.Scope))
 	}
 	_, err = t.rt.opts.Store.AddRule(ruleFor(g, a.Scope), "approval:"+t.sessionID)
+	return t.ruleAdded(err)
+}
+
+// EventRulesChanged says the rules changed: an "Always allow" answer added one. It comes
+// after the answer's decision.resolved, once the rule is stored, so a Settings page that
+// reloads on it lists the rule. Its payload is nil here (Settings reads the list).
+const EventRulesChanged = "rules.changed"
+
+// ruleAdded announces a rule once it is stored.
+func (t *turn) ruleAdded(err error) error {
+	if err == nil {
+		t.rt.opts.Publish(EventRulesChanged, nil)
+	}
 	return err
 }
 

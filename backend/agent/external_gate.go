@@ -184,7 +184,7 @@ func (x *extTurn) save(g *gated, a decision.ApprovalAnswer, once bool) error {
 		return x.t.rt.opts.Store.AddGrant(x.t.sessionID, grantFor(g, a.Scope))
 	case decision.AllowAlways:
 		_, err := x.t.rt.opts.Store.AddRule(ruleFor(g, a.Scope), "approval:"+x.t.sessionID)
-		return err
+		return x.t.ruleAdded(err)
 	}
 	return nil
 }

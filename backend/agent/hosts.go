@@ -113,7 +113,7 @@ func (d *hostDecider) save(host string, choice decision.Choice) error {
 		return d.t.rt.opts.Store.AddHostGrant(d.t.sessionID, host)
 	case decision.AllowAlways:
 		_, err := d.t.rt.opts.Store.AddHostRule(host, "approval:"+d.t.sessionID)
-		return err
+		return d.t.ruleAdded(err)
 	}
 	return nil
 }
