@@ -141,7 +141,7 @@ func (f *MCP) AddRule(req MCPRuleRequest) ([]RuleView, error) {
 	}
 	rules, err := (&Settings{f.s}).Rules()
 	if err == nil {
-		f.s.Bus.Publish("rules.changed", rules)
+		f.s.Bus.Publish(EventRulesChanged, rules)
 	}
 	return rules, err
 }

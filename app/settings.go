@@ -222,7 +222,7 @@ func (f *Settings) RevokeRule(req RuleRef) ([]RuleView, error) {
 	}
 	rules, err := f.Rules()
 	if err == nil {
-		f.s.Bus.Publish("rules.changed", rules)
+		f.s.Bus.Publish(EventRulesChanged, rules)
 	}
 	return rules, err
 }
@@ -230,7 +230,7 @@ func (f *Settings) RevokeRule(req RuleRef) ([]RuleView, error) {
 func (f *Settings) publish() (SettingsView, error) {
 	view, err := f.Get()
 	if err == nil {
-		f.s.Bus.Publish("settings.changed", view)
+		f.s.Bus.Publish(EventSettingsChanged, view)
 	}
 	return view, err
 }

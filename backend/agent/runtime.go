@@ -314,8 +314,13 @@ func (r *Runtime) clearContext(sessionID string) error {
 	if _, err := r.opts.Store.AppendStep(sessionID, eventlog.ContextCleared{}); err != nil {
 		return err
 	}
-	r.opts.Publish(EventCleared, map[string]string{"sessionId": sessionID})
+	r.opts.Publish(EventCleared, ClearedView{SessionID: sessionID})
 	return nil
+}
+
+// ClearedView is the payload of session.cleared: the session whose context was cleared.
+type ClearedView struct {
+	SessionID string `json:"sessionId"`
 }
 
 // QueueView is the payload of queue.changed.

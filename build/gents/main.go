@@ -1,0 +1,35 @@
+// Command gents writes the page's contract, frontend/src/bridge/generated.ts, from the Go side:
+// the types of the facades' requests and results (app/*.go) and of the broadcast events, and the
+// Methods and Events maps the bridge types its calls and subscriptions with. Run by `make gen`;
+// its test fails while the checked-in file is stale.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+)
+
+// output is where the contract goes, relative to the module root.
+const output = "frontend/src/bridge/generated.ts"
+
+func main() {
+	root := flag.String("root", ".", "the module root")
+	flag.Parse()
+	if err := run(*root); err != nil {
+		fmt.Fprintln(os.Stderr, "gents:", err)
+		os.Exit(1)
+	}
+}
+
+func run(root string) error {
+	src, err := load(root, contract...)
+	if err != nil {
+		return err
+	}
+	out, err := generate(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(root+"/"+output, out, 0o644)
+}
