@@ -29,8 +29,8 @@ func TestGeneratedIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if line, ok := firstDiff(got, want); !ok {
-		t.Fatalf("%s is stale (run `make gen`); first difference at line %d:\n  checked in: %s\n  Go says:    %s",
-			output, line.n, line.got, line.want)
+		t.Fatalf("%s is stale (run `make gen`); first difference at line %d, in %s:\n  checked in: %s\n  Go says:    %s",
+			output, line.n, declarationAt(want, line.n), line.got, line.want)
 	}
 }
 
@@ -56,6 +56,17 @@ func firstDiff(got, want []byte) (diffLine, bool) {
 			return diffLine{i + 1, at(g), at(w)}, false
 		}
 	}
+}
+
+// declarationAt names the declaration around line n (1-based) of a generated file.
+func declarationAt(file []byte, n int) string {
+	lines := strings.Split(string(file), "\n")
+	for i := min(n, len(lines)) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], "export ") {
+			return strings.TrimSuffix(lines[i], " {")
+		}
+	}
+	return "the header"
 }
 
 func TestFirstDiff(t *testing.T) {

@@ -88,10 +88,10 @@ func (w *writer) nullable(t types.Type) bool {
 
 // known are the library types whose JSON form the generator knows without reading them.
 var known = map[typeName]string{
-	{"time", "Time"}:                  "string",
-	{"time", "Duration"}:              "number",
-	{"encoding/json", "RawMessage"}:   "unknown",
-	{"encoding/json", "Number"}:       "string",
+	{"time", "Time"}:                "string",
+	{"time", "Duration"}:            "number",
+	{"encoding/json", "RawMessage"}: "unknown",
+	{"encoding/json", "Number"}:     "string",
 }
 
 func isBytes(s *types.Slice) bool {
