@@ -74,8 +74,11 @@ MCP_FIXTURE := build/bin/mcp-fixture
 mcp-fixture:
 	@$(STEP) "mcp-fixture: compile the fixture MCP server" env CGO_ENABLED=0 $(GO) build -o $(MCP_FIXTURE) ./backend/mcp/mcptest/fixture
 
+# The reference MCP server (sampling, progress), installed by `setup.sh test` with the node test deps.
+MCP_EVERYTHING := backend/mcp/testdata/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 e2e: build mcp-fixture
-	@$(STEP) "e2e: Chromium against agentdesk serve" bash -c 'cd frontend && AGENTDESK_BIN=$(abspath $(BIN)) MCP_FIXTURE=$(abspath $(MCP_FIXTURE)) npm run e2e'
+	@$(STEP) "e2e: Chromium against agentdesk serve" bash -c 'cd frontend && AGENTDESK_BIN=$(abspath $(BIN)) MCP_FIXTURE=$(abspath $(MCP_FIXTURE)) \
+	  MCP_EVERYTHING=$(abspath $(MCP_EVERYTHING)) npm run e2e'
 
 # ACP conformance: the official TypeScript SDK drives `agentdesk acp`, and `agentdesk run` (and
 # the chain editor -> `agentdesk acp` -> agent) drives a TypeScript agent that behaves as

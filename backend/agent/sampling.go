@@ -19,6 +19,10 @@ import (
 // SamplingInChat: a sampling request arrived in Chat mode. Args: Server.
 const SamplingInChat errs.Kind = "SAMPLING_IN_CHAT"
 
+// SamplingDeclined: the person denied a sampling request, or no one could answer it. Args:
+// Server, Reason (the person's words, or why no one answered).
+const SamplingDeclined errs.Kind = "SAMPLING_DECLINED"
+
 // samplingTokenCap bounds what a server may ask the model to write in one request.
 const samplingTokenCap = 4096
 
@@ -26,15 +30,15 @@ const samplingTokenCap = 4096
 // allowed it. The error's text is what the server reads, in English.
 func (t *turn) sample(ctx context.Context, r tool.SamplingRequest) (tool.SamplingResult, error) {
 	if err := t.allowSampling(ctx, r); err != nil {
-		return tool.SamplingResult{}, errors.New(t.rt.errorText(err))
+		return tool.SamplingResult{}, t.toServer(err)
 	}
 	prov, err := t.provider()
 	if err != nil {
-		return tool.SamplingResult{}, errors.New(t.rt.errorText(err))
+		return tool.SamplingResult{}, t.toServer(err)
 	}
 	resp, err := prov.Stream(ctx, samplingRequest(r), nil)
 	if err != nil {
-		return tool.SamplingResult{}, errors.New(t.rt.errorText(err))
+		return tool.SamplingResult{}, t.toServer(err)
 	}
 	return tool.SamplingResult{Text: resp.Text, Model: modelOf(prov), StopReason: stopReasonOf(resp.StopReason)}, nil
 }
@@ -60,7 +64,7 @@ func (t *turn) allowSampling(ctx context.Context, r tool.SamplingRequest) error 
 		return err
 	}
 	if err := decision.GateError(res); err != nil {
-		return err
+		return errs.Wrap(SamplingDeclined, err, "Server", r.Server, "Reason", t.rt.reasonText(err))
 	}
 	a, err := decision.ParseSampling(res.Answer)
 	if err != nil {
@@ -70,6 +74,12 @@ func (t *turn) allowSampling(ctx context.Context, r tool.SamplingRequest) error 
 		return t.rt.opts.Store.AddSamplingGrant(t.sessionID, r.Server)
 	}
 	return nil
+}
+
+// toServer is err as the server reads it: the English sentence, without AgentDesk's code
+// (the server shows it to its own caller, often the model, inside its own error).
+func (t *turn) toServer(err error) error {
+	return errors.New(t.rt.reasonText(err))
 }
 
 // provider is the turn's model for a sampling request, which runs on the MCP connection's

@@ -80,7 +80,7 @@ func TestSamplingInChatIsRefused(t *testing.T) {
 	h.send("hello", mode.FollowUpInput{})
 	tr := &turn{rt: h.rt, sessionID: h.session, exec: mode.ModeChat}
 	_, err := tr.sample(context.Background(), tool.SamplingRequest{Server: "notes"})
-	if err == nil || !strings.Contains(err.Error(), "SAMPLING_IN_CHAT") {
+	if err == nil || !strings.Contains(err.Error(), "in Chat mode") {
 		t.Fatalf("chat: %v", err)
 	}
 }

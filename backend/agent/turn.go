@@ -227,10 +227,16 @@ func (t *turn) record(e eventlog.Event) error { return t.commit(e) }
 // errorText is the English text of an error, as the model and the log receive it.
 // A person's rejection reason reaches the model verbatim (R-DEC-4).
 func (r *Runtime) errorText(err error) string {
+	return string(errs.As(err).Kind) + ": " + r.reasonText(err)
+}
+
+// reasonText is err's English sentence (the person's own words for a rejection), without its
+// code.
+func (r *Runtime) reasonText(err error) string {
 	e := errs.As(err)
 	text := decision.ToolErrorText(e, func(key string, args map[string]any) string { return r.opts.Messages.T("en", key, args) })
 	if e.Kind == errs.Internal && e.Err != nil {
 		text += " (" + e.Err.Error() + ")"
 	}
-	return string(e.Kind) + ": " + text
+	return text
 }

@@ -27,6 +27,7 @@ import type {
   ToolCallEvent,
   ToolDef,
   ToolOutputEvent,
+  ToolProgressEvent,
   ToolResultEvent,
   Transcript,
   TurnDeltaEvent,
@@ -99,6 +100,7 @@ export function createApi(getTransport = transport) {
       onEnded: on<TurnEndedEvent>('turn.ended'),
       onToolCall: on<ToolCallEvent>('tool.call'),
       onToolOutput: on<ToolOutputEvent>('tool.output'),
+      onToolProgress: on<ToolProgressEvent>('tool.progress'),
       // Broadcast names, never the log's entry types (tool.result, tool.direct, context.cleared).
       onToolResult: on<ToolResultEvent>('tool.done'),
       onDirect: on<DirectResult>('tool.direct.done'),

@@ -124,6 +124,14 @@ export interface McpConfig {
   network?: boolean;
 }
 
+/** An MCP server's log file (MCP.Log): stdio servers write their stderr there. */
+export interface McpLog {
+  path: string;
+  text: string;
+  /** The file is longer: text is its last 64 KB only. */
+  truncated: boolean;
+}
+
 export interface McpImportItem {
   config: McpConfig;
   problem?: string;
@@ -153,9 +161,10 @@ export interface ProviderChoice {
 export interface AskedDecision {
   id: string;
   sessionId: string;
-  kind: 'question' | 'approval' | 'plan_review' | 'elicitation';
+  kind: 'question' | 'approval' | 'plan_review' | 'elicitation' | 'sampling';
   payload?: {
     message?: string;
+    messages?: { text?: string }[] | null;
     summary?: string;
     command?: string;
     path?: string;
@@ -217,6 +226,7 @@ export function createSettingsApi(getTransport = transport) {
       preview: (workspace: string) => call<McpImportItem[] | null>('MCP.Preview', { workspace }).then((r) => r ?? []),
       import: (workspace: string, names: string[]) =>
         call<McpImportResult[] | null>('MCP.Import', { workspace, names }).then((r) => r ?? []),
+      log: (id: string) => call<McpLog>('MCP.Log', { id }),
       addRule: (effect: 'allow' | 'deny', rule: string) => call<Rule[] | null>('MCP.AddRule', { effect, rule }).then((r) => r ?? []),
       onChanged: on<{ serverId: string; name: string }>('mcp.changed'),
     },

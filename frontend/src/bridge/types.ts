@@ -156,6 +156,15 @@ export interface ToolItem {
   summary?: string;
   /** Live only: the tool's result has arrived. */
   done?: boolean;
+  /** Live only (tool.progress): how far a running MCP tool says it is. */
+  progress?: ToolProgress | null;
+}
+export interface ToolProgress {
+  progress: number;
+  /** 0 when the server does not know how much there is. */
+  total: number;
+  /** The latest message the server sent with its progress, '' before any. */
+  message: string;
 }
 export interface DirectItem {
   type: 'direct';
@@ -239,7 +248,7 @@ export type Item =
   | RestoreItem
   | ReviewItem;
 
-export type DecisionKind = 'question' | 'approval' | 'plan_review' | 'elicitation';
+export type DecisionKind = 'question' | 'approval' | 'plan_review' | 'elicitation' | 'sampling';
 
 /** A form an MCP server asks the person to fill in while one of its tools runs. */
 export interface ElicitationPayload {
@@ -248,6 +257,24 @@ export interface ElicitationPayload {
   message: string;
   /** A flat object schema: string, number, integer, boolean and enum properties. */
   schema: ToolDef['inputSchema'] | null;
+}
+
+/** One message of a sampling request, as the server wrote it (plain text, never HTML). */
+export interface SamplingMessage {
+  role: 'user' | 'assistant';
+  text: string;
+}
+
+/** An MCP server asks to use the person's model (sampling) while one of its tools runs. */
+export interface SamplingPayload {
+  server: string;
+  /** The tool whose call asks; '' when the server asks outside a call. */
+  tool: string;
+  /** The session's model, which would answer. */
+  model: string;
+  systemPrompt: string;
+  messages: SamplingMessage[];
+  maxTokens: number;
 }
 
 export interface ApprovalPayload {
@@ -473,6 +500,16 @@ export interface ToolOutputEvent {
   text: string;
   /** Numbers the deltas of one stream (a turn's text, one call's output) from 1. */
   seq?: number;
+}
+/** tool.progress: how far a running MCP tool says it is (transient: not in the log, gone after a reload). */
+export interface ToolProgressEvent {
+  sessionId: string;
+  turnId: string;
+  callId: string;
+  progress: number;
+  /** Absent or 0 when the server does not know how much there is. */
+  total?: number;
+  message?: string;
 }
 export interface ToolResultEvent {
   sessionId: string;

@@ -1,7 +1,9 @@
+import { useId, useRef, useState } from 'react';
 import type { McpServer, McpTool } from '../../bridge/settingsApi';
 import { useT } from '../../i18n/I18nProvider';
 import { describeError } from '../../ui/errors';
 import { useSettingsApi } from './settingsApiContext';
+import { McpServerLog } from './McpServerLog';
 import { useAction } from './useAction';
 
 /** What a server runs: its URL, or its command line. */
@@ -21,6 +23,13 @@ export function McpServerItem({ server, onChanged }: { server: McpServer; onChan
     }
   });
   const tools = server.tools ?? [];
+  const [logOpen, setLogOpen] = useState(false);
+  const logButton = useRef<HTMLButtonElement>(null);
+  const logId = useId();
+  const closeLog = () => {
+    setLogOpen(false);
+    logButton.current?.focus();
+  };
   return (
     <li className="mcp-server" data-testid="mcp-server" data-name={server.name} data-enabled={server.enabled}>
       <div className="mcp-server__head">
@@ -52,7 +61,12 @@ export function McpServerItem({ server, onChanged }: { server: McpServer; onChan
           aria-label={t('settings.mcp.removeNamed', { Name: server.name })}>
           {t('settings.mcp.remove')}
         </button>
+        <button type="button" ref={logButton} className="btn btn--small" data-testid="mcp-log-open" aria-expanded={logOpen}
+          aria-controls={logOpen ? logId : undefined} onClick={() => (logOpen ? closeLog() : setLogOpen(true))}>
+          {t('settings.mcp.log.open')}
+        </button>
       </div>
+      {logOpen && <McpServerLog id={server.id} name={server.name} panelId={logId} onClose={closeLog} />}
       {act.error !== null && <p className="setting-row__error" role="alert">{describeError(act.error, t)}</p>}
       {tools.length > 0 && (
         <ul className="mcp-tools" data-testid="mcp-tools">

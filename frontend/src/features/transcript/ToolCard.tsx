@@ -6,6 +6,7 @@ import { toolLabel } from '../composer/toolLabel';
 import { Markdown } from './Markdown';
 import { splitTitle } from './markdown';
 import { resultText } from './message';
+import { ToolProgressBar } from './ToolProgressBar';
 import { callSummary, verdictView } from './verdict';
 
 const OPEN_BY_DEFAULT = 1200;
@@ -60,6 +61,7 @@ export function ToolCard({ item }: { item: ToolItem | DirectItem }) {
         )}
         {running && <span className="tool-card__spinner" aria-label={t('composer.tool.running')} role="status" />}
       </header>
+      {running && item.progress && <ToolProgressBar progress={item.progress} tool={toolLabel(t, item.name)} />}
       {open && hasBody && (
         <div className="tool-card__body">
           {plan && <Markdown source={plan} className="tool-card__plan" />}

@@ -124,6 +124,7 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
         ),
         api.turns.onToolCall(mine((e) => stream({ type: 'tool.call', e }))),
         api.turns.onToolOutput(mine((e) => stream({ type: 'tool.output', e }))),
+        api.turns.onToolProgress(mine((e) => stream({ type: 'tool.progress', e }))),
         api.turns.onToolResult(mine((e) => stream({ type: 'tool.result', e }))),
         api.turns.onDirect(mine((e) => apply({ type: 'tool.direct', e }))),
         api.turns.onQueue(mine((e) => apply({ type: 'queue.changed', e }))),

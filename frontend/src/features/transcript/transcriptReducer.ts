@@ -9,7 +9,9 @@ import type {
   SessionModeEvent,
   ToolCallEvent,
   ToolItem,
+  ToolProgress,
   ToolOutputEvent,
+  ToolProgressEvent,
   ToolResultEvent,
   Transcript,
   Turn,
@@ -34,6 +36,7 @@ export type TranscriptAction =
   | { type: 'turn.ended'; e: TurnEndedEvent }
   | { type: 'tool.call'; e: ToolCallEvent }
   | { type: 'tool.output'; e: ToolOutputEvent }
+  | { type: 'tool.progress'; e: ToolProgressEvent }
   | { type: 'tool.result'; e: ToolResultEvent }
   | { type: 'tool.direct'; e: DirectResult }
   | { type: 'session.mode'; e: SessionModeEvent }
@@ -170,6 +173,16 @@ function freshDelta(t: Transcript, e: { turnId: string; callId?: string; seq?: n
   return { ...seen, [key]: e.seq };
 }
 
+/** The newest progress; a message stays until the server sends another (most send one now and then). */
+function progressOf(before: ToolItem['progress'], e: ToolProgressEvent): ToolProgress {
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
+  return {
+    progress: num(e.progress),
+    total: num(e.total),
+    message: typeof e.message === 'string' && e.message ? e.message : (before?.message ?? ''),
+  };
+}
+
 const turnOver = (t: Transcript, turnId: string) => t.turns.some((x) => x.id === turnId && x.status !== 'running');
 
 /** Applies one server broadcast (or our own send) to a session's transcript. Pure. */
@@ -231,6 +244,11 @@ export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcrip
       // Output after the call's result is stale: the result holds the whole output.
       return { ...t, deltaSeq, items: updateTool(t.items, a.e.callId, (x) => (x.done ? x : { ...x, output: x.output + a.e.text })) };
     }
+    case 'tool.progress': {
+      const { e } = a;
+      // Progress after the call's result is stale: the bar ends with the call.
+      return { ...t, items: updateTool(t.items, e.callId, (x) => (x.done ? x : { ...x, progress: progressOf(x.progress, e) })) };
+    }
     case 'tool.result': {
       const { e } = a;
       return {
@@ -244,6 +262,7 @@ export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcrip
           display: e.display ?? null,
           answered: Boolean(e.answered),
           done: true,
+          progress: null,
         })),
       };
     }

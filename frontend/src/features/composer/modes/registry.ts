@@ -7,10 +7,11 @@ import { fnFormMode } from './fn-form';
 import { idleMode } from './idle';
 import { planReviewMode } from './plan-review';
 import { questionMode } from './question';
+import { samplingMode } from './sampling';
 import { setupMode } from './setup';
 
 /** Every composer mode, by id. Adding a decision kind means adding a folder and a line here. */
-export const MODES: readonly AnyComposerMode[] = [idleMode, fnFormMode, setupMode, questionMode, approvalMode, planReviewMode, elicitationMode];
+export const MODES: readonly AnyComposerMode[] = [idleMode, fnFormMode, setupMode, questionMode, approvalMode, planReviewMode, elicitationMode, samplingMode];
 
 const byId = new Map(MODES.map((m) => [m.id, m]));
 const byKind = new Map<DecisionKind, AnyComposerMode>(

@@ -1,5 +1,5 @@
 import { BridgeError } from '../../../bridge/errors';
-import type { AppSettings, LocalServer, McpImportItem, McpServer, Rule } from '../../../bridge/settingsApi';
+import type { AppSettings, LocalServer, McpImportItem, McpLog, McpServer, Rule } from '../../../bridge/settingsApi';
 import { createSettingsApi, type SettingsApi } from '../../../bridge/settingsApi';
 import { FakeTransportBase, type FakeRequest } from '../../../test/fakeTransportBase';
 
@@ -47,6 +47,8 @@ export class FakeSettingsBackend extends FakeTransportBase {
   mcpServers: McpServer[] = [];
   /** What MCP.Preview answers: the workspace's .mcp.json. */
   mcpImport: McpImportItem[] = [];
+  /** What MCP.Log answers, by server id; an id without one is NOT_FOUND. */
+  mcpLogs: Record<string, McpLog> = {};
 
   constructor(init: { settings?: Partial<AppSettings>; rules?: Rule[]; servers?: LocalServer[]; transport?: 'desktop' | 'browser' } = {}) {
     super();
@@ -148,6 +150,11 @@ export class FakeSettingsBackend extends FakeTransportBase {
         Object.assign(tool, { state: 'approved', diff: null });
         this.emit('mcp.changed', { serverId: r.id, name: '' });
         return structuredClone(this.mcpServers.find((s) => s.id === r.id));
+      }
+      case 'MCP.Log': {
+        const log = this.mcpLogs[r.id ?? ''];
+        if (!log) throw new BridgeError('NOT_FOUND', 'Nothing with that id.', { ID: r.id });
+        return structuredClone(log);
       }
       case 'MCP.Preview':
         return structuredClone(this.mcpImport);
