@@ -35,8 +35,10 @@ setup:
 setup-test:
 	@bash build/scripts/setup.sh test
 
-# The page's contract (frontend/src/bridge/generated.ts) is generated from the Go facades and
-# DTOs; `go test ./build/gents` (in go-test) fails while the checked-in file is stale.
+# The page's contract (frontend/src/bridge/generated.ts and frontend/docs/API.md) is generated
+# from the Go facades, DTOs and app.EventPayloads; `go test ./build/gents` (in go-test) fails
+# while a checked-in file is stale. Not a prerequisite of the bundle: loading the packages takes
+# about ten seconds, and the test already refuses a stale file.
 gen:
 	@$(STEP) "gen: the page's contract from the Go facades (build/gents)" $(GO) run ./build/gents
 

@@ -335,11 +335,11 @@ func (r *Runtime) publishQueue(sessionID string, q mode.Queue) {
 
 // ModeView is the payload of session.mode.
 type ModeView struct {
-	SessionID         string `json:"sessionId"`
-	InteractionMode   string `json:"interactionMode"`
-	ExecutionOverride string `json:"executionOverride"`
+	SessionID         string               `json:"sessionId"`
+	InteractionMode   mode.InteractionMode `json:"interactionMode"`
+	ExecutionOverride mode.Override        `json:"executionOverride"`
 }
 
 func (r *Runtime) publishMode(sessionID string, p mode.Preference) {
-	r.opts.Publish(EventModeChanged, ModeView{SessionID: sessionID, InteractionMode: string(p.Interaction), ExecutionOverride: string(p.Override)})
+	r.opts.Publish(EventModeChanged, ModeView{SessionID: sessionID, InteractionMode: p.Interaction, ExecutionOverride: p.Override})
 }

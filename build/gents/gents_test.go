@@ -20,17 +20,20 @@ func TestGeneratedIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := generate(src)
+	files, err := generate(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile(filepath.Join(root, output))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if line, ok := firstDiff(got, want); !ok {
-		t.Fatalf("%s is stale (run `make gen`); first difference at line %d, in %s:\n  checked in: %s\n  Go says:    %s",
-			output, line.n, declarationAt(want, line.n), line.got, line.want)
+	for _, path := range []string{output, apiDoc} {
+		want := files[path]
+		got, err := os.ReadFile(filepath.Join(root, path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if line, ok := firstDiff(got, want); !ok {
+			t.Errorf("%s is stale (run `make gen`); first difference at line %d, in %s:\n  checked in: %s\n  Go says:    %s",
+				path, line.n, declarationAt(want, line.n), line.got, line.want)
+		}
 	}
 }
 
@@ -58,11 +61,11 @@ func firstDiff(got, want []byte) (diffLine, bool) {
 	}
 }
 
-// declarationAt names the declaration around line n (1-based) of a generated file.
+// declarationAt names the declaration (or the section of API.md) around line n (1-based).
 func declarationAt(file []byte, n int) string {
 	lines := strings.Split(string(file), "\n")
 	for i := min(n, len(lines)) - 1; i >= 0; i-- {
-		if strings.HasPrefix(lines[i], "export ") {
+		if strings.HasPrefix(lines[i], "export ") || strings.HasPrefix(lines[i], "#") {
 			return strings.TrimSuffix(lines[i], " {")
 		}
 	}

@@ -173,8 +173,8 @@ export interface ConfigureSessionRequest {
  * by the backend at create time (R-AUTH-2).
  */
 export interface CreateSessionRequest {
-  title: string;
-  workspace: string;
+  title?: string;
+  workspace?: string;
   interactionMode?: string;
   executionOverride?: string;
   permissionMode?: string;
@@ -248,6 +248,12 @@ export interface DirectResult {
   /** Display says Output to the person (see tool.Message). */
   display?: Message;
 }
+
+/** Effect is what a rule does when it matches. */
+export type Effect = 'allow' | 'deny';
+
+/** ExecutionMode is what a turn actually runs as; it is resolved per turn and stored on the turn. */
+export type ExecutionMode = 'chat' | 'propose' | 'analyze' | 'plan' | 'execute' | 'debug' | 'verified';
 
 /** ExternalAgentsRequest is the list of external ACP agent command lines sessions may use. */
 export interface ExternalAgentsRequest {
@@ -373,8 +379,8 @@ export interface Item {
   layer?: string;
   code?: string;
   approved?: string;
-  interactionMode?: string;
-  executionOverride?: string;
+  interactionMode?: InteractionMode;
+  executionOverride?: Override;
   /**
    * Seq is the number of the log entry the item starts at; LogType names the type of an entry
    * that could not be read (type "unreadable").
@@ -395,7 +401,7 @@ export interface Item {
 /** KeyRequest saves or removes a vendor key in the OS keyring. */
 export interface KeyRequest {
   provider: string;
-  key: string;
+  key?: string;
 }
 
 /** KeySources says where each vendor's key comes from: "env", "keyring" or "" (none). */
@@ -525,8 +531,8 @@ export interface Message {
 /** ModeView is the payload of session.mode. */
 export interface ModeView {
   sessionId: string;
-  interactionMode: string;
-  executionOverride: string;
+  interactionMode: InteractionMode;
+  executionOverride: Override;
 }
 
 /** NamesRequest is a list of environment variable names. */
@@ -548,6 +554,9 @@ export interface Overflow {
  * The zero value None means Smart routes every turn itself.
  */
 export type Override = '' | 'execute' | 'plan' | 'analyze' | 'debug' | 'verified';
+
+/** PermissionMode is how much the agent may do without asking (R-GATE-3). */
+export type PermissionMode = 'ask' | 'auto' | 'full';
 
 /**
  * Preference is the session's interaction preference (R-MODE-7): what the person chose in the
@@ -620,12 +629,12 @@ export interface RenameSessionRequest {
  */
 export interface ResolveRequest {
   id: string;
-  choice: string;
-  reason: string;
+  choice?: string;
+  reason?: string;
   scope?: string;
-  selected: string[] | null;
-  text: string;
-  feedback: string;
+  selected?: string[];
+  text?: string;
+  feedback?: string;
   action?: string;
   content?: Record<string, unknown>;
   /** Hunks are per-hunk verdicts on a write or an edit staged for review (review before apply). */
@@ -679,7 +688,7 @@ export interface RestoreRequest {
   sessionId: string;
   checkpointId: number;
   scope: string;
-  deletes: string[] | null;
+  deletes?: string[];
 }
 
 /**
@@ -717,8 +726,8 @@ export interface ReviewRequest {
   turnId: string;
   path: string;
   action: string;
-  hunks: number[] | null;
-  reason: string;
+  hunks?: number[];
+  reason?: string;
 }
 
 /** RuleRef names one rule. */
@@ -729,12 +738,12 @@ export interface RuleRef {
 /** RuleView is one "always allow" (or deny) rule as Settings lists it. */
 export interface RuleView {
   id: string;
-  effect: string;
+  effect: Effect;
   kind: string;
   path: string;
   command: string;
   mcp?: string;
-  scope: string;
+  scope: Scope;
   source: string;
   createdAt: string;
 }
@@ -753,6 +762,12 @@ export interface RunToolRequest {
 
 /** Kind names the confinement the kernel offers. */
 export type SandboxKind = 'landlock' | 'none';
+
+/**
+ * Scope says how an allow rule or grant matches. Stored rules from before scopes existed have
+ * none and read as exact: a rule never matches more than it did when the person saw it.
+ */
+export type Scope = 'exact' | 'prefix' | 'pattern';
 
 /** SendRequest is one message with an optional mode for it. */
 export interface SendRequest {
@@ -787,9 +802,9 @@ export interface Session {
   id: string;
   title: string;
   workspace: string;
-  interactionMode: string;
-  executionOverride: string;
-  permissionMode: string;
+  interactionMode: InteractionMode;
+  executionOverride: Override;
+  permissionMode: PermissionMode;
   unrecognizedMode?: string;
   externalAgent?: string;
   /** Demo is a session of the offline demo: it runs on its own script, in its own folder. */
@@ -869,9 +884,9 @@ export interface SetSessionPermissionRequest {
 /** SettingsView is every setting the Settings page shows. */
 export interface SettingsView {
   language: string;
-  defaultPermission: string;
+  defaultPermission: PermissionMode;
   decisionTimeout: string;
-  theme: string;
+  theme: Theme;
   provider: ProviderView;
   providerReady: boolean;
   externalAgents: string[] | null;
@@ -926,9 +941,12 @@ export interface Support {
   reason?: string;
 }
 
+/** Theme is how the window looks: as the system does, light or dark. */
+export type Theme = 'system' | 'light' | 'dark';
+
 /** ThemeRequest picks the theme. */
 export interface ThemeRequest {
-  theme: string;
+  theme: Theme;
 }
 
 /** ToolCallView is the payload of tool.call: the card the transcript shows, with the verdict. */
@@ -1042,7 +1060,7 @@ export interface TurnStarted {
   sessionId: string;
   turnId: string;
   prompt: string;
-  executionMode: string;
+  executionMode: ExecutionMode;
   reasonKey: string;
   reasonArgs?: Record<string, unknown>;
   reason: string;
@@ -1052,7 +1070,7 @@ export interface TurnStarted {
 export interface TurnView {
   id: string;
   prompt: string;
-  executionMode: string;
+  executionMode: ExecutionMode;
   reasonKey: string;
   reasonArgs?: Record<string, unknown>;
   status: string;
