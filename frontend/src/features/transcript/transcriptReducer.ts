@@ -30,13 +30,16 @@ export const emptyTranscript = (sessionId: string): Transcript => ({
   items: [],
 });
 
+/** T with the fields K optional: what the reducer also takes from an older server, which left them out. */
+type Lenient<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+
 export type TranscriptAction =
   | { type: 'load'; transcript: Transcript }
-  | { type: 'turn.started'; e: TurnStartedEvent; at: string }
-  | { type: 'turn.delta'; e: TurnDeltaEvent }
+  | { type: 'turn.started'; e: Lenient<TurnStartedEvent, 'prompt' | 'reason'>; at: string }
+  | { type: 'turn.delta'; e: Lenient<TurnDeltaEvent, 'seq'> }
   | { type: 'turn.ended'; e: TurnEndedEvent }
-  | { type: 'tool.call'; e: ToolCallEvent }
-  | { type: 'tool.output'; e: ToolOutputEvent }
+  | { type: 'tool.call'; e: Lenient<ToolCallEvent, 'summary'> }
+  | { type: 'tool.output'; e: Lenient<ToolOutputEvent, 'seq'> }
   | { type: 'tool.progress'; e: ToolProgressEvent }
   | { type: 'tool.result'; e: ToolResultEvent }
   | { type: 'tool.direct'; e: DirectResult }
