@@ -14,9 +14,12 @@ export type Res<M extends keyof Methods> = Methods[M]['res'];
  * generated from those Go types, with null wherever encoding/json can write null. The generator's
  * test fails while generated.ts differs from the Go side, so the two cannot drift apart silently.
  */
-function fromGo<K extends keyof Methods | keyof Events, T>(_name: K, value: unknown): T {
-  return value as T;
+function fromGo<K extends keyof Arrives>(_name: K, value: unknown): Arrives[K] {
+  return value as Arrives[K];
 }
+
+/** What arrives under each name: a method's result, or an event's payload (the names never overlap). */
+type Arrives = { [M in keyof Methods]: Res<M> } & Events;
 
 /**
  * The typed helpers every API facade (createApi, createSettingsApi) is built on. The transport is
@@ -31,12 +34,12 @@ export function typedTransport(getTransport: () => Transport) {
     call: <M extends keyof Methods>(method: M, ...req: Req<M> extends void ? [] : [Req<M>]): Promise<Res<M>> =>
       getTransport()
         .call(method, req[0])
-        .then((v) => fromGo<M, Res<M>>(method, v)),
+        .then((v) => fromGo(method, v)),
     /** `on('name')` is a subscribe function for that event, its payload typed as Go publishes it. */
     on:
       <E extends keyof Events>(name: E) =>
       (cb: (data: Events[E]) => void): Unsubscribe =>
-        getTransport().onEvent(name, (data) => cb(fromGo<E, Events[E]>(name, data))),
+        getTransport().onEvent(name, (data) => cb(fromGo(name, data))),
     /** Fires after the event stream recovered from a drop: refetch what may have been missed. */
     onReconnect: (cb: () => void): Unsubscribe => getTransport().onReconnect(cb),
     /** Fires when the event stream drops (false) and when it is back (true). */

@@ -7,6 +7,15 @@
 import type * as G from './generated';
 import type { CheckpointMark, RestoreMark, ReviewMark, StagedReview } from './checkpoints';
 
+/**
+ * Every value of the union T, in the order given: the compiler refuses a list that misses one, so a
+ * value the Go side adds to a generated union fails the build until the UI lists it too.
+ */
+const everyOf =
+  <T extends string>() =>
+  <const L extends readonly T[]>(list: [T] extends [L[number]] ? L : never): readonly T[] =>
+    list;
+
 export type Language = 'en' | 'zh-CN';
 
 export const LANGUAGES: readonly Language[] = ['en', 'zh-CN'];
@@ -15,10 +24,10 @@ export const LANGUAGES: readonly Language[] = ['en', 'zh-CN'];
 export type Interaction = G.InteractionMode;
 /** The "Advanced…" choice; '' is no override. Only valid with smart. */
 export type Override = G.Override;
-export const OVERRIDES: readonly Exclude<Override, ''>[] = ['execute', 'plan', 'analyze', 'debug', 'verified'];
+export const OVERRIDES = everyOf<Exclude<Override, ''>>()(['execute', 'plan', 'analyze', 'debug', 'verified']);
 
 export type Permission = G.PermissionMode;
-export const PERMISSIONS: readonly Permission[] = ['ask', 'auto', 'full'];
+export const PERMISSIONS = everyOf<Permission>()(['ask', 'auto', 'full']);
 
 /** What a turn actually ran as (resolved per turn). */
 export type ExecutionMode = G.ExecutionMode;
@@ -322,7 +331,7 @@ export interface ToolDef {
 export type DirectResult = G.DirectResult;
 
 export type Theme = G.Theme;
-export const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
+export const THEMES = everyOf<Theme>()(['system', 'light', 'dark']);
 
 export type ProviderSettings = G.ProviderView;
 
@@ -342,7 +351,4 @@ export type TurnEndedEvent = G.TurnEnded;
 export type SessionModeEvent = G.ModeView;
 export type QueueChangedEvent = G.QueueView;
 export type SessionFailedEvent = G.SessionFailed;
-export interface SessionRef {
-  sessionId: string;
-}
 export type SessionStateEvent = G.SessionState;
