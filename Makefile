@@ -21,7 +21,7 @@ GO_SRC := $(shell find . -name '*.go' -not -name '*_test.go' -not -path './front
 LDFLAGS_STAMP := build/.ldflags
 $(shell mkdir -p build && (echo '$(LDFLAGS)' | cmp -s - $(LDFLAGS_STAMP) || echo '$(LDFLAGS)' > $(LDFLAGS_STAMP)))
 
-.PHONY: run test setup setup-test gen frontend build helper mcp-fixture go-test vitest e2e acp-test smoke fuzz bench bench-check bench-browser-check dev wails-cli clean
+.PHONY: run test setup setup-test gen frontend build helper mcp-fixture go-test vitest e2e acp-test smoke fuzz bench mcp-soak bench-check bench-browser-check dev wails-cli clean
 
 run: setup build
 	@bash build/scripts/run.sh $(BIN)
@@ -98,10 +98,16 @@ fuzz:
 bench: setup build
 	bash build/scripts/bench.sh
 
+# The MCP soak: 300 starts and stops of the reference server-everything over stdio (8–11
+# minutes under -race on two cores; go-test runs 25). Beside bench rather than in it: it is a
+# pass/fail run that logs its per-round figures, not a benchmark with a budget.
+mcp-soak: setup-test
+	env GORACE=atexit_sleep_ms=0 AGENTDESK_MCP_SOAK=1 $(GO) test -race -count=1 -v -timeout 30m -run '^TestReferenceEverythingDialLoop$$' ./backend/mcp/
+
 # CI proves the benchmarks still run, with a short fixed count; `make bench` measures.
 bench-check:
 	@echo "==> bench-check: every benchmark runs (10 iterations each)"
-	$(GO) test -run='^$$' -bench=. -benchtime=10x ./backend/... ./app/cli/
+	$(GO) test -run='^$$' -bench=. -benchtime=10x ./backend/... ./app/ ./app/cli/
 
 # The browser benchmark still runs: on a small folder built by build/gendata, every figure must
 # be measured (about 40 s); its goals are `make bench`'s.

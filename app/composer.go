@@ -20,15 +20,15 @@ type SendRequest struct {
 	ExecutionOverride *string `json:"executionOverride,omitempty"`
 }
 
-// Send starts a turn, steers the running one, or queues the message behind a pending switch.
-// With no model to run it (none set up, or a demo whose folder is gone) nothing is started: the
-// error says what is missing, and the composer offers the set-up.
+// Send starts a turn, steers the running one, or queues the message behind a pending switch; a
+// session's first turn names it after the message, in the same unit of work. With no model to
+// run it (none set up, or a demo whose folder is gone) nothing is started: the error says what
+// is missing, and the composer offers the set-up.
 func (f *Composer) Send(req SendRequest) (agent.Ack, error) {
 	if err := f.s.canRun(req.SessionID); err != nil {
 		return agent.Ack{}, f.s.fail(err)
 	}
-	f.s.autoTitle(req.SessionID, req.Text)
-	ack, err := f.s.Runtime.Send(agent.Input{SessionID: req.SessionID, Text: req.Text,
+	ack, err := f.s.Runtime.Send(agent.Input{SessionID: req.SessionID, Text: req.Text, Title: f.s.firstTitle(req.Text),
 		Mode: mode.FollowUpInput{InteractionMode: req.InteractionMode, ExecutionOverride: req.ExecutionOverride}})
 	if err != nil {
 		return agent.Ack{}, f.s.fail(err)

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"encoding/json"
-
 	"github.com/godbus/dbus/v5"
 
 	"agentdesk/backend/decision"
@@ -40,26 +38,30 @@ func (f *System) NotifyDecision(req DecisionRef) error {
 	return f.s.fail(notify(title, f.decisionBody(row)))
 }
 
+// decisionBody is the line under the notification's title; a payload that does not read falls
+// back to the kind's name, so the person still learns a decision waits.
 func (f *System) decisionBody(row store.DecisionRow) string {
-	var p struct {
-		Summary  string `json:"summary"`
-		Question string `json:"question"`
-		Title    string `json:"title"`
-		Message  string `json:"message"`
-		Server   string `json:"server"`
+	p, err := decision.ReadPayload(decision.Kind(row.Kind), []byte(row.Payload))
+	if err != nil {
+		return f.s.T("decision.kind."+row.Kind, nil)
 	}
-	json.Unmarshal([]byte(row.Payload), &p)
-	switch decision.Kind(row.Kind) {
-	case decision.KindApproval:
-		return p.Summary
-	case decision.KindQuestion:
-		return p.Question
-	case decision.KindElicitation:
-		return p.Message
-	case decision.KindSampling:
-		return f.s.T("composer.sampling.title", map[string]any{"Server": p.Server})
-	}
-	return p.Title
+	b := &notifyBody{t: f.s.T}
+	decision.Visit(p, b)
+	return b.text
+}
+
+// notifyBody picks, per kind, the one line that says what the decision is about.
+type notifyBody struct {
+	t    func(key string, args map[string]any) string
+	text string
+}
+
+func (b *notifyBody) Question(p decision.QuestionPayload)       { b.text = p.Question }
+func (b *notifyBody) Approval(p decision.ApprovalPayload)       { b.text = p.Summary }
+func (b *notifyBody) PlanReview(p decision.PlanPayload)         { b.text = p.Title }
+func (b *notifyBody) Elicitation(p decision.ElicitationPayload) { b.text = p.Message }
+func (b *notifyBody) Sampling(p decision.SamplingPayload) {
+	b.text = b.t("composer.sampling.title", map[string]any{"Server": p.Server})
 }
 
 // notify calls the freedesktop notification service on the session bus.

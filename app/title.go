@@ -4,34 +4,22 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"agentdesk/backend/store"
 	"agentdesk/locales"
 )
 
 // titleMax is how long a title taken from a message may be, in characters.
 const titleMax = 60
 
-// autoTitle names a session after its first message while it still has the default title, so
-// the list says what each session is about. A title the person chose is never replaced.
-func (s *Services) autoTitle(sessionID, text string) {
-	sess, err := s.Store.GetSession(sessionID)
-	if err != nil || !s.isDefaultTitle(sess.Title) {
-		return
-	}
-	if turns, err := s.Store.Turns(sessionID); err != nil || len(turns) > 0 {
-		return
-	}
-	if title := titleFrom(text); title != "" {
-		s.Store.RenameSession(sessionID, title)
-	}
-}
-
-func (s *Services) isDefaultTitle(title string) bool {
+// firstTitle names a session after its first message while it still has the default title (in
+// any language), so the list says what each session is about. The store applies it with the
+// first turn; a title the person chose is never replaced.
+func (s *Services) firstTitle(text string) store.FirstTitle {
+	t := store.FirstTitle{Title: titleFrom(text)}
 	for _, lang := range locales.Languages {
-		if title == s.I18n.T(lang, "session.defaultTitle", nil) {
-			return true
-		}
+		t.Defaults = append(t.Defaults, s.I18n.T(lang, "session.defaultTitle", nil))
 	}
-	return false
+	return t
 }
 
 // titleFrom is a message's first line, its white space collapsed, cut at a word near titleMax.

@@ -7,11 +7,11 @@ import (
 
 	"agentdesk/backend/agent"
 	"agentdesk/backend/decision"
+	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/store"
-	"agentdesk/backend/tool"
 )
 
 // Transcript is a page of a session's conversation as the window draws it: the newest page
@@ -84,8 +84,8 @@ type Item struct {
 	Seq     int64  `json:"seq,omitempty"`
 	LogType string `json:"logType,omitempty"`
 	// Display says Output to the person; Answered marks Output as the person's own answer.
-	Display  *tool.Message `json:"display,omitempty"`
-	Answered bool          `json:"answered,omitempty"`
+	Display  *display.Message `json:"display,omitempty"`
+	Answered bool             `json:"answered,omitempty"`
 	// Checkpoint, Restore and Review are set on items of those types (transcript_checkpoints.go).
 	Checkpoint *agent.CheckpointView `json:"checkpoint,omitempty"`
 	Restore    *RestoreItem          `json:"restore,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -35,6 +36,27 @@ var rules = []rule{
 	{"policy uses the standard library, errs, mode and the shell parser and expander only", only("policy"),
 		notStdlib("agentdesk/backend/errs", "agentdesk/backend/mode", "mvdan.cc/sh/v3/syntax", "mvdan.cc/sh/v3/expand")},
 	{"mode uses the standard library and errs only", only("mode"), notStdlib("agentdesk/backend/errs")},
+	// The log's and the decisions' display types live in display so storage need not link tools.
+	{"display uses the standard library and errs only", only("display"), notStdlib("agentdesk/backend/errs")},
+	// GORM stays behind the store's units of work; checkpoint keeps its own snapshot tables.
+	{"only store and checkpoint use GORM", func(pkg string, _ bool) bool {
+		return !inAny(pkg, "store", "checkpoint")
+	}, prefix("gorm.io")},
+	{"eventlog imports no tool, policy or sandbox package", only("eventlog"), anyPrefix(logForbids...)},
+}
+
+// logForbids are what storage must not link: the tools, the gate and the sandbox.
+var logForbids = []string{"agentdesk/backend/tool", "agentdesk/backend/policy", "agentdesk/backend/sandbox"}
+
+func anyPrefix(ps ...string) func(string) bool {
+	return func(imp string) bool {
+		for _, p := range ps {
+			if prefix(p)(imp) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // wailsModule is spelled in two parts so a plain text search for Wails imports under backend/
@@ -120,10 +142,54 @@ func TestImportRulesCatchViolations(t *testing.T) {
 	write("session/bad.go", `package session; import _ "agentdesk/app"`)
 	write("agent/bad.go", `package agent; import _ "net/http"`)
 	write("policy/bad.go", `package policy; import _ "gorm.io/gorm"`)
+	write("eventlog/bad.go", `package eventlog; import _ "agentdesk/backend/tool"`)
+	write("eventlog/bad2.go", `package eventlog; import _ "agentdesk/backend/sandbox/helper"`)
+	write("session/gorm.go", `package session; import _ "gorm.io/driver/sqlite"`)
+	write("display/bad.go", `package display; import _ "agentdesk/backend/mode"`)
 	write("serve/ok.go", `package serve; import _ "net/http"`)
 	write("agent/ok_test.go", `package agent; import _ "net/http"`)
+	write("checkpoint/ok.go", `package checkpoint; import _ "gorm.io/gorm"`)
+	write("eventlog/ok.go", `package eventlog; import _ "agentdesk/backend/display"`)
 	got := violations(t, root)
-	if len(got) != 4 {
-		t.Fatalf("want 4 violations, got %d: %v", len(got), got)
+	// policy/bad.go breaks two rules: policy's own list, and GORM outside the store.
+	if len(got) != 9 {
+		t.Fatalf("want 9 violations, got %d: %v", len(got), got)
+	}
+}
+
+// What storage links, not only what it imports: a package it imports could still pull in the
+// tools or the sandbox. go list answers from the build cache in well under a second. decision
+// may link the gate (policy), whose errors it reads, but never the tools or the sandbox.
+func TestStorageLinksNoToolOrSandbox(t *testing.T) {
+	forbidden := map[string][]string{
+		"./eventlog": logForbids,
+		"./decision": {"agentdesk/backend/tool", "agentdesk/backend/sandbox"},
+	}
+	for pkg, forbids := range forbidden {
+		out, err := exec.Command("go", "list", "-deps", pkg).Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v", pkg, err)
+		}
+		for _, v := range linkedViolations(strings.Fields(string(out)), forbids) {
+			t.Errorf("%s links %s", pkg, v)
+		}
+	}
+}
+
+// linkedViolations lists the dependencies that fall under any of forbidden.
+func linkedViolations(deps, forbidden []string) []string {
+	var out []string
+	for _, d := range deps {
+		if anyPrefix(forbidden...)(d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func TestLinkedViolationsAreFound(t *testing.T) {
+	deps := []string{"fmt", "agentdesk/backend/display", "agentdesk/backend/sandbox", "agentdesk/backend/toolkit"}
+	if got := linkedViolations(deps, logForbids); len(got) != 1 || got[0] != "agentdesk/backend/sandbox" {
+		t.Fatalf("got %v", got)
 	}
 }

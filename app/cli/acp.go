@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
 
 	"agentdesk/backend/acp/server"
+	"agentdesk/backend/host"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/store"
 )
@@ -45,23 +47,25 @@ func runACP(c *Context, args []string) int {
 	if err != nil {
 		return c.exitFor(err)
 	}
-	defer st.Close()
 	prov, err := c.runProvider(fs, st)
 	if err != nil {
+		st.Close()
 		return c.exitFor(err)
 	}
-	h, err := c.newHeadless(st, prov, logw)
-	if err != nil {
-		return c.exitFor(err)
-	}
-	defer closeHost(h)
+	return c.withHost(st, prov, logw, func(h *host.Host) int {
+		return c.serveACP(fs, h, logw)
+	})
+}
+
+// serveACP speaks ACP until the editor hangs up or a signal ends the command.
+func (c *Context) serveACP(fs *flag.FlagSet, h *host.Host, logw io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	in := c.Stdin
 	if in == nil {
 		in = eofReader{}
 	}
-	opts := server.Options{Store: st, Runtime: h.Runtime, Decisions: h.Decisions, Bus: h.Bus, Messages: c.msgs, Lang: c.lang,
+	opts := server.Options{Store: h.Store, Runtime: h.Runtime, Decisions: h.Decisions, Bus: h.Bus, Messages: c.msgs, Lang: c.lang,
 		Version: Version, Log: logw, Permission: flagValue(fs, "permission"), MCP: h.MCP}
 	if err := server.Serve(ctx, opts, in, c.Stdout); err != nil {
 		return c.exitFor(err)

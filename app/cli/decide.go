@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"agentdesk/backend/agent"
 	"agentdesk/backend/bus"
 	"agentdesk/backend/decision"
 )
@@ -200,20 +199,47 @@ func (p *prompt) line() (string, bool) {
 	}
 }
 
-// askOnTerminal puts one decision to the person at the terminal; false when it ended first.
+// askOnTerminal puts one decision to the person at the terminal; false when it ended first. A
+// decision whose payload does not read is declined with the error, printed in words.
 func (c *Context) askOnTerminal(d decision.Decision, p *prompt) (decision.Resolution, bool) {
-	switch d.Kind {
-	case decision.KindApproval:
-		return c.askApproval(d, p)
-	case decision.KindElicitation:
-		return c.elicitOnTerminal(d, p)
-	case decision.KindSampling:
-		return c.sampleOnTerminal(d, p)
-	case decision.KindPlanReview:
-		return c.askPlan(d, p)
+	payload, err := d.Read()
+	if err != nil {
+		return c.declineUnreadable(err), true
 	}
-	var q agent.QuestionPayload
-	json.Unmarshal(d.Payload, &q)
+	t := &terminalAsk{c: c, p: p}
+	decision.Visit(payload, t)
+	return t.res, t.answered
+}
+
+// terminalAsk asks on the terminal by the payload's kind and keeps the answer.
+type terminalAsk struct {
+	c        *Context
+	p        *prompt
+	res      decision.Resolution
+	answered bool
+}
+
+func (t *terminalAsk) Question(q decision.QuestionPayload) {
+	t.res, t.answered = t.c.askQuestion(q, t.p)
+}
+func (t *terminalAsk) Approval(a decision.ApprovalPayload) {
+	t.res, t.answered = t.c.askApproval(a, t.p)
+}
+func (t *terminalAsk) PlanReview(pl decision.PlanPayload) { t.res, t.answered = t.c.askPlan(pl, t.p) }
+func (t *terminalAsk) Sampling(s decision.SamplingPayload) {
+	t.res, t.answered = t.c.sampleOnTerminal(s, t.p)
+}
+func (t *terminalAsk) Elicitation(f decision.ElicitationPayload) {
+	t.res, t.answered = t.c.elicitOnTerminal(f, t.p)
+}
+
+// declineUnreadable prints why a decision cannot be shown and declines it with that reason.
+func (c *Context) declineUnreadable(err error) decision.Resolution {
+	fmt.Fprintf(c.Stderr, "\n%s\n", c.msgs.Error(c.lang, err))
+	return decision.Resolution{Outcome: decision.Rejected, Reason: c.msgs.Error("en", err)}
+}
+
+func (c *Context) askQuestion(q decision.QuestionPayload, p *prompt) (decision.Resolution, bool) {
 	fmt.Fprintf(c.Stderr, "\n%s\n", q.Question)
 	for i, o := range q.Options {
 		fmt.Fprintf(c.Stderr, "  %d. %s\n", i+1, o)
@@ -229,9 +255,7 @@ func (c *Context) askOnTerminal(d decision.Decision, p *prompt) (decision.Resolu
 	return decision.Answer(nil, answer), true
 }
 
-func (c *Context) askApproval(d decision.Decision, p *prompt) (decision.Resolution, bool) {
-	var a agent.ApprovalPayload
-	json.Unmarshal(d.Payload, &a)
+func (c *Context) askApproval(a decision.ApprovalPayload, p *prompt) (decision.Resolution, bool) {
 	fmt.Fprintf(c.Stderr, "\n%s\n  %s\n", c.T("cli.run.approve", "Tool", a.Tool), a.Summary)
 	if a.Escalation != "" {
 		// A step out of the sandbox is answered for this call only, whatever is typed.
@@ -255,9 +279,7 @@ func (c *Context) askApproval(d decision.Decision, p *prompt) (decision.Resoluti
 	return decision.Approval(decision.Reject, reason), ok
 }
 
-func (c *Context) askPlan(d decision.Decision, p *prompt) (decision.Resolution, bool) {
-	var plan agent.PlanPayload
-	json.Unmarshal(d.Payload, &plan)
+func (c *Context) askPlan(plan decision.PlanPayload, p *prompt) (decision.Resolution, bool) {
 	fmt.Fprintf(c.Stderr, "\n%s\n\n%s\n\n%s ", c.T("cli.run.planReview"), plan.Plan, c.T("cli.run.planChoices"))
 	answer, ok := p.line()
 	if !ok {

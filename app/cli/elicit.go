@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 
 	"agentdesk/backend/decision"
@@ -12,33 +10,20 @@ import (
 // elicitOnTerminal fills in an MCP server's form on the terminal, one field a line; an empty
 // answer to a required field declines the form.
 // False when the decision ended before the form was filled in.
-func (c *Context) elicitOnTerminal(d decision.Decision, p *prompt) (decision.Resolution, bool) {
-	var form decision.ElicitationPayload
-	json.Unmarshal(d.Payload, &form)
-	var schema struct {
-		Properties map[string]struct {
-			Type  string `json:"type"`
-			Title string `json:"title"`
-			Enum  []any  `json:"enum"`
-		} `json:"properties"`
-		Required []string `json:"required"`
+func (c *Context) elicitOnTerminal(form decision.ElicitationPayload, p *prompt) (decision.Resolution, bool) {
+	fields, err := form.Fields()
+	if err != nil {
+		return c.declineUnreadable(err), true
 	}
-	json.Unmarshal(form.Schema, &schema)
 	fmt.Fprintf(c.Stderr, "\n%s\n%s\n", c.T("cli.run.elicit", "Server", form.Server, "Tool", form.Tool), form.Message)
-	names := make([]string, 0, len(schema.Properties))
-	for name := range schema.Properties {
-		names = append(names, name)
-	}
-	sort.Strings(names)
 	content := map[string]any{}
-	for _, name := range names {
-		prop := schema.Properties[name]
-		label := prop.Title
+	for _, f := range fields {
+		label := f.Title
 		if label == "" {
-			label = name
+			label = f.Name
 		}
-		if len(prop.Enum) > 0 {
-			label += fmt.Sprintf(" %v", prop.Enum)
+		if len(f.Enum) > 0 {
+			label += fmt.Sprintf(" %v", f.Enum)
 		}
 		fmt.Fprintf(c.Stderr, "  %s: ", label)
 		answer, ok := p.line()
@@ -46,12 +31,12 @@ func (c *Context) elicitOnTerminal(d decision.Decision, p *prompt) (decision.Res
 			return decision.Resolution{}, false
 		}
 		if answer == "" {
-			if containsString(schema.Required, name) {
+			if f.Required {
 				return decision.Elicitation(decision.Decline, nil), true
 			}
 			continue
 		}
-		content[name] = asSchemaType(prop.Type, answer)
+		content[f.Name] = asSchemaType(f.Type, answer)
 	}
 	return decision.Elicitation(decision.Accept, content), true
 }
@@ -74,13 +59,4 @@ func asSchemaType(kind, answer string) any {
 		}
 	}
 	return answer
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

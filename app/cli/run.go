@@ -13,6 +13,7 @@ import (
 	"agentdesk/backend/agent"
 	"agentdesk/backend/bus"
 	"agentdesk/backend/errs"
+	"agentdesk/backend/host"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/provider"
 	"agentdesk/backend/session"
@@ -47,16 +48,19 @@ func runRun(c *Context, args []string) int {
 	if err != nil {
 		return c.exitFor(err)
 	}
-	defer st.Close()
 	prov, err := c.runProvider(fs, st)
 	if err != nil {
+		st.Close()
 		return c.exitFor(err)
 	}
 	sessionID, err := c.runSession(st, fs, pos[0])
 	if err != nil {
+		st.Close()
 		return c.exitFor(err)
 	}
-	return c.runTurn(st, prov, fs, agent.Input{SessionID: sessionID, Text: pos[0], Mode: in})
+	return c.withHost(st, prov, c.Stderr, func(h *host.Host) int {
+		return c.runTurn(h, fs, agent.Input{SessionID: sessionID, Text: pos[0], Mode: in})
+	})
 }
 
 // runInput is the message's mode input: --mode/--override for the session, --once for this
@@ -121,14 +125,9 @@ func titleOf(prompt string) string {
 	return line
 }
 
-// runTurn runs the turn and any queued after it, then closes the runtime, which prints the
-// last events (the printer's subscription drains at the close).
-func (c *Context) runTurn(st *store.Store, prov agent.ProviderSource, fs *flag.FlagSet, in agent.Input) int {
-	h, err := c.newHeadless(st, prov, c.Stderr)
-	if err != nil {
-		return c.exitFor(err)
-	}
-	defer closeHost(h)
+// runTurn runs the turn and any queued after it. The host's close (withHost) prints the last
+// events: the printer's subscription drains at the close.
+func (c *Context) runTurn(h *host.Host, fs *flag.FlagSet, in agent.Input) int {
 	out := newRunPrinter(c, wantsJSON(fs))
 	printer := h.Bus.Subscribe(out.print, bus.Queue(printerQueue))
 	stopDecider := c.startDecider(h.Bus, h.Decisions, printer)
@@ -154,7 +153,7 @@ func (c *Context) runTurn(st *store.Store, prov agent.ProviderSource, fs *flag.F
 		h.Runtime.Cancel(in.SessionID)
 	}()
 	h.Runtime.Wait(context.Background(), in.SessionID)
-	return exitForTurn(st, in.SessionID, ack.TurnID)
+	return exitForTurn(h.Store, in.SessionID, ack.TurnID)
 }
 
 // printerQueue is the terminal printer's bus queue: a terminal or pipe that falls this far

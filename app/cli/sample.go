@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -11,9 +10,7 @@ import (
 // sampleOnTerminal shows an MCP server's sampling request in full (which model, the system
 // prompt, every message) and reads the choice: o allows once, s for this server for the rest
 // of the session; anything else denies, and an empty line gives no reason.
-func (c *Context) sampleOnTerminal(d decision.Decision, p *prompt) (decision.Resolution, bool) {
-	var s decision.SamplingPayload
-	json.Unmarshal(d.Payload, &s)
+func (c *Context) sampleOnTerminal(s decision.SamplingPayload, p *prompt) (decision.Resolution, bool) {
 	fmt.Fprintf(c.Stderr, "\n%s\n", c.T("cli.run.sample", "Server", s.Server, "Tool", s.Tool, "Model", s.Model, "Max", s.MaxTokens))
 	if s.SystemPrompt != "" {
 		fmt.Fprintf(c.Stderr, "  [system] %s\n", s.SystemPrompt)

@@ -5,63 +5,10 @@ import (
 	"strings"
 
 	"agentdesk/backend/decision"
-	"agentdesk/backend/mode"
+	"agentdesk/backend/display"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/tool"
 )
-
-// ApprovalPayload is what the approval composer shows: the full command or parameters (the
-// UI truncates head and tail), and why the gate asked.
-type ApprovalPayload struct {
-	Tool      string `json:"tool"`
-	Kind      string `json:"kind"`
-	Summary   string `json:"summary"`
-	Path      string `json:"path,omitempty"`
-	Command   string `json:"command,omitempty"`
-	Code      string `json:"code,omitempty"`
-	ReasonKey string `json:"reasonKey,omitempty"`
-	// ReasonArgs fills ReasonKey's template (the protected path, say).
-	ReasonArgs map[string]any `json:"reasonArgs,omitempty"`
-	// Scopes are what "allow for this session" and "always allow" would save, shown before the
-	// person confirms: always the exact call, and a program + subcommand prefix where one is
-	// safe. Empty for an escalation or a protected path, which only "allow once" can answer.
-	Scopes []ScopeOption `json:"scopes,omitempty"`
-	// Escalation is set when the command asks to leave the sandbox (network, unsandboxed).
-	Escalation string `json:"escalation,omitempty"`
-	// Agent names the external agent asking ("opencode"); empty for AgentDesk's own tools.
-	Agent string `json:"agent,omitempty"`
-	// Diff is the change an external agent's call makes, as a unified diff.
-	Diff string `json:"diff,omitempty"`
-	// Change is what a write or an edit would do to the file, for the card's diff.
-	Change *tool.Change `json:"change,omitempty"`
-	// Server names the MCP server of an MCP tool.
-	Server string `json:"server,omitempty"`
-	// Review is set when the change is staged for review before apply: the card takes a
-	// verdict per hunk (staged.go).
-	Review *StagedReview `json:"review,omitempty"`
-}
-
-// ScopeOption is one scope the approval card offers for saving.
-type ScopeOption struct {
-	ID      string `json:"id"` // decision.ScopeExact or decision.ScopePrefix
-	Command string `json:"command,omitempty"`
-	Path    string `json:"path,omitempty"`
-	// MCP is the MCP tool saved, as rules spell it: mcp:server/tool.
-	MCP string `json:"mcp,omitempty"`
-}
-
-// QuestionPayload is an ask_user question.
-type QuestionPayload struct {
-	Question string   `json:"question"`
-	Options  []string `json:"options,omitempty"`
-	Multiple bool     `json:"multiple,omitempty"`
-}
-
-// PlanPayload is a plan to review; its title is the plan's first heading.
-type PlanPayload struct {
-	Plan  string `json:"plan"`
-	Title string `json:"title"`
-}
 
 func (t *turn) ask(kind decision.Kind, payload any) (decision.Resolution, error) {
 	return t.askIn(t.ctx, kind, payload)
@@ -129,8 +76,8 @@ func (t *turn) approve(g *gated) error {
 	return err
 }
 
-func approvalPayload(g *gated) ApprovalPayload {
-	p := ApprovalPayload{Tool: g.call.Name, Kind: string(g.desc.Gate.Kind), Summary: g.desc.Summary,
+func approvalPayload(g *gated) decision.ApprovalPayload {
+	p := decision.ApprovalPayload{Tool: g.call.Name, Kind: string(g.desc.Gate.Kind), Summary: g.desc.Summary,
 		Path: g.resolved.Target.Path, Command: g.desc.Gate.Command, Code: string(g.verdict.Code),
 		ReasonKey: g.verdict.ReasonKey, ReasonArgs: g.verdict.ReasonArgs, Escalation: string(g.desc.Gate.Escalation),
 		Server: serverOf(g.tool)}
@@ -138,16 +85,16 @@ func approvalPayload(g *gated) ApprovalPayload {
 		return p
 	}
 	exact := ruleFor(g, decision.ScopeExact)
-	p.Scopes = []ScopeOption{{ID: decision.ScopeExact, Command: exact.Command, Path: exact.Path, MCP: mcpScope(exact)}}
+	p.Scopes = []decision.ScopeOption{{ID: decision.ScopeExact, Command: exact.Command, Path: exact.Path, MCP: mcpScope(exact)}}
 	if prefix := policy.SuggestPrefix(g.resolved.Shell); prefix != "" && g.desc.Gate.Kind == policy.KindBash {
-		p.Scopes = append(p.Scopes, ScopeOption{ID: decision.ScopePrefix, Command: prefix})
+		p.Scopes = append(p.Scopes, decision.ScopeOption{ID: decision.ScopePrefix, Command: prefix})
 	}
 	return p
 }
 
 // preview says what the call would change, reading the file through the target the gate
 // resolved, as the tool itself will; nil for other tools or when there is nothing to show.
-func (t *turn) preview(g *gated) *tool.Change {
+func (t *turn) preview(g *gated) *display.Change {
 	pv, ok := g.tool.(tool.Previewer)
 	if !ok {
 		return nil
@@ -199,7 +146,7 @@ func (t *turn) askQuestionFor(g *gated) func(context.Context, tool.Question) (to
 }
 
 func (t *turn) askQuestion(q tool.Question) (tool.Answer, string, error) {
-	res, err := t.ask(decision.KindQuestion, QuestionPayload{Question: q.Text, Options: q.Options, Multiple: q.Multiple})
+	res, err := t.ask(decision.KindQuestion, decision.QuestionPayload{Question: q.Text, Options: q.Options, Multiple: q.Multiple})
 	if err != nil {
 		return tool.Answer{}, "", err
 	}
@@ -228,7 +175,7 @@ func (t *turn) reviewPlanFor(g *gated) func(context.Context, string) (tool.PlanR
 }
 
 func (t *turn) reviewPlan(plan string) (tool.PlanReview, string, error) {
-	res, err := t.ask(decision.KindPlanReview, PlanPayload{Plan: plan, Title: planTitle(plan)})
+	res, err := t.ask(decision.KindPlanReview, decision.PlanPayload{Plan: plan, Title: planTitle(plan)})
 	if err != nil {
 		return tool.PlanReview{}, "", err
 	}
@@ -261,17 +208,6 @@ func (t *turn) leavePlan() error {
 	}
 	t.rt.publishMode(t.sessionID, prev)
 	t.pref = prev
-	t.exec = afterPlan(prev)
+	t.exec = prev.Unrouted() // the approved plan is the route
 	return nil
-}
-
-// afterPlan is what an approved plan runs as: the chosen override, Chat, or else execute.
-func afterPlan(p mode.Preference) mode.ExecutionMode {
-	if p.Interaction == mode.Chat {
-		return mode.ModeChat
-	}
-	if p.Override.IsSet() {
-		return p.Override.ExecutionMode()
-	}
-	return mode.ModeExecute
 }

@@ -5,35 +5,35 @@ import (
 	"strings"
 
 	"agentdesk/backend/checkpoint"
+	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/store"
-	"agentdesk/backend/tool"
 )
 
-// startLocked records the turn (and, when the message changed it, the session's preference)
-// as one operation, then runs it in the background. The caller holds r.mu. A temporary
-// preference is never saved (R-MODE-6), whatever the turn's fate.
-func (r *Runtime) startLocked(sessionID, text string, fu mode.FollowUp, temporary bool) (Ack, error) {
-	if r.closed {
-		return Ack{}, errs.New(ShuttingDown)
-	}
-	started, err := r.opts.Store.StartTurn(store.TurnStart{SessionID: sessionID, Prompt: text,
-		Preference: fu.Preference, Save: fu.Save, Temporary: temporary})
+// start records the turn (and, when the message changed it, the session's preference and, for
+// a first turn, its title) as one operation, then runs it in the background. The caller holds
+// the session's lock. A temporary preference is never saved (R-MODE-6), whatever the turn's
+// fate.
+func (r *Runtime) start(in store.TurnStart) (Ack, error) {
+	started, err := r.opts.Store.StartTurn(in)
 	if err != nil {
 		return Ack{}, err
 	}
-	if fu.Save {
-		r.publishMode(sessionID, fu.Preference)
+	if in.Save {
+		r.publishMode(in.SessionID, in.Preference)
 	}
-	return r.launchLocked(started), nil
+	return r.launch(started), nil
 }
 
-// launchLocked runs a turn the store has just started. The caller holds r.mu.
-func (r *Runtime) launchLocked(st store.StartedTurn) Ack {
+// launch runs a turn the store has just started, in place of the session's turn that just
+// ended, if any. The caller holds the session's lock.
+func (r *Runtime) launch(st store.StartedTurn) Ack {
 	ctx, cancel := context.WithCancel(r.base)
 	a := &active{turnID: st.Turn.ID, pref: st.Preference, cancel: cancel, steer: make(chan string, 16), done: make(chan struct{})}
+	r.mu.Lock()
 	r.running[st.Turn.SessionID] = a
+	r.mu.Unlock()
 	t := &turn{rt: r, ctx: ctx, active: a, sessionID: st.Turn.SessionID, workspace: st.Workspace, text: st.Turn.Prompt,
 		pref: st.Preference, exec: st.Decision.Mode, deltas: newCoalescer(r.opts.Publish)}
 	// Announced before Send returns, so whatever the caller publishes next (the session list)
@@ -46,7 +46,9 @@ func (r *Runtime) launchLocked(st store.StartedTurn) Ack {
 	return Ack{TurnID: st.Turn.ID}
 }
 
-// execute runs a turn to its end, records how it ended, then crosses the boundary.
+// execute runs a turn to its end, records how it ended, then crosses the boundary. The turn
+// stays the session's running one until the boundary is crossed, so Wait never sees the gap
+// between it and the turn the boundary starts.
 func (r *Runtime) execute(t *turn) {
 	start := t.snapshot(checkpoint.ReasonTurn, "", 0)
 	status, failure := r.runTurn(t)
@@ -58,22 +60,44 @@ func (r *Runtime) execute(t *turn) {
 	r.opts.Publish(EventTurnEnded, TurnEnded{SessionID: t.sessionID, TurnID: t.active.turnID, Status: status, Error: failure,
 		Failure: t.failure})
 	t.active.cancel()
-	r.mu.Lock()
-	delete(r.running, t.sessionID)
-	var err error
-	if r.closed {
-		// Shutting down: nothing new starts; what is queued waits for the next start.
-	} else if late := drainSteering(t.active); late != "" {
-		// Steering that arrived as the turn ended came before anything queued after it.
-		_, err = r.startLocked(t.sessionID, late, mode.FollowUp{Preference: t.active.pref}, false)
-	} else {
-		err = r.boundaryLocked(t.sessionID)
-	}
-	r.mu.Unlock()
+	unlock := r.lockSession(t.sessionID)
+	err := r.next(t)
+	r.forget(t.sessionID, t.active)
+	unlock()
 	if err != nil {
 		r.publishFailure(t.sessionID, err)
 	}
 	close(t.active.done)
+}
+
+// next starts what follows an ended turn: steering that arrived as it ended, which came before
+// anything queued after it, else the queue's next turn. Nothing new starts once Shutdown has
+// begun; what is queued waits for the next start.
+func (r *Runtime) next(t *turn) error {
+	if r.isClosed() {
+		return nil
+	}
+	if late := drainSteering(t.active); late != "" {
+		_, err := r.start(store.TurnStart{SessionID: t.sessionID, Prompt: late, Preference: t.active.pref})
+		return err
+	}
+	return r.boundary(t.sessionID)
+}
+
+// forget drops an ended turn from the running ones, unless the boundary already put the next
+// in its place.
+func (r *Runtime) forget(sessionID string, a *active) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.running[sessionID] == a {
+		delete(r.running, sessionID)
+	}
+}
+
+func (r *Runtime) isClosed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closed
 }
 
 // TurnStarted is the payload of turn.started: the chip of the turn's resolved mode.
@@ -90,11 +114,11 @@ type TurnStarted struct {
 // TurnEnded is the payload of turn.ended. Error is the English text the log keeps; Failure says
 // it to the person.
 type TurnEnded struct {
-	SessionID string        `json:"sessionId"`
-	TurnID    string        `json:"turnId"`
-	Status    string        `json:"status"`
-	Error     string        `json:"error,omitempty"`
-	Failure   *tool.Message `json:"failure,omitempty"`
+	SessionID string           `json:"sessionId"`
+	TurnID    string           `json:"turnId"`
+	Status    string           `json:"status"`
+	Error     string           `json:"error,omitempty"`
+	Failure   *display.Message `json:"failure,omitempty"`
 }
 
 // SessionFailed is the payload of session.failed: what the runtime could not record once a turn
@@ -112,10 +136,11 @@ func (r *Runtime) publishFailure(sessionID string, err error) {
 	r.opts.Publish(EventSessionFailed, SessionFailed{SessionID: sessionID, Kind: string(e.Kind), Args: e.Args})
 }
 
-// boundaryLocked crosses a turn boundary (R-MODE-5, strict FIFO) as one store operation: the
-// queued switches apply in order and the first queued message's turn starts. The caller holds
-// r.mu and no turn runs. What the store could not do is returned, and nothing is half applied.
-func (r *Runtime) boundaryLocked(sessionID string) error {
+// boundary crosses a turn boundary (R-MODE-5, strict FIFO) as one store operation: the queued
+// switches apply in order and the first queued message's turn starts. The caller holds the
+// session's lock and no turn runs. What the store could not do is returned, and nothing is
+// half applied.
+func (r *Runtime) boundary(sessionID string) error {
 	q, err := r.opts.Store.Queue(sessionID)
 	if err != nil || q.Len() == 0 {
 		return err
@@ -129,7 +154,7 @@ func (r *Runtime) boundaryLocked(sessionID string) error {
 	}
 	r.publishQueue(sessionID, b.Queue)
 	if b.Turn != nil {
-		r.launchLocked(*b.Turn)
+		r.launch(*b.Turn)
 	}
 	if b.Lost != "" {
 		return errs.New(QueuedMessageUnreadable, "ID", b.Lost)

@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 
+	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
@@ -33,15 +34,15 @@ type ToolCallView struct {
 
 // ToolDoneView is the payload of tool.done.
 type ToolDoneView struct {
-	SessionID string        `json:"sessionId"`
-	TurnID    string        `json:"turnId"`
-	CallID    string        `json:"callId"`
-	Name      string        `json:"name"`
-	Output    string        `json:"output"`
-	IsError   bool          `json:"isError"`
-	Approved  string        `json:"approved,omitempty"`
-	Display   *tool.Message `json:"display,omitempty"`
-	Answered  bool          `json:"answered,omitempty"`
+	SessionID string           `json:"sessionId"`
+	TurnID    string           `json:"turnId"`
+	CallID    string           `json:"callId"`
+	Name      string           `json:"name"`
+	Output    string           `json:"output"`
+	IsError   bool             `json:"isError"`
+	Approved  string           `json:"approved,omitempty"`
+	Display   *display.Message `json:"display,omitempty"`
+	Answered  bool             `json:"answered,omitempty"`
 }
 
 // gated is one call on its way through the gate.
@@ -55,7 +56,7 @@ type gated struct {
 	// escalated: the person approved this bash call's step out of the sandbox.
 	escalated bool
 	// why says to the person why a decision about this call ended without their yes.
-	why *tool.Message
+	why *display.Message
 	// staged is the call's change held for review before apply, hunk by hunk (staged.go).
 	staged *staging
 }

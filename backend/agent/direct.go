@@ -6,9 +6,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/eventlog"
-	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/provider"
 	"agentdesk/backend/tool"
@@ -31,8 +31,8 @@ type DirectResult struct {
 	ReasonKey     string         `json:"reasonKey,omitempty"`
 	ReasonArgs    map[string]any `json:"reasonArgs,omitempty"`
 	Summary       string         `json:"summary,omitempty"`
-	// Display says Output to the person (see tool.Message).
-	Display *tool.Message `json:"display,omitempty"`
+	// Display says Output to the person (see display.Message).
+	Display *display.Message `json:"display,omitempty"`
 }
 
 // RunDirect runs a tool the person invoked themselves (R-DEC-1) under the session's own
@@ -53,7 +53,7 @@ func (r *Runtime) RunDirect(ctx context.Context, sessionID, name string, input j
 		return DirectResult{}, err
 	}
 	t := &turn{rt: r, ctx: ctx, active: &active{turnID: ""}, sessionID: sessionID, workspace: sess.Workspace,
-		pref: state.Preference, exec: directMode(state.Preference), deltas: newCoalescer(r.opts.Publish)}
+		pref: state.Preference, exec: state.Preference.Unrouted(), deltas: newCoalescer(r.opts.Publish)}
 	defer t.deltas.close()
 	g := &gated{call: provider.ToolCall{ID: "direct_" + uuid.NewString(), Name: name, Input: input}}
 	out := DirectResult{SessionID: sessionID, CallID: g.call.ID, Name: name, Input: input}
@@ -96,18 +96,6 @@ func (r *Runtime) beginDirect(ctx context.Context) (context.Context, func(), err
 	}, nil
 }
 
-// directMode is the profile a direct run obeys: the mode in force, or execute for plain Smart
-// (the person, not the router, chose this action).
-func directMode(p mode.Preference) mode.ExecutionMode {
-	if p.Interaction == mode.Chat {
-		return mode.ModeChat
-	}
-	if p.Override.IsSet() {
-		return p.Override.ExecutionMode()
-	}
-	return mode.ModeExecute
-}
-
 // decideDirect applies the gate as for the agent's own calls, under the session's permission;
 // only a deny is an error here, an ask is confirmed inline by the person.
 func (t *turn) decideDirect(g *gated) error {
@@ -135,15 +123,19 @@ func (r *Runtime) ToolDefs(sessionID string) ([]tool.Def, error) {
 	if err != nil {
 		return nil, err
 	}
-	exec := directMode(state.Preference)
-	t := &turn{rt: r, ctx: context.Background(), active: &active{}, sessionID: sessionID, workspace: sess.Workspace, exec: exec}
-	return append(r.opts.Tools.Defs(mode.ProfileOf(exec).Tools), t.mcpDefs()...), nil
+	// The person, not the router, chooses a direct action.
+	t := &turn{rt: r, ctx: context.Background(), active: &active{}, sessionID: sessionID, workspace: sess.Workspace,
+		exec: state.Preference.Unrouted()}
+	return append(r.opts.Tools.Defs(t.profile().Tools), t.mcpDefs()...), nil
 }
 
 // Unqueue cancels the queued switch at index i before it applies.
 func (r *Runtime) Unqueue(sessionID string, i int) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	leave, err := r.enter(sessionID)
+	if err != nil {
+		return err
+	}
+	defer leave()
 	q, err := r.opts.Store.UnqueueSwitch(sessionID, i)
 	if err != nil {
 		return err

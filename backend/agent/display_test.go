@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"agentdesk/backend/decision"
+	"agentdesk/backend/display"
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
-	"agentdesk/backend/tool"
 )
 
 // Issue 12: the model reads English with codes; the person's results carry a locale key, from
@@ -47,7 +47,7 @@ func TestThePersonReadsResultsAsMessagesFromTheSameEvents(t *testing.T) {
 	if q.Approved != "timed_out" || q.Display == nil || q.Display.Key != "tool.result.ask.declined" {
 		t.Fatalf("timed-out question: %+v", q)
 	}
-	if why, _ := q.Display.Args["Why"].(*tool.Message); why == nil || why.Key != "error.DECISION_TIMED_OUT" {
+	if why, _ := q.Display.Args["Why"].(*display.Message); why == nil || why.Key != "error.DECISION_TIMED_OUT" {
 		t.Fatalf("why: %+v", q.Display.Args)
 	}
 	w := byName["write"]

@@ -234,7 +234,7 @@ func TestApprovalIsBuiltFromThePermissionRequestNotTheBareFirstCall(t *testing.T
 			Options: []ExternalOption{{ID: "once", Kind: "allow_once"}, {ID: "no", Kind: "reject_once"}}})
 		return "end_turn", nil
 	}
-	var payload ApprovalPayload
+	var payload decision.ApprovalPayload
 	h.onDecision(func(d decision.Decision) *decision.Resolution {
 		json.Unmarshal(d.Payload, &payload)
 		res := decision.Approval(decision.AllowSession, "")
@@ -272,9 +272,9 @@ func TestFileSystemCallsPassTheGate(t *testing.T) {
 		errs = append(errs, err)
 		return "end_turn", nil
 	}
-	var asked []ApprovalPayload
+	var asked []decision.ApprovalPayload
 	h.onDecision(func(d decision.Decision) *decision.Resolution {
-		var p ApprovalPayload
+		var p decision.ApprovalPayload
 		json.Unmarshal(d.Payload, &p)
 		asked = append(asked, p)
 		if len(asked) == 1 {

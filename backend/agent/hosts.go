@@ -91,7 +91,7 @@ func (d *hostDecider) decide(ctx context.Context, host string) (allow, settled b
 	case policy.HostApproved(in.Grants, in.Rules, host):
 		return true, true
 	}
-	res, err := d.t.askIn(ctx, decision.KindApproval, ApprovalPayload{Tool: "bash", Kind: string(policy.KindHost),
+	res, err := d.t.askIn(ctx, decision.KindApproval, decision.ApprovalPayload{Tool: "bash", Kind: string(policy.KindHost),
 		Summary: host, Command: d.command, ReasonKey: "gate.reason.host", ReasonArgs: map[string]any{"Host": host}})
 	if err != nil {
 		return false, false

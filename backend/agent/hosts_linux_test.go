@@ -31,7 +31,7 @@ func TestAHostIsAskedOnceAndAllowedForTheSession(t *testing.T) {
 	var mu sync.Mutex
 	var asked []string
 	h.onDecision(func(d decision.Decision) *decision.Resolution {
-		var p ApprovalPayload
+		var p decision.ApprovalPayload
 		if err := json.Unmarshal(d.Payload, &p); err != nil || p.Kind != string(policy.KindHost) {
 			t.Errorf("an unexpected decision: %s %v", d.Payload, err)
 			return nil

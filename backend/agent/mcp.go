@@ -34,12 +34,13 @@ func (t *turn) lookup(name string) (tool.Tool, error) {
 // mcpDefs are the definitions of the MCP tools the execution mode offers: none in chat, only
 // those whose annotations say read-only in the modes that may not mutate.
 func (t *turn) mcpDefs() []tool.Def {
-	if t.rt.opts.MCP == nil || t.exec == mode.ModeChat {
+	p := t.profile()
+	if t.rt.opts.MCP == nil || p.MCP == mode.MCPNone {
 		return nil
 	}
 	var defs []tool.Def
 	for _, s := range t.rt.opts.MCP.Offered(t.ctx, t.sessionID, t.workspace) {
-		if t.exec.OffersMCP(s.ReadOnlyHint()) {
+		if p.OffersMCP(s.ReadOnlyHint()) {
 			defs = append(defs, tool.Def{Name: string(s.Name()), Description: s.Description(), InputSchema: s.Schema()})
 		}
 	}

@@ -180,10 +180,10 @@ func TestMCPCallAsksAndAGrantCoversTheSameTool(t *testing.T) {
 			`{"tool_calls":[{"name":"mcp__notes__probe","input":{}}]}`,
 			`{"text":"done"}`), harnessOpts{override: "execute", permission: "auto"})
 		withMCP(t, h, tr)
-		var payloads []ApprovalPayload
+		var payloads []decision.ApprovalPayload
 		var mu sync.Mutex
 		h.onDecision(func(d decision.Decision) *decision.Resolution {
-			var p ApprovalPayload
+			var p decision.ApprovalPayload
 			json.Unmarshal(d.Payload, &p)
 			mu.Lock()
 			payloads = append(payloads, p)
@@ -227,7 +227,7 @@ func TestMCPCallDeniedInPlan(t *testing.T) {
 		withMCP(t, h, tr)
 		var asked []string
 		h.onDecision(func(d decision.Decision) *decision.Resolution {
-			var p ApprovalPayload
+			var p decision.ApprovalPayload
 			json.Unmarshal(d.Payload, &p)
 			asked = append(asked, p.Tool+" "+p.ReasonKey)
 			res := decision.Approval(decision.AllowOnce, "")

@@ -14,6 +14,8 @@ Use only the tools you are given. Paths are relative to the workspace. Tool erro
 upper-case code (for example WRITE_DISABLED_IN_READ_ONLY or REJECTED_BY_USER) come from the permission
 gate or from the person: respect them and do not try to work around them.`
 
+// modePrompts say what each execution mode is for; what a profile adds on top (the debugging
+// section) is appended by systemPrompt from the profile's flags.
 var modePrompts = map[mode.ExecutionMode]string{
 	mode.ModeChat:    "Answer from the conversation and the attachments already supplied. You have no tools in this mode.",
 	mode.ModePropose: "The person asked for a proposal only. Read what you need, then propose changes (for example as a patch in your answer). Do not change anything.",
@@ -21,17 +23,23 @@ var modePrompts = map[mode.ExecutionMode]string{
 	mode.ModePlan: "You are in plan mode. Investigate with the read-only tools, ask the person with ask_user when something is unclear, " +
 		"then call exit_plan_mode with the complete plan in Markdown (start it with a heading). Do not change anything before the plan is approved.",
 	mode.ModeExecute: "Carry out the request.",
-	mode.ModeDebug: "Carry out the request as a debugging task. Debugging: reproduce the problem first, form a hypothesis, confirm it with evidence " +
-		"(logs, a failing test, a minimal reproduction), fix the root cause rather than the symptom, and show that the reproduction now passes.",
+	mode.ModeDebug:   "Carry out the request as a debugging task.",
 	mode.ModeVerified: "Carry out the request, then verify it: run a command that checks your work (tests, a build, a linter) and make sure it passes. " +
 		"If verification keeps failing, say so honestly instead of claiming success.",
 }
 
-// systemPrompt is the base prompt plus the execution mode's section.
+// debugSection is the prompt of a profile with DebugPrompt.
+const debugSection = "Debugging: reproduce the problem first, form a hypothesis, confirm it with evidence " +
+	"(logs, a failing test, a minimal reproduction), fix the root cause rather than the symptom, and show that the reproduction now passes."
+
+// systemPrompt is the base prompt plus the execution mode's section and what its profile adds.
 func systemPrompt(workspace string, m mode.ExecutionMode) string {
 	section, ok := modePrompts[m]
 	if !ok {
 		section = modePrompts[mode.ModeAnalyze]
+	}
+	if m.Profile().DebugPrompt {
+		section += " " + debugSection
 	}
 	return strings.ReplaceAll(basePrompt, "%WORKSPACE%", workspace) + "\n\n" + section
 }

@@ -81,9 +81,14 @@ type Runtime struct {
 	base   context.Context
 	stop   context.CancelFunc
 	direct sync.WaitGroup // direct tool runs in flight
+	work   sync.WaitGroup // sends, switches and unqueues in flight (enter)
 
+	// mu guards the maps and closed only; it is never held across the store, so one session's
+	// transaction never waits for another's. A session's own order (start, steer, queue, the
+	// boundary) is kept by its own lock (sessionlock.go).
 	mu      sync.Mutex
 	running map[string]*active
+	locks   map[string]*sessionLock
 	closed  bool // Shutdown has begun: nothing new starts
 }
 
@@ -102,7 +107,7 @@ func New(opts Options) *Runtime {
 		opts.MaxSteps = 50
 	}
 	base, stop := context.WithCancel(context.Background())
-	return &Runtime{opts: opts, base: base, stop: stop, running: map[string]*active{}}
+	return &Runtime{opts: opts, base: base, stop: stop, running: map[string]*active{}, locks: map[string]*sessionLock{}}
 }
 
 // Shutdown stops the runtime for good: nothing new starts, every running turn and direct run
@@ -111,12 +116,13 @@ func New(opts Options) *Runtime {
 func (r *Runtime) Shutdown(ctx context.Context) error {
 	r.mu.Lock()
 	r.closed = true
-	sessions := make([]string, 0, len(r.running))
-	for id := range r.running {
-		sessions = append(sessions, id)
-	}
 	r.mu.Unlock()
 	r.stop()
+	// A send in flight may still start a turn (cancelled at once): wait for it to be running.
+	if err := waitGroup(ctx, &r.work); err != nil {
+		return err
+	}
+	sessions := r.runningSessions()
 	for _, id := range sessions {
 		r.opts.Decisions.CancelSession(id)
 	}
@@ -125,9 +131,24 @@ func (r *Runtime) Shutdown(ctx context.Context) error {
 			return err
 		}
 	}
+	return waitGroup(ctx, &r.direct)
+}
+
+func (r *Runtime) runningSessions() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	sessions := make([]string, 0, len(r.running))
+	for id := range r.running {
+		sessions = append(sessions, id)
+	}
+	return sessions
+}
+
+// waitGroup waits for wg, or until ctx ends.
+func waitGroup(ctx context.Context, wg *sync.WaitGroup) error {
 	idle := make(chan struct{})
 	go func() {
-		r.direct.Wait()
+		wg.Wait()
 		close(idle)
 	}()
 	select {
@@ -143,6 +164,9 @@ type Input struct {
 	SessionID string
 	Text      string
 	Mode      mode.FollowUpInput
+	// Title names the session after the message when the message starts its first turn, in
+	// the same unit of work; the zero value names nothing.
+	Title store.FirstTitle
 }
 
 // Ack says what became of a message: a new turn, steering of the running one, or a place in
@@ -174,12 +198,12 @@ func (r *Runtime) Send(in Input) (Ack, error) {
 		}
 		return Ack{Cleared: true}, r.clearContext(in.SessionID)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closed {
-		return Ack{}, errs.New(ShuttingDown)
+	leave, err := r.enter(in.SessionID)
+	if err != nil {
+		return Ack{}, err
 	}
-	if a, ok := r.running[in.SessionID]; ok {
+	defer leave()
+	if a, ok := r.runningTurn(in.SessionID); ok {
 		return r.whileRunning(a, in, fu)
 	}
 	q, err := r.opts.Store.Queue(in.SessionID)
@@ -191,9 +215,10 @@ func (r *Runtime) Send(in Input) (Ack, error) {
 		if err != nil {
 			return Ack{}, err
 		}
-		return ack, r.boundaryLocked(in.SessionID)
+		return ack, r.boundary(in.SessionID)
 	}
-	return r.startLocked(in.SessionID, in.Text, fu, in.Mode.Temporary)
+	return r.start(store.TurnStart{SessionID: in.SessionID, Prompt: in.Text, Preference: fu.Preference, Save: fu.Save,
+		Temporary: in.Mode.Temporary, Title: in.Title})
 }
 
 // whileRunning steers the running turn with a same-mode message when nothing is queued;
@@ -250,9 +275,12 @@ func (r *Runtime) Configure(sessionID string, in mode.FollowUpInput) (queued boo
 	if err := r.checkExternal(sessionID, fu.Preference); err != nil {
 		return false, err
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, running := r.running[sessionID]; !running {
+	leave, err := r.enter(sessionID)
+	if err != nil {
+		return false, err
+	}
+	defer leave()
+	if _, running := r.runningTurn(sessionID); !running {
 		if fu.Save {
 			if _, err = r.opts.Store.Configure(sessionID, fu.Preference); err == nil {
 				r.publishMode(sessionID, fu.Preference)
@@ -270,21 +298,24 @@ func (r *Runtime) Configure(sessionID string, in mode.FollowUpInput) (queued boo
 
 // Running reports the id of the session's running turn, if any.
 func (r *Runtime) Running(sessionID string) (string, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	a, ok := r.running[sessionID]
+	a, ok := r.runningTurn(sessionID)
 	if !ok {
 		return "", false
 	}
 	return a.turnID, true
 }
 
+func (r *Runtime) runningTurn(sessionID string) (*active, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	a, ok := r.running[sessionID]
+	return a, ok
+}
+
 // Cancel stops the session's running turn promptly and answers its pending decisions as
 // cancelled (R-RUN-4). What was committed stays.
 func (r *Runtime) Cancel(sessionID string) bool {
-	r.mu.Lock()
-	a, ok := r.running[sessionID]
-	r.mu.Unlock()
+	a, ok := r.runningTurn(sessionID)
 	if !ok {
 		return false
 	}
@@ -296,9 +327,7 @@ func (r *Runtime) Cancel(sessionID string) bool {
 // Wait blocks until the session has no running turn and nothing left in its queue.
 func (r *Runtime) Wait(ctx context.Context, sessionID string) error {
 	for {
-		r.mu.Lock()
-		a, ok := r.running[sessionID]
-		r.mu.Unlock()
+		a, ok := r.runningTurn(sessionID)
 		if !ok {
 			return nil
 		}

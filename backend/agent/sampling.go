@@ -45,7 +45,7 @@ func (t *turn) sample(ctx context.Context, r tool.SamplingRequest) (tool.Samplin
 
 // allowSampling is the person's say: a session grant for the server, else a decision.
 func (t *turn) allowSampling(ctx context.Context, r tool.SamplingRequest) error {
-	if t.exec == mode.ModeChat {
+	if t.profile().MCP == mode.MCPNone { // no MCP tool runs in such a mode, so none may sample
 		return errs.New(SamplingInChat, "Server", r.Server)
 	}
 	in, err := t.rt.opts.Store.GateInputsCached(&t.gate, t.sessionID)

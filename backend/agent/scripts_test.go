@@ -24,7 +24,7 @@ func TestAllowForThisSessionHoldsForTheScriptAsApproved(t *testing.T) {
 	}
 	var reasons, diffs []string
 	h.onDecision(func(d decision.Decision) *decision.Resolution {
-		var p ApprovalPayload
+		var p decision.ApprovalPayload
 		json.Unmarshal(d.Payload, &p)
 		reasons, diffs = append(reasons, p.ReasonKey), append(diffs, p.Diff)
 		res := decision.Approval(decision.AllowSession, "")
@@ -55,7 +55,7 @@ func TestPlantingAutorunCodeAsksEveryTimeAndSavesNothing(t *testing.T) {
 		`{"text":"done"}`), harnessOpts{override: "execute", permission: "full"})
 	var scopes []int
 	h.onDecision(func(d decision.Decision) *decision.Resolution {
-		var p ApprovalPayload
+		var p decision.ApprovalPayload
 		json.Unmarshal(d.Payload, &p)
 		scopes = append(scopes, len(p.Scopes))
 		res := decision.Approval(decision.AllowSession, "")

@@ -7,6 +7,7 @@ import (
 
 	"agentdesk/backend/checkpoint"
 	"agentdesk/backend/decision"
+	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/hunk"
 	"agentdesk/backend/mode"
@@ -22,16 +23,9 @@ import (
 // PartiallyApplied starts the result of a staged change the person accepted only in part.
 const PartiallyApplied errs.Kind = "PARTIALLY_APPLIED"
 
-// StagedReview is what an approval of a staged change adds: the change's hunks, as the
-// person accepts or rejects them (decision.HunkVerdict), and where it is kept.
-type StagedReview struct {
-	StagedID int64       `json:"stagedId"`
-	Hunks    []hunk.Hunk `json:"hunks"`
-}
-
 // staging is a call's change held for review, and the person's verdicts once answered.
 type staging struct {
-	review   StagedReview
+	review   decision.StagedReview
 	path     string
 	accepted []int
 	rejected []decision.HunkVerdict
@@ -39,7 +33,7 @@ type staging struct {
 
 // stage prepares the approval of a write or an edit for review before apply, when Settings ask
 // for it. A change that cannot be shown as hunks (binary, too large) is approved whole.
-func (t *turn) stage(g *gated, p *ApprovalPayload) {
+func (t *turn) stage(g *gated, p *decision.ApprovalPayload) {
 	if p.Change == nil || p.Change.Omitted != "" || !t.reviewsBeforeApply(g) {
 		return
 	}
@@ -56,7 +50,7 @@ func (t *turn) stage(g *gated, p *ApprovalPayload) {
 	if err != nil {
 		return // not kept, so not staged: the approval stays all or nothing
 	}
-	g.staged = &staging{review: StagedReview{StagedID: st.ID, Hunks: hunks}, path: p.Change.Path}
+	g.staged = &staging{review: decision.StagedReview{StagedID: st.ID, Hunks: hunks}, path: p.Change.Path}
 	p.Review = &g.staged.review
 }
 
@@ -142,7 +136,7 @@ func (t *turn) runPartial(g *gated, env tool.Env) (tool.Result, error) {
 	}
 	s := g.staged
 	return tool.Result{Output: s.partialText(), IsError: true,
-		Display: tool.Say("tool.result.partial", "Path", s.path, "Applied", len(s.accepted), "Total", len(s.review.Hunks))}, nil
+		Display: display.Say("tool.result.partial", "Path", s.path, "Applied", len(s.accepted), "Total", len(s.review.Hunks))}, nil
 }
 
 // partialText tells the model what of its change landed and what the person rejected, why.

@@ -12,9 +12,9 @@ import (
 	"agentdesk/backend/policy"
 )
 
-func approvalOf(t *testing.T, d decision.Decision) ApprovalPayload {
+func approvalOf(t *testing.T, d decision.Decision) decision.ApprovalPayload {
 	t.Helper()
-	var p ApprovalPayload
+	var p decision.ApprovalPayload
 	if err := json.Unmarshal(d.Payload, &p); err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestApprovalShowsAndSavesTheChosenScope(t *testing.T) {
 		`{"tool_calls":[{"name":"bash","input":{"command":"go env GOARCH"}}]}`,
 		`{"tool_calls":[{"name":"bash","input":{"command":"echo a; echo b"}}]}`,
 		`{"text":"done"}`), harnessOpts{override: "execute"})
-	var payloads []ApprovalPayload
+	var payloads []decision.ApprovalPayload
 	h.onDecision(func(d decision.Decision) *decision.Resolution {
 		payloads = append(payloads, approvalOf(t, d))
 		res := decision.ApprovalScoped(decision.AllowSession, "", decision.ScopePrefix)
@@ -40,7 +40,7 @@ func TestApprovalShowsAndSavesTheChosenScope(t *testing.T) {
 		t.Fatalf("asked %d times; the prefix grant must cover `go env GOARCH`", len(payloads))
 	}
 	first := payloads[0].Scopes
-	if len(first) != 2 || first[0] != (ScopeOption{ID: "exact", Command: "go env GOOS"}) || first[1] != (ScopeOption{ID: "prefix", Command: "go env"}) {
+	if len(first) != 2 || first[0] != (decision.ScopeOption{ID: "exact", Command: "go env GOOS"}) || first[1] != (decision.ScopeOption{ID: "prefix", Command: "go env"}) {
 		t.Fatalf("scopes shown: %+v", first)
 	}
 	if second := payloads[1].Scopes; len(second) != 1 || second[0].ID != "exact" {
@@ -58,7 +58,7 @@ func TestApprovalShowsAndSavesTheChosenScope(t *testing.T) {
 func TestAnEscalationIsNeverSaved(t *testing.T) {
 	call := `{"tool_calls":[{"name":"bash","input":{"command":"echo out","escalate":"network"}}]}`
 	h := newHarness(t, script(call, call, `{"text":"done"}`), harnessOpts{override: "execute", permission: "full"})
-	var payloads []ApprovalPayload
+	var payloads []decision.ApprovalPayload
 	h.onDecision(func(d decision.Decision) *decision.Resolution {
 		payloads = append(payloads, approvalOf(t, d))
 		res := decision.Approval(decision.AllowAlways, "")

@@ -7,12 +7,12 @@ import (
 	"errors"
 
 	"agentdesk/backend/decision"
+	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/provider"
 	"agentdesk/backend/store"
-	"agentdesk/backend/tool"
 )
 
 // TurnUnverified ends a verified turn whose work never passed a verification command.
@@ -58,8 +58,13 @@ type turn struct {
 	nudges   int
 	mutated  bool // something changed since the last passing verification
 	verified bool // a verification command passed after the last change
-	failure  *tool.Message
+	failure  *display.Message
 }
+
+// profile is the row of the R-MODE-4 table the turn obeys: what it offers, whether it must
+// verify, which prompt sections it gets. Asking the row rather than naming modes keeps the
+// table the one place that says what a mode does.
+func (t *turn) profile() mode.Profile { return t.exec.Profile() }
 
 // run drives the machine until it stops and says how the turn ended. The message that started
 // the turn is already in the log: the store records it with the turn.
@@ -77,7 +82,7 @@ func (t *turn) run() (status, failure string) {
 			return t.fail(err)
 		}
 	}
-	if t.exec == mode.ModeVerified && !t.verified {
+	if t.profile().RequiresVerification && !t.verified {
 		missed := errs.New(VerificationMissed)
 		t.failure = displayOf(missed)
 		return TurnUnverified, t.rt.errorText(missed)
@@ -141,7 +146,7 @@ func (t *turn) finishOrNudge() (phase, error) {
 	if len(t.active.steer) > 0 { // the person added something: answer it in this turn
 		return phaseModel, nil
 	}
-	if t.exec != mode.ModeVerified || t.verified || t.nudges >= maxNudges {
+	if !t.profile().RequiresVerification || t.verified || t.nudges >= maxNudges {
 		return phaseDone, nil
 	}
 	t.nudges++
@@ -179,7 +184,7 @@ func (t *turn) abandon(calls []provider.ToolCall) {
 	for _, c := range calls {
 		t.record(eventlog.ToolResult{TurnID: t.active.turnID, CallID: c.ID, Name: c.Name,
 			Content: "CANCELLED: the turn was stopped before this call ran.", IsError: true, Verdict: "cancelled",
-			Display: tool.Say(notRun)})
+			Display: display.Say(notRun)})
 	}
 }
 
@@ -206,7 +211,7 @@ func (t *turn) request() (provider.Request, error) {
 		return provider.Request{}, err
 	}
 	req := provider.Request{System: systemPrompt(t.workspace, t.exec), Messages: msgs}
-	for _, d := range append(t.rt.opts.Tools.Defs(mode.ProfileOf(t.exec).Tools), t.mcpDefs()...) {
+	for _, d := range append(t.rt.opts.Tools.Defs(t.profile().Tools), t.mcpDefs()...) {
 		req.Tools = append(req.Tools, provider.ToolDef{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema})
 	}
 	return t.fit(req)

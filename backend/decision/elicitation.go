@@ -2,6 +2,8 @@ package decision
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -65,8 +67,10 @@ func ParseElicitation(raw json.RawMessage) (ElicitationAnswer, error) {
 
 // checkElicitationContent holds an accepted form to the schema the server asked for, so an
 // answer that does not fit leaves the decision pending (INVALID_VALUE naming the problem)
-// instead of reaching the server. A schema this library cannot read is left to the server.
-func checkElicitationContent(payload, answer json.RawMessage) error {
+// instead of reaching the server. A schema this library cannot read or resolve is left to the
+// server: every reader has already shown the form as unreadable, and the person's answer (a
+// decline, as a rule) must still end the decision.
+func checkElicitationContent(d Decision, answer json.RawMessage) error {
 	a, err := ParseElicitation(answer)
 	if err != nil || a.Action != Accept {
 		return err
@@ -74,9 +78,12 @@ func checkElicitationContent(payload, answer json.RawMessage) error {
 	if a.Content == nil {
 		a.Content = map[string]any{}
 	}
-	var p ElicitationPayload
-	var schema jsonschema.Schema
-	if json.Unmarshal(payload, &p) != nil || len(p.Schema) == 0 || json.Unmarshal(p.Schema, &schema) != nil {
+	p, err := DecodeElicitation(d)
+	if err != nil {
+		return nil
+	}
+	schema, _ := p.schema()
+	if schema == nil {
 		return nil
 	}
 	resolved, err := schema.Resolve(nil)
@@ -87,4 +94,65 @@ func checkElicitationContent(payload, answer json.RawMessage) error {
 		return errs.Wrap(errs.InvalidValue, err, "Field", "content", "Value", err.Error(), "Allowed", string(p.Schema))
 	}
 	return nil
+}
+
+// FormField is one field of an elicitation's form.
+type FormField struct {
+	Name     string
+	Title    string
+	Type     string // the JSON Schema type: "string", "integer", "number", "boolean"
+	Enum     []any
+	Required bool
+}
+
+// Fields lists the form's fields by name; a form without a schema has none. A schema that does
+// not read is PayloadUnreadable.
+func (p ElicitationPayload) Fields() ([]FormField, error) {
+	fields, err := p.fields()
+	if err != nil {
+		return nil, unreadable(KindElicitation, err)
+	}
+	return fields, nil
+}
+
+func (p ElicitationPayload) fields() ([]FormField, error) {
+	schema, err := p.schema()
+	if err != nil || schema == nil {
+		return nil, err
+	}
+	names := slices.Sorted(maps.Keys(schema.Properties))
+	out := make([]FormField, len(names))
+	for i, name := range names {
+		prop := schema.Properties[name]
+		if prop == nil {
+			return nil, fmt.Errorf("the schema's property %q is empty", name)
+		}
+		out[i] = FormField{Name: name, Title: prop.Title, Type: typeOf(prop), Enum: prop.Enum,
+			Required: slices.Contains(schema.Required, name)}
+	}
+	return out, nil
+}
+
+func (p ElicitationPayload) schema() (*jsonschema.Schema, error) {
+	if len(p.Schema) == 0 {
+		return nil, nil
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(p.Schema, &s); err != nil {
+		return nil, fmt.Errorf("the form's schema: %w", err)
+	}
+	return &s, nil
+}
+
+// typeOf is a property's one type other than null.
+func typeOf(s *jsonschema.Schema) string {
+	if s.Type != "" {
+		return s.Type
+	}
+	for _, t := range s.Types {
+		if t != "null" {
+			return t
+		}
+	}
+	return ""
 }

@@ -8,7 +8,7 @@ import (
 
 // Every key this package hands to the UI has a message in every shipped language.
 func TestEveryKeyHasAMessage(t *testing.T) {
-	want := []string{ReasonNonInteractive, "error." + string(CodeCancelled), "error." + string(CodeInterrupted),
+	want := []string{ReasonNonInteractive, "error." + string(CodeCancelled), "error." + string(CodeInterrupted), "error." + string(PayloadUnreadable),
 		"decision.setting.timeout.label", "decision.setting.timeout.help", "decision.approval.reason_placeholder"}
 	for _, o := range Outcomes {
 		want = append(want, "decision.outcome."+string(o))

@@ -252,7 +252,7 @@ func (r *Registry) claim(id string, res Resolution) (*entry, Resolution, error) 
 	}
 	res, err := normalize(e.d.Kind, res)
 	if err == nil && e.d.Kind == KindElicitation && res.Outcome == Answered {
-		err = checkElicitationContent(e.d.Payload, res.Answer)
+		err = checkElicitationContent(e.d, res.Answer)
 	}
 	if err != nil {
 		return nil, res, err

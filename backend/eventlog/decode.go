@@ -108,7 +108,7 @@ func (m QueuedMessage) validate() error { return required("message_id", m.Messag
 func (m ToolResult) validate() error    { return required("turn_id", m.TurnID, "call_id", m.CallID) }
 func (m DirectTool) validate() error    { return required("callId", m.CallID, "name", m.Name) }
 func (ContextCleared) validate() error  { return nil }
-func (ModeSet) validate() error         { return nil } // unknown values fold, fail-closed (mode.Fold)
+func (ModeSet) validate() error         { return nil } // unknown values fold, fail-closed (FoldModes)
 func (m PermissionSet) validate() error { return required("permission_mode", m.PermissionMode) }
 
 func (m AssistantMessage) validate() error {

@@ -12,8 +12,8 @@ package eventlog
 import (
 	"encoding/json"
 
+	"agentdesk/backend/display"
 	"agentdesk/backend/mode"
-	"agentdesk/backend/tool"
 )
 
 // Log types: the values of events.type.
@@ -24,7 +24,7 @@ const (
 	TypeToolResult       = "tool.result"
 	TypeDirectTool       = "tool.direct"
 	TypeContextCleared   = "context.cleared"
-	TypeModeSet          = mode.EventModeSet
+	TypeModeSet          = "mode.set"
 	TypePermissionSet    = "permission.set"
 )
 
@@ -95,29 +95,29 @@ type ToolResult struct {
 	Layer    string `json:"layer,omitempty"`
 	Code     string `json:"code,omitempty"`
 	Approved string `json:"approved,omitempty"` // how the person answered an approval, if asked
-	// Display says the result to the person (see tool.Message); Answered marks Content as the
+	// Display says the result to the person (see display.Message); Answered marks Content as the
 	// person's own answer, which is no error to show them.
-	Display  *tool.Message `json:"display,omitempty"`
-	Answered bool          `json:"answered,omitempty"`
+	Display  *display.Message `json:"display,omitempty"`
+	Answered bool             `json:"answered,omitempty"`
 }
 
 // DirectTool is a tool the person ran from the composer's form. Its keys are camelCase, as
 // earlier releases stored them.
 type DirectTool struct {
-	CallID  string          `json:"callId"`
-	Name    string          `json:"name"`
-	Input   json.RawMessage `json:"input"`
-	Output  string          `json:"output"`
-	IsError bool            `json:"isError"`
-	Code    string          `json:"code,omitempty"`
-	Display *tool.Message   `json:"display,omitempty"`
+	CallID  string           `json:"callId"`
+	Name    string           `json:"name"`
+	Input   json.RawMessage  `json:"input"`
+	Output  string           `json:"output"`
+	IsError bool             `json:"isError"`
+	Code    string           `json:"code,omitempty"`
+	Display *display.Message `json:"display,omitempty"`
 }
 
 // ContextCleared is /clear: the model's history starts again after it.
 type ContextCleared struct{}
 
 // ModeSet is a change of the session's interaction preference; the last one is the mode in
-// force (R-PLAN-1, folded by mode.Fold).
+// force (R-PLAN-1, folded by FoldModes).
 type ModeSet mode.ModeSetPayload
 
 // Preference reads the payload through the one decoder, failing closed.

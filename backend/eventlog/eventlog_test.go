@@ -145,31 +145,35 @@ func TestWalkHandsEveryEntryInOrderIncludingTheUnreadable(t *testing.T) {
 	}
 }
 
-// The mode in force is folded by mode.Fold over the mode.set entries (R-PLAN-1); its decoder and
-// this package's must read every payload alike: the same preference, and an unreadable payload
-// as unreadable here and as the read-only surface there, never skipped by either.
+// The mode in force is folded by FoldModes over the mode.set entries (R-PLAN-1), each read by
+// this package's decoder: a readable one as its preference, retired spellings folded and unknown
+// values failing closed; one the decoder marks unreadable as the read-only surface, reporting the
+// whole payload, never skipped.
 func TestModeSetReadsAsTheModeFoldReadsIt(t *testing.T) {
-	payloads := []string{
-		`{"interaction_mode":"smart","execution_override":"plan"}`,
-		`{"interaction_mode":"chat"}`,
-		`{"interaction_mode":"read-only"}`,
-		`{"interaction_mode":"yolo"}`,
-		`{"interaction_mode":"chat","execution_override":"debug"}`,
-		`{}`,
-		`{"interaction_mode":`,
-		`{"interaction_mode":7}`,
+	analyze := mode.Preference{Interaction: mode.Smart, Override: mode.Analyze}
+	cases := []struct {
+		raw          string
+		want         mode.Preference
+		unrecognized string // the field reported, "" for none
+	}{
+		{`{"interaction_mode":"smart","execution_override":"plan"}`, mode.Preference{Interaction: mode.Smart, Override: mode.Plan}, ""},
+		{`{"interaction_mode":"chat"}`, mode.Preference{Interaction: mode.Chat}, ""},
+		{`{"interaction_mode":"read-only"}`, analyze, ""},
+		{`{"interaction_mode":"yolo"}`, analyze, "interaction_mode"},
+		{`{"interaction_mode":"chat","execution_override":"debug"}`, mode.Preference{Interaction: mode.Chat}, "execution_override"},
+		{`{}`, analyze, "interaction_mode"},
+		{`{"interaction_mode":`, analyze, "payload"},
+		{`{"interaction_mode":7}`, analyze, "payload"},
 	}
-	for _, raw := range payloads {
-		fold := mode.DecodeModeSet([]byte(raw))
-		switch got := Decode(1, TypeModeSet, []byte(raw)).(type) {
-		case ModeSet:
-			if d := got.Preference(); d.Preference != fold.Preference || d.Recognized() != fold.Recognized() {
-				t.Errorf("%s: the log reads %+v, the fold %+v", raw, d, fold)
-			}
-		case Unreadable:
-			if fold.Recognized() || fold.Unrecognized[0].Field != "payload" {
-				t.Errorf("%s: unreadable here, but the fold read %+v", raw, fold)
-			}
+	for _, c := range cases {
+		_, unreadable := Decode(1, TypeModeSet, []byte(c.raw)).(Unreadable)
+		got := ReadModeSet([]byte(c.raw))
+		field := ""
+		if len(got.Unrecognized) > 0 {
+			field = got.Unrecognized[0].Field
+		}
+		if got.Preference != c.want || field != c.unrecognized || unreadable != (field == "payload") {
+			t.Errorf("%s: read %+v (unreadable in the log: %v)", c.raw, got, unreadable)
 		}
 	}
 }

@@ -9,39 +9,42 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mcp/mcptest"
 	"agentdesk/backend/tool"
 )
 
-// A call's progress notices reach the call's Progress, in order, with the total. The SDK
-// hands notices on apart from the result, so the last may land after the call ended (and is
-// dropped then): the test asks for the ones that came to be right.
+// A call's progress notices reach the call's Progress, in order, with the total. The call
+// holds after its notices (the SDK hands notices on apart from the result, so one sent just
+// before a result may land after the call ended, and is dropped then).
 func TestProgressReachesTheCall(t *testing.T) {
 	th := newTestHost(t)
 	th.addFixture("notes", false)
-	var mu sync.Mutex
-	var got []tool.Progress
-	env := tool.Env{Progress: func(p tool.Progress) {
-		mu.Lock()
-		got = append(got, p)
-		mu.Unlock()
-	}}
-	res, err := th.run("mcp__notes__slow", `{"steps":4}`, env)
-	if err != nil || res.Output != "done after 4 steps" {
-		t.Fatalf("slow: %+v %v", res, err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(got) == 0 {
-		t.Fatal("no progress reached the call")
-	}
-	for i, p := range got {
-		if p != (tool.Progress{Progress: float64(i + 1), Total: 4, Message: "step " + itoa(i+1)}) {
-			t.Fatalf("progress: %+v", got)
+	got := make(chan tool.Progress, 8)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := th.lookup("mcp__notes__slow").Run(ctx, tool.Env{Progress: func(p tool.Progress) { got <- p }},
+			json.RawMessage(`{"steps":4,"hold":true}`))
+		done <- err
+	}()
+	for i := 1; i <= 4; i++ {
+		select {
+		case p := <-got:
+			if p != (tool.Progress{Progress: float64(i), Total: 4, Message: "step " + itoa(i)}) {
+				t.Fatalf("notice %d: %+v", i, p)
+			}
+		case err := <-done:
+			t.Fatalf("the call ended before its notices: %v", err)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("notice %d never came", i)
 		}
 	}
+	cancel()
+	<-done
 }
 
 // Cancelling a call (the turn was stopped) tells the server, which ends the call's work.

@@ -1,7 +1,8 @@
 // Package mode holds the vocabulary of how a turn runs: the person's interaction preference
 // (Smart or Chat plus an optional execution override), the execution mode a turn resolves to, the
-// one profile table that says which tools each execution mode offers, the Smart router, the
-// mode-log fold and the turn-boundary queue.
+// one profile table that says which tools each execution mode offers, the Smart router, what an
+// unreadable mode switch reads as, and the turn-boundary queue. The mode log itself is decoded
+// and folded by eventlog, the one reader of the log.
 //
 // Everything here is pure: no I/O, no clocks, no globals that change. User-visible text never
 // appears in this package; functions return locale keys and template arguments, and errors are

@@ -62,3 +62,19 @@ func TestPreferenceLabels(t *testing.T) {
 		}
 	}
 }
+
+// Without the router, plain Smart runs as execute; Chat and an override run as themselves.
+func TestUnroutedPreference(t *testing.T) {
+	cases := map[Preference]ExecutionMode{
+		{Interaction: Chat}:                     ModeChat,
+		{Interaction: Smart}:                    ModeExecute,
+		{Interaction: Smart, Override: Plan}:    ModePlan,
+		{Interaction: Smart, Override: Analyze}: ModeAnalyze,
+		{Interaction: Smart, Override: Debug}:   ModeDebug,
+	}
+	for p, want := range cases {
+		if got := p.Unrouted(); got != want {
+			t.Errorf("%+v runs as %q, want %q", p, got, want)
+		}
+	}
+}

@@ -32,6 +32,19 @@ func (p Preference) Validate() error {
 	return nil
 }
 
+// Unrouted is what p runs as when the Smart router has no say: Chat as chat, an override as
+// itself, plain Smart as execute. A direct tool run (the person chose the action) and an
+// approved plan (the plan is the route) run so.
+func (p Preference) Unrouted() ExecutionMode {
+	if p.Interaction == Chat {
+		return ModeChat
+	}
+	if p.Override.IsSet() {
+		return p.Override.ExecutionMode()
+	}
+	return ModeExecute
+}
+
 // LabelKey is the locale key of the selector label: "Smart", "Chat" or "Smart · Plan" and so on.
 // Each combination has its own key so translators control the whole phrase.
 func (p Preference) LabelKey() string {

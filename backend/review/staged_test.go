@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"agentdesk/backend/agent"
 	"agentdesk/backend/checkpoint"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/store"
@@ -23,7 +22,7 @@ func TestReviewBeforeApplyAppliesOnlyTheAcceptedHunks(t *testing.T) {
 		t.Fatal(err)
 	}
 	put(t, r.workspace, "f.txt", base, 0o644)
-	var payload agent.ApprovalPayload
+	var payload decision.ApprovalPayload
 	reason := "line 25 is parsed by the release script"
 	r.onDecision(func(d decision.Decision) *decision.Resolution {
 		json.Unmarshal(d.Payload, &payload)

@@ -37,6 +37,9 @@ type Store struct {
 	// sound is set when a check found the file sound (at open, or doctor's): Close then records
 	// the file it leaves, so the next open need not read a gigabyte to find it unchanged.
 	sound atomic.Bool
+	// units counts the units of work begun (write), so a test or benchmark can say how many
+	// transactions one operation costs.
+	units atomic.Uint64
 }
 
 // Open opens (creating if needed) the database in dataDir. It refuses, without writing

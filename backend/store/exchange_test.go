@@ -23,7 +23,7 @@ import (
 // an import must not accept them. No name is both: a broadcast carries a DTO, a log entry a
 // payload, and one name for two shapes is how a reader ends up decoding the wrong one.
 var broadcastOnly = []string{
-	"turn.started", "turn.delta", "tool.call", "tool.output", "tool.done", "tool.direct.done", "turn.ended",
+	"turn.started", "turn.delta", "tool.call", "tool.output", "tool.progress", "tool.done", "tool.direct.done", "turn.ended",
 	"queue.changed", "session.failed", "session.mode", "session.cleared", "session.compacted", "decision.asked", "decision.resolved",
 	"agent.status", "bus.overflow", "mcp.changed", "checkpoint.created", "checkpoint.restore.done", "review.done",
 }
@@ -95,7 +95,7 @@ func TestEveryLoggedEventTypeIsListed(t *testing.T) {
 	}
 	logTypes := stringConsts(t, "../eventlog", regexp.MustCompile(`^Type[A-Z]`))
 	for _, typ := range EventTypes {
-		if _, ok := logTypes[typ]; !ok && typ != mode.EventModeSet {
+		if _, ok := logTypes[typ]; !ok && typ != eventlog.TypeModeSet {
 			t.Errorf("log type %q is not declared in eventlog", typ)
 		}
 	}

@@ -111,14 +111,15 @@ func modeInForce(tx *gorm.DB, id string) (mode.State, error) {
 	return sess.InForce(), nil
 }
 
-func modeLog(tx *gorm.DB, id string) ([]mode.LogEntry, error) {
+// modeLog is the session's mode.set entries, for the log's own fold to read.
+func modeLog(tx *gorm.DB, id string) ([]eventlog.Entry, error) {
 	var rows []Event
 	if err := tx.Where("session_id = ? AND type = ?", id, eventlog.TypeModeSet).Order("seq").Find(&rows).Error; err != nil {
 		return nil, err
 	}
-	log := make([]mode.LogEntry, len(rows))
+	log := make([]eventlog.Entry, len(rows))
 	for i, r := range rows {
-		log[i] = mode.LogEntry{Type: r.Type, Payload: []byte(r.Payload)}
+		log[i] = eventlog.Entry{Seq: r.Seq, Type: r.Type, Payload: []byte(r.Payload)}
 	}
 	return log, nil
 }
@@ -132,7 +133,7 @@ func (s *Store) LeavePlan(id string) (mode.Preference, error) {
 		if err != nil {
 			return err
 		}
-		prev = mode.LastNonPlan(log)
+		prev = eventlog.LastNonPlan(log)
 		return setPreference(tx, id, prev)
 	})
 	return prev, err

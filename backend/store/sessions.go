@@ -46,7 +46,7 @@ func (s Session) InForce() mode.State {
 	if s.ModeSet != nil {
 		last = []byte(*s.ModeSet)
 	}
-	return mode.InForce(s.Preference().Preference, last)
+	return eventlog.ModeInForce(s.Preference().Preference, last)
 }
 
 // NewSession is what a caller supplies to create a session. A nil Preference means plain Smart;

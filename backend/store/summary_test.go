@@ -22,11 +22,11 @@ func foldedFromLog(t *testing.T, s *Store, id string) mode.State {
 		t.Fatal(err)
 	}
 	evs, _ := s.Events(id)
-	log := make([]mode.LogEntry, len(evs))
+	log := make([]eventlog.Entry, len(evs))
 	for i, e := range evs {
-		log[i] = mode.LogEntry{Type: e.Type, Payload: []byte(e.Payload)}
+		log[i] = eventlog.Entry{Type: e.Type, Payload: []byte(e.Payload)}
 	}
-	return mode.Fold(sess.Preference().Preference, log)
+	return eventlog.FoldModes(sess.Preference().Preference, log)
 }
 
 func agreesWithLog(t *testing.T, s *Store, id, when string) mode.State {

@@ -52,6 +52,16 @@ type TurnStart struct {
 	Preference mode.Preference
 	Save       bool
 	Temporary  bool
+	// Title names the session after the message when this is its first turn.
+	Title FirstTitle
+}
+
+// FirstTitle is the title a session takes from its first turn's message, while its own title
+// is still one of Defaults (the default title in each language): a title the person chose is
+// never replaced. An empty Title names nothing.
+type FirstTitle struct {
+	Title    string
+	Defaults []string
 }
 
 // StartedTurn is a turn just recorded as running, with the preference it runs under, the
@@ -91,6 +101,9 @@ func startTurn(tx *gorm.DB, owner string, in TurnStart) (StartedTurn, error) {
 	if err := tx.Where("id = ?", in.SessionID).Take(&sess).Error; err != nil {
 		return StartedTurn{}, notFound(err, in.SessionID)
 	}
+	if err := nameAfterFirstTurn(tx, sess, in.Title); err != nil {
+		return StartedTurn{}, err
+	}
 	d := mode.Resolve(in.Preference, in.Prompt)
 	t, err := newTurn(owner, in, d)
 	if err != nil {
@@ -109,6 +122,18 @@ func startTurn(tx *gorm.DB, owner string, in TurnStart) (StartedTurn, error) {
 		return StartedTurn{}, err
 	}
 	return StartedTurn{Turn: t, Preference: in.Preference, Decision: d, Workspace: sess.Workspace}, nil
+}
+
+// nameAfterFirstTurn gives sess its first turn's title, before that turn is recorded.
+func nameAfterFirstTurn(tx *gorm.DB, sess Session, t FirstTitle) error {
+	if t.Title == "" || !slices.Contains(t.Defaults, sess.Title) {
+		return nil
+	}
+	var turned bool
+	if err := tx.Raw("SELECT EXISTS(SELECT 1 FROM turns WHERE session_id = ?)", sess.ID).Scan(&turned).Error; err != nil || turned {
+		return err
+	}
+	return updateSession(tx, sess.ID, map[string]any{"title": t.Title, "updated_at": time.Now().UTC()})
 }
 
 func newTurn(owner string, in TurnStart, d mode.Decision) (Turn, error) {

@@ -37,6 +37,7 @@ func (s *Store) write(fn func(tx *gorm.DB) error) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
+	s.units.Add(1)
 	var err error
 	for attempt := 1; ; attempt++ {
 		err = s.db.Transaction(fn)
@@ -47,6 +48,9 @@ func (s *Store) write(fn func(tx *gorm.DB) error) error {
 	}
 	return s.fail(err)
 }
+
+// Units is how many units of work this store has begun, retries not counted again.
+func (s *Store) Units() uint64 { return s.units.Load() }
 
 // backoff waits longer after each busy attempt, with jitter so competing processes spread out.
 func backoff(attempt int) time.Duration {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"agentdesk/backend/display"
 	"agentdesk/backend/mode"
 )
 
@@ -75,7 +76,7 @@ func (t askUserTool) Run(ctx context.Context, env Env, input json.RawMessage) (R
 	}
 	if env.Ask == nil {
 		return declined("The question was not answered.", "tool.result.ask.declined", "no one can answer questions here",
-			Say("decision.reason.non_interactive")), nil
+			display.Say("decision.reason.non_interactive")), nil
 	}
 	a, err := env.Ask(ctx, Question{Text: in.Question, Options: in.Options, Multiple: in.Multiple})
 	if err != nil {
@@ -90,23 +91,23 @@ func (t askUserTool) Run(ctx context.Context, env Env, input json.RawMessage) (R
 func answerResult(values []string) Result {
 	switch len(values) {
 	case 0:
-		return Result{Output: "The person chose none of the options.", Display: Say("tool.result.ask.none"), Answered: true}
+		return Result{Output: "The person chose none of the options.", Display: display.Say("tool.result.ask.none"), Answered: true}
 	case 1:
-		return Result{Output: "The person answered:\n" + values[0], Display: Say("tool.result.ask.answered", "Answer", values[0]), Answered: true}
+		return Result{Output: "The person answered:\n" + values[0], Display: display.Say("tool.result.ask.answered", "Answer", values[0]), Answered: true}
 	}
 	list := "- " + strings.Join(values, "\n- ")
-	return Result{Output: "The person chose:\n" + list, Display: Say("tool.result.ask.chose", "Answers", list), Answered: true}
+	return Result{Output: "The person chose:\n" + list, Display: display.Say("tool.result.ask.chose", "Answers", list), Answered: true}
 }
 
 // declined is the error result of a decision that got no answer; the reason (rejected, timed
 // out, cancelled, no one to ask) comes from the agent as it is, for the model, and why for the
 // person.
-func declined(what, key, reason string, why *Message) Result {
+func declined(what, key, reason string, why *display.Message) Result {
 	if strings.TrimSpace(reason) == "" {
 		reason = "none given"
 	}
 	if why == nil {
-		why = Say("tool.result.noReason")
+		why = display.Say("tool.result.noReason")
 	}
-	return Result{Output: what + "\nReason: " + reason, IsError: true, Display: Say(key, "Why", why)}
+	return Result{Output: what + "\nReason: " + reason, IsError: true, Display: display.Say(key, "Why", why)}
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
@@ -130,7 +131,7 @@ func (t bashTool) Run(ctx context.Context, env Env, input json.RawMessage) (Resu
 	case killed:
 		res.Output, res.Display = withStatus(res.Output, fmt.Sprintf(
 			"[timed out after %ds; the command and the processes it started were killed]", in.TimeoutS),
-			Say("tool.result.bash.timedOut", "Seconds", in.TimeoutS))
+			display.Say("tool.result.bash.timedOut", "Seconds", in.TimeoutS))
 	default:
 		res.IsError, res.Output, res.Display = exitStatus(res.Output, waitErr)
 	}
@@ -138,27 +139,27 @@ func (t bashTool) Run(ctx context.Context, env Env, input json.RawMessage) (Resu
 }
 
 // exitStatus appends the exit code; a command killed by a signal has none to report.
-func exitStatus(output string, waitErr error) (bool, string, *Message) {
+func exitStatus(output string, waitErr error) (bool, string, *display.Message) {
 	var exit *exec.ExitError
 	switch {
 	case waitErr == nil:
-		out, m := withStatus(output, "[exit code: 0]", Say("tool.result.bash.exit", "Code", 0))
+		out, m := withStatus(output, "[exit code: 0]", display.Say("tool.result.bash.exit", "Code", 0))
 		return false, out, m
 	case errors.As(waitErr, &exit) && exit.ExitCode() >= 0:
-		out, m := withStatus(output, fmt.Sprintf("[exit code: %d]", exit.ExitCode()), Say("tool.result.bash.exit", "Code", exit.ExitCode()))
+		out, m := withStatus(output, fmt.Sprintf("[exit code: %d]", exit.ExitCode()), display.Say("tool.result.bash.exit", "Code", exit.ExitCode()))
 		return true, out, m
 	case errors.As(waitErr, &exit):
-		out, m := withStatus(output, fmt.Sprintf("[terminated: %s]", exit.ProcessState), Say("tool.result.bash.ended", "How", exit.ProcessState.String()))
+		out, m := withStatus(output, fmt.Sprintf("[terminated: %s]", exit.ProcessState), display.Say("tool.result.bash.ended", "How", exit.ProcessState.String()))
 		return true, out, m
 	}
-	out, m := withStatus(output, fmt.Sprintf("[failed: %v]", waitErr), Say("tool.result.bash.ended", "How", waitErr.Error()))
+	out, m := withStatus(output, fmt.Sprintf("[failed: %v]", waitErr), display.Say("tool.result.bash.ended", "How", waitErr.Error()))
 	return true, out, m
 }
 
 // withStatus puts the status line after the command's output for the model; the message says
 // it to the person, standing for that last line (and the "(no output)" line before it, whose
 // own key it then takes).
-func withStatus(output, status string, m *Message) (string, *Message) {
+func withStatus(output, status string, m *display.Message) (string, *display.Message) {
 	if output == "" {
 		m.Key += "NoOutput"
 		return "(no output)\n" + status, m.Last(2)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 
+	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 )
@@ -87,7 +88,7 @@ func (t editTool) Run(_ context.Context, env Env, input json.RawMessage) (Result
 	}
 	line := bytes.Count(data[:at], []byte("\n")) + 1
 	return Result{Output: fmt.Sprintf("Edited %s: replaced 1 occurrence starting at line %d.", in.Path, line),
-		Display: Say("tool.result.edit.done", "Path", in.Path, "Line", line)}, nil
+		Display: display.Say("tool.result.edit.done", "Path", in.Path, "Line", line)}, nil
 }
 
 // readForEdit reads a regular text file and its permission bits, which the rewrite keeps.

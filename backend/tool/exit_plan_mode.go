@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"agentdesk/backend/display"
 	"agentdesk/backend/mode"
 )
 
@@ -55,7 +56,7 @@ func (t exitPlanModeTool) Run(ctx context.Context, env Env, input json.RawMessag
 	}
 	if env.ReviewPlan == nil {
 		return declined(planNotReviewed, "tool.result.plan.declined", "no one can review plans here",
-			Say("decision.reason.non_interactive")), nil
+			display.Say("decision.reason.non_interactive")), nil
 	}
 	r, err := env.ReviewPlan(ctx, in.Plan)
 	if err != nil {
@@ -73,9 +74,9 @@ func (t exitPlanModeTool) Run(ctx context.Context, env Env, input json.RawMessag
 func approved(note string) Result {
 	text := "The person approved the plan. Plan mode is over: carry out the plan now."
 	if strings.TrimSpace(note) == "" {
-		return Result{Output: text, Display: Say("tool.result.plan.approved"), Answered: true}
+		return Result{Output: text, Display: display.Say("tool.result.plan.approved"), Answered: true}
 	}
-	return Result{Output: text + "\n\nTheir note:\n" + note, Display: Say("tool.result.plan.approvedNote", "Note", note), Answered: true}
+	return Result{Output: text + "\n\nTheir note:\n" + note, Display: display.Say("tool.result.plan.approvedNote", "Note", note), Answered: true}
 }
 
 // keepPlanning returns the person's feedback verbatim (R-PLAN-2): nothing is added around it,
@@ -84,7 +85,7 @@ func approved(note string) Result {
 func keepPlanning(feedback string) Result {
 	if strings.TrimSpace(feedback) == "" {
 		return Result{Output: "The person chose to keep planning without further comment. Revise the plan and present it again.",
-			IsError: true, Display: Say("tool.result.plan.keepPlanningSilent"), Answered: true}
+			IsError: true, Display: display.Say("tool.result.plan.keepPlanningSilent"), Answered: true}
 	}
-	return Result{Output: feedback, IsError: true, Display: Say("tool.result.plan.keepPlanning", "Feedback", feedback), Answered: true}
+	return Result{Output: feedback, IsError: true, Display: display.Say("tool.result.plan.keepPlanning", "Feedback", feedback), Answered: true}
 }

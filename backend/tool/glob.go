@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 )
@@ -154,7 +155,7 @@ func (gp globPattern) show(rel string, dir bool) string {
 
 func globResult(found []string) Result {
 	if len(found) == 0 {
-		return Result{Output: "No files match the pattern.", Display: Say("tool.result.glob.none")}
+		return Result{Output: "No files match the pattern.", Display: display.Say("tool.result.glob.none")}
 	}
 	slices.Sort(found)
 	if len(found) <= globMaxResults {
@@ -167,5 +168,5 @@ func globResult(found []string) Result {
 	out := strings.Join(found[:globMaxResults], "\n") + fmt.Sprintf(
 		"\n[Showing the first %d of %s matches. Use a narrower pattern to see the rest.]", globMaxResults, total)
 	return Result{Output: out, Truncated: true,
-		Display: Say("tool.result.glob.more", "Shown", globMaxResults, "Total", total).Last(1)}
+		Display: display.Say("tool.result.glob.more", "Shown", globMaxResults, "Total", total).Last(1)}
 }

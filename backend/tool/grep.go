@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strings"
 
+	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 )
@@ -202,7 +203,7 @@ func (s *grepSearch) add(file string, n int, line []byte) error {
 
 func (s *grepSearch) result() Result {
 	if s.matches == 0 {
-		return Result{Output: "No matches.", Display: Say("tool.result.grep.none")}
+		return Result{Output: "No matches.", Display: display.Say("tool.result.grep.none")}
 	}
 	out := strings.TrimSuffix(s.out.String(), "\n")
 	if !s.capped {
@@ -210,5 +211,5 @@ func (s *grepSearch) result() Result {
 	}
 	out += fmt.Sprintf("\n[Stopped after %d matching lines (limit %d lines or %d KiB). Narrow the pattern or path to see the rest.]",
 		s.matches, grepMaxMatches, grepByteCap>>10)
-	return Result{Output: out, Truncated: true, Display: Say("tool.result.grep.more", "Count", s.matches).Last(1)}
+	return Result{Output: out, Truncated: true, Display: display.Say("tool.result.grep.more", "Count", s.matches).Last(1)}
 }

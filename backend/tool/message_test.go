@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"agentdesk/backend/display"
 	"agentdesk/backend/mode"
 )
 
@@ -51,7 +52,7 @@ func TestResultsSayToThePersonWhatTheySayToTheModel(t *testing.T) {
 	if !answered.Answered || answered.Output != "The person answered:\nHi there" {
 		t.Fatalf("answered: %+v", answered)
 	}
-	why := Say("error.DECISION_TIMED_OUT")
+	why := display.Say("error.DECISION_TIMED_OUT")
 	declined := mustRun(t, mode.ToolAskUser, ask(Answer{Declined: true, Reason: "DECISION_TIMED_OUT: x", Why: why}), `{"question":"?"}`)
 	check("declined", declined, "tool.result.ask.declined", map[string]any{"Why": why}, 0, 0)
 	if declined.Answered || !declined.IsError {
@@ -70,7 +71,7 @@ func TestResultsSayToThePersonWhatTheySayToTheModel(t *testing.T) {
 func TestWritesAndEditsPreviewTheirChange(t *testing.T) {
 	dir := workspace(t, map[string]string{"a.go": "package a\n\nfunc A() int { return 1 }\n"})
 	env := Env{Workspace: dir}
-	pv := func(name mode.Tool, input string) *Change {
+	pv := func(name mode.Tool, input string) *display.Change {
 		t.Helper()
 		c, err := get(t, name).(Previewer).Preview(env, []byte(input))
 		if err != nil {

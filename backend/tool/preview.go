@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 
+	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 )
@@ -15,25 +16,14 @@ import (
 // bigger file is summed up as too large rather than shipped whole to the window.
 const previewCap = 256 << 10
 
-// Change is what a write or an edit would do to a file, for the approval card's diff: the file
-// as it is and as it would be. Created: the file does not exist yet. Omitted (binary, too large)
-// leaves Before and After empty, so the card falls back to the call's summary.
-type Change struct {
-	Path    string `json:"path"`
-	Before  string `json:"before"`
-	After   string `json:"after"`
-	Created bool   `json:"created,omitempty"`
-	Omitted string `json:"omitted,omitempty"` // "binary" or "too_large"
-}
-
 // Previewer is a tool whose call changes one file and can say how before it runs.
 type Previewer interface {
-	Preview(env Env, input json.RawMessage) (*Change, error)
+	Preview(env Env, input json.RawMessage) (*display.Change, error)
 }
 
 // Preview reads the file the way Run would (the same target, the same os.Root confinement) and
 // computes the new content; nil when the call could not run as it stands (Run will say why).
-func (t writeTool) Preview(env Env, input json.RawMessage) (*Change, error) {
+func (t writeTool) Preview(env Env, input json.RawMessage) (*display.Change, error) {
 	in, err := t.decode(input)
 	if err != nil {
 		return nil, err
@@ -42,11 +32,11 @@ func (t writeTool) Preview(env Env, input json.RawMessage) (*Change, error) {
 	if err != nil {
 		return nil, nil
 	}
-	return bounded(&Change{Path: in.Path, Before: string(before), After: in.Content, Created: !exists}), nil
+	return bounded(&display.Change{Path: in.Path, Before: string(before), After: in.Content, Created: !exists}), nil
 }
 
 // Preview applies the one replacement to the file as Run would.
-func (t editTool) Preview(env Env, input json.RawMessage) (*Change, error) {
+func (t editTool) Preview(env Env, input json.RawMessage) (*display.Change, error) {
 	in, err := t.decode(input)
 	if err != nil {
 		return nil, err
@@ -60,7 +50,7 @@ func (t editTool) Preview(env Env, input json.RawMessage) (*Change, error) {
 		return nil, nil
 	}
 	after := string(data[:at]) + in.NewString + string(data[at+len(in.OldString):])
-	return bounded(&Change{Path: in.Path, Before: string(data), After: after}), nil
+	return bounded(&display.Change{Path: in.Path, Before: string(data), After: after}), nil
 }
 
 // readPreview reads a file's current content for a preview; exists is false for a file to create.
@@ -83,7 +73,7 @@ func readPreview(tool mode.Tool, env Env, p string) (data []byte, exists bool, e
 }
 
 // bounded leaves out what a person cannot read in a card: a binary file or a huge one.
-func bounded(c *Change) *Change {
+func bounded(c *display.Change) *display.Change {
 	switch {
 	case bytes.IndexByte([]byte(c.Before), 0) >= 0 || bytes.IndexByte([]byte(c.After), 0) >= 0:
 		c.Before, c.After, c.Omitted = "", "", "binary"

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 )
@@ -160,13 +161,13 @@ func (pg *page) result(path string, offset int) (Result, error) {
 		return Result{}, errs.New(OffsetPastEnd, "Path", path, "Offset", offset, "Lines", pg.total)
 	}
 	if pg.total == 0 {
-		return Result{Output: fmt.Sprintf("[%s is empty]", path), Display: Say("tool.result.read.empty", "Path", path)}, nil
+		return Result{Output: fmt.Sprintf("[%s is empty]", path), Display: display.Say("tool.result.read.empty", "Path", path)}, nil
 	}
 	if offset == 1 && pg.last == pg.total && pg.cut == 0 {
 		return Result{Output: pg.text.String()}, nil
 	}
 	return Result{Output: pg.label(path, offset) + "\n" + pg.text.String(), Truncated: true,
-		Display: Say("tool.result.read.partial", "Path", path, "From", offset, "To", pg.last, "Lines", pg.total).First(1)}, nil
+		Display: display.Say("tool.result.read.partial", "Path", path, "From", offset, "To", pg.last, "Lines", pg.total).First(1)}, nil
 }
 
 func (pg *page) label(path string, offset int) string {

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"agentdesk/backend/display"
 	"agentdesk/backend/netproxy"
 	"context"
 	"encoding/json"
@@ -40,7 +41,7 @@ type Result struct {
 	Truncated bool
 	// Display says in the person's language what Output says in English where Output is the
 	// tool speaking; nil where Output is only data (a file's lines, a command's output).
-	Display *Message
+	Display *display.Message
 	// Answered marks Output as the person's own answer (to a question, a plan review): the
 	// model may have to treat it as a failure of the call, the person is not shown an error.
 	Answered bool
@@ -111,7 +112,7 @@ type Answer struct {
 	// why to the model, Why to the person.
 	Declined bool
 	Reason   string
-	Why      *Message
+	Why      *display.Message
 }
 
 // PlanReview is the person's verdict on a plan.
@@ -123,5 +124,5 @@ type PlanReview struct {
 	// model, Why to the person.
 	Declined bool
 	Reason   string
-	Why      *Message
+	Why      *display.Message
 }

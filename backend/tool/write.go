@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 )
@@ -83,7 +84,7 @@ func (t writeTool) Run(_ context.Context, env Env, input json.RawMessage) (Resul
 		verb, key = "Replaced", "tool.result.write.replaced"
 	}
 	return Result{Output: fmt.Sprintf("%s %s: wrote %d bytes.", verb, in.Path, len(in.Content)),
-		Display: Say(key, "Path", in.Path, "Bytes", len(in.Content))}, nil
+		Display: display.Say(key, "Path", in.Path, "Bytes", len(in.Content))}, nil
 }
 
 // modeToKeep returns an existing file's permission bits, or the new-file default.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian/Ubuntu machine lacks, with sudo when not root.
 #   setup.sh        to build and run AgentDesk: system packages and the frontend's locked npm packages
-#   setup.sh test   also what only the tests use: Chromium, git and the ACP conformance fixture
+#   setup.sh test   also what only the tests use: Chromium, git, the ACP conformance fixture and the
+#                   MCP reference servers (backend/mcp/testdata/node)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 purpose=${1:-run}
@@ -10,7 +11,7 @@ packages=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.0-dev xvfb xau
 npm_dirs=(frontend)
 if [ "$purpose" = test ]; then
   packages+=(git chromium)
-  npm_dirs+=(backend/acp/testdata/node)
+  npm_dirs+=(backend/acp/testdata/node backend/mcp/testdata/node)
 fi
 
 missing=()

@@ -219,7 +219,7 @@ func TestPermissionRequestBecomesAnApprovalDecision(t *testing.T) {
 	if len(asked) != 1 || asked[0].Kind != decision.KindApproval || asked[0].SessionID != id || asked[0].TurnID != turn.ID {
 		t.Fatalf("one approval decision of this turn: %+v", asked)
 	}
-	var p agent.ApprovalPayload
+	var p decision.ApprovalPayload
 	json.Unmarshal(asked[0].Payload, &p)
 	if p.Tool != "Run tests" || p.Command != "npm test" || !strings.Contains(p.Summary, "npm test") {
 		t.Fatalf("the approval shows the agent's call: %+v", p)

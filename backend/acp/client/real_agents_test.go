@@ -45,11 +45,11 @@ func (r *rig) sessionOn(flags, permission, override string) (string, string) {
 }
 
 // approvals answers every approval with res and collects the payloads.
-func (r *rig) approvals(res decision.Resolution) *[]agent.ApprovalPayload {
+func (r *rig) approvals(res decision.Resolution) *[]decision.ApprovalPayload {
 	var mu sync.Mutex
-	out := &[]agent.ApprovalPayload{}
+	out := &[]decision.ApprovalPayload{}
 	r.onDecision(func(d decision.Decision) *decision.Resolution {
-		var p agent.ApprovalPayload
+		var p decision.ApprovalPayload
 		json.Unmarshal(d.Payload, &p)
 		mu.Lock()
 		*out = append(*out, p)

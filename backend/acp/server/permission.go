@@ -2,14 +2,12 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
 
 	acp "github.com/coder/acp-go-sdk"
 
-	"agentdesk/backend/agent"
 	"agentdesk/backend/decision"
 )
 
@@ -50,7 +48,11 @@ func (s *Server) ask(d decision.Decision, callID string) {
 		delete(s.asks, d.ID)
 		s.mu.Unlock()
 	}()
-	req := s.permissionRequest(d, callID)
+	req, err := s.permissionRequest(d, callID)
+	if err != nil {
+		s.declineUnreadable(d, err)
+		return
+	}
 	resp, err := s.conn.RequestPermission(ctx, req)
 	if ctx.Err() != nil {
 		return
@@ -67,6 +69,12 @@ func (s *Server) ask(d decision.Decision, callID string) {
 	s.opts.Decisions.Resolve(d.ID, resolution(d, string(resp.Outcome.Selected.OptionId), reasonOf(resp)))
 }
 
+// declineUnreadable declines a decision whose payload does not read, with the error in words as
+// its reason: the model, and the client through the call's result, learn why.
+func (s *Server) declineUnreadable(d decision.Decision, err error) {
+	s.opts.Decisions.Resolve(d.ID, decision.Resolution{Outcome: decision.Rejected, Reason: s.opts.Messages.Error("en", err)})
+}
+
 // ReasonClientCancelled explains a decision the client answered "cancelled" while the turn
 // went on (no session/cancel).
 const ReasonClientCancelled = "acp.permission.client_cancelled"
@@ -81,58 +89,83 @@ func reasonOf(resp acp.RequestPermissionResponse) string {
 	return ""
 }
 
-// permissionRequest builds the request for a decision of any kind.
-func (s *Server) permissionRequest(d decision.Decision, callID string) acp.RequestPermissionRequest {
+// permissionRequest builds the request for a decision of any kind; a payload that does not
+// read is an error, and the decision is declined with it rather than shown blind.
+func (s *Server) permissionRequest(d decision.Decision, callID string) (acp.RequestPermissionRequest, error) {
+	payload, err := d.Read()
+	if err != nil {
+		return acp.RequestPermissionRequest{}, err
+	}
 	if callID == "" {
 		callID = "decision_" + d.ID
 	}
-	req := acp.RequestPermissionRequest{SessionId: acp.SessionId(d.SessionID),
+	b := &requestBuilder{s: s, sessionID: d.SessionID, callID: callID}
+	b.req = acp.RequestPermissionRequest{SessionId: acp.SessionId(d.SessionID),
 		ToolCall: acp.ToolCallUpdate{ToolCallId: acp.ToolCallId(callID), RawInput: rawInput(d.Payload)}}
-	opt := func(id string, kind acp.PermissionOptionKind, name string) {
-		req.Options = append(req.Options, acp.PermissionOption{OptionId: acp.PermissionOptionId(id), Kind: kind, Name: name})
+	decision.Visit(payload, b)
+	return b.req, nil
+}
+
+// requestBuilder fills a permission request from a decision's payload, one method per kind.
+type requestBuilder struct {
+	s         *Server
+	sessionID string
+	callID    string
+	req       acp.RequestPermissionRequest
+}
+
+func (b *requestBuilder) opt(id string, kind acp.PermissionOptionKind, name string) {
+	b.req.Options = append(b.req.Options, acp.PermissionOption{OptionId: acp.PermissionOptionId(id), Kind: kind, Name: name})
+}
+
+func (b *requestBuilder) Approval(p decision.ApprovalPayload) {
+	s, tc := b.s, &b.req.ToolCall
+	d := s.callOf(b.callID, p, b.sessionID)
+	tc.Title = acp.Ptr(d.title)
+	tc.Content, tc.Locations = d.content(), d.locations
+	tc.Kind = acp.Ptr(toolKind(p.Tool))
+	tc.Status = acp.Ptr(acp.ToolCallStatusPending)
+	b.opt(OptAllowOnce, acp.PermissionOptionKindAllowOnce, s.t("decision.approval.allow_once", nil))
+	b.opt(OptAllowSession, acp.PermissionOptionKindAllowOnce, s.t("decision.approval.allow_session", nil))
+	b.opt(OptAllowAlways, acp.PermissionOptionKindAllowAlways, s.t("decision.approval.allow_always", nil))
+	b.opt(OptRejectOnce, acp.PermissionOptionKindRejectOnce, s.t("decision.approval.reject", nil))
+	b.opt(OptRejectAlways, acp.PermissionOptionKindRejectAlways, s.t("acp.permission.reject_always", nil))
+}
+
+func (b *requestBuilder) PlanReview(p decision.PlanPayload) {
+	s, tc := b.s, &b.req.ToolCall
+	tc.Title = acp.Ptr(s.t("acp.permission.plan_title", map[string]any{"Title": firstOf(p.Title, s.t("decision.kind.plan_review", nil))}))
+	tc.Kind = acp.Ptr(acp.ToolKindSwitchMode)
+	tc.Content = []acp.ToolCallContent{acp.ToolContent(acp.TextBlock(p.Plan))}
+	b.opt(OptApprovePlan, acp.PermissionOptionKindAllowOnce, s.t("decision.plan.approve", nil))
+	b.opt(OptKeepPlanning, acp.PermissionOptionKindRejectOnce, s.t("decision.plan.keep_planning", nil))
+}
+
+func (b *requestBuilder) Sampling(p decision.SamplingPayload) {
+	s, tc := b.s, &b.req.ToolCall
+	tc.Title = acp.Ptr(s.t("composer.sampling.title", map[string]any{"Server": p.Server}))
+	tc.Kind = acp.Ptr(acp.ToolKindThink)
+	tc.Content = []acp.ToolCallContent{acp.ToolContent(acp.TextBlock(samplingText(p)))}
+	b.opt(OptAllowOnce, acp.PermissionOptionKindAllowOnce, s.t("composer.sampling.allowOnce", nil))
+	b.opt(OptAllowSession, acp.PermissionOptionKindAllowOnce, s.t("composer.sampling.allowServer", nil))
+	b.opt(OptRejectOnce, acp.PermissionOptionKindRejectOnce, s.t("composer.sampling.deny", nil))
+}
+
+func (b *requestBuilder) Question(p decision.QuestionPayload) {
+	b.req.ToolCall.Title = acp.Ptr(p.Question)
+	b.req.ToolCall.Kind = acp.Ptr(acp.ToolKindThink)
+	for i, o := range p.Options {
+		b.opt(optChoice+strconv.Itoa(i), acp.PermissionOptionKindAllowOnce, o)
 	}
-	switch d.Kind {
-	case decision.KindApproval:
-		var p agent.ApprovalPayload
-		json.Unmarshal(d.Payload, &p)
-		d := s.callOf(callID, p, d.SessionID)
-		req.ToolCall.Title = acp.Ptr(d.title)
-		req.ToolCall.Content, req.ToolCall.Locations = d.content(), d.locations
-		req.ToolCall.Kind = acp.Ptr(toolKind(p.Tool))
-		req.ToolCall.Status = acp.Ptr(acp.ToolCallStatusPending)
-		opt(OptAllowOnce, acp.PermissionOptionKindAllowOnce, s.t("decision.approval.allow_once", nil))
-		opt(OptAllowSession, acp.PermissionOptionKindAllowOnce, s.t("decision.approval.allow_session", nil))
-		opt(OptAllowAlways, acp.PermissionOptionKindAllowAlways, s.t("decision.approval.allow_always", nil))
-		opt(OptRejectOnce, acp.PermissionOptionKindRejectOnce, s.t("decision.approval.reject", nil))
-		opt(OptRejectAlways, acp.PermissionOptionKindRejectAlways, s.t("acp.permission.reject_always", nil))
-	case decision.KindPlanReview:
-		var p agent.PlanPayload
-		json.Unmarshal(d.Payload, &p)
-		req.ToolCall.Title = acp.Ptr(s.t("acp.permission.plan_title", map[string]any{"Title": firstOf(p.Title, s.t("decision.kind.plan_review", nil))}))
-		req.ToolCall.Kind = acp.Ptr(acp.ToolKindSwitchMode)
-		req.ToolCall.Content = []acp.ToolCallContent{acp.ToolContent(acp.TextBlock(p.Plan))}
-		opt(OptApprovePlan, acp.PermissionOptionKindAllowOnce, s.t("decision.plan.approve", nil))
-		opt(OptKeepPlanning, acp.PermissionOptionKindRejectOnce, s.t("decision.plan.keep_planning", nil))
-	case decision.KindSampling:
-		var p decision.SamplingPayload
-		json.Unmarshal(d.Payload, &p)
-		req.ToolCall.Title = acp.Ptr(s.t("composer.sampling.title", map[string]any{"Server": p.Server}))
-		req.ToolCall.Kind = acp.Ptr(acp.ToolKindThink)
-		req.ToolCall.Content = []acp.ToolCallContent{acp.ToolContent(acp.TextBlock(samplingText(p)))}
-		opt(OptAllowOnce, acp.PermissionOptionKindAllowOnce, s.t("composer.sampling.allowOnce", nil))
-		opt(OptAllowSession, acp.PermissionOptionKindAllowOnce, s.t("composer.sampling.allowServer", nil))
-		opt(OptRejectOnce, acp.PermissionOptionKindRejectOnce, s.t("composer.sampling.deny", nil))
-	default:
-		var p agent.QuestionPayload
-		json.Unmarshal(d.Payload, &p)
-		req.ToolCall.Title = acp.Ptr(p.Question)
-		req.ToolCall.Kind = acp.Ptr(acp.ToolKindThink)
-		for i, o := range p.Options {
-			opt(optChoice+strconv.Itoa(i), acp.PermissionOptionKindAllowOnce, o)
-		}
-		opt(OptDecline, acp.PermissionOptionKindRejectOnce, s.t("acp.permission.decline", nil))
-	}
-	return req
+	b.opt(OptDecline, acp.PermissionOptionKindRejectOnce, b.s.t("acp.permission.decline", nil))
+}
+
+// Elicitation shows the server's message: a permission request has no form to fill in, so the
+// client can only decline it.
+func (b *requestBuilder) Elicitation(p decision.ElicitationPayload) {
+	b.req.ToolCall.Title = acp.Ptr(p.Message)
+	b.req.ToolCall.Kind = acp.Ptr(acp.ToolKindThink)
+	b.opt(OptDecline, acp.PermissionOptionKindRejectOnce, b.s.t("acp.permission.decline", nil))
 }
 
 // resolution maps the chosen option onto the decision's answer; reason is the client's, for a
@@ -162,9 +195,13 @@ func resolution(d decision.Decision, option, reason string) decision.Resolution 
 			return decision.Sampling(decision.SampleServer, "")
 		}
 		return decision.Sampling(decision.SampleDeny, reason)
+	case decision.KindElicitation:
+		return decision.Resolution{Outcome: decision.Rejected}
 	}
-	var p agent.QuestionPayload
-	json.Unmarshal(d.Payload, &p)
+	p, err := decision.DecodeQuestion(d)
+	if err != nil {
+		return decision.Resolution{Outcome: decision.Rejected, Reason: err.Error()}
+	}
 	if i, err := strconv.Atoi(strings.TrimPrefix(option, optChoice)); err == nil && strings.HasPrefix(option, optChoice) && i >= 0 && i < len(p.Options) {
 		return decision.Answer([]string{p.Options[i]}, "")
 	}
@@ -173,7 +210,7 @@ func resolution(d decision.Decision, option, reason string) decision.Resolution 
 
 // callOf shows the call an approval is about the way its tool_call showed it: the same short
 // title, the full summary as content. An external agent's call keeps its own summary.
-func (s *Server) callOf(callID string, p agent.ApprovalPayload, sessionID string) shown {
+func (s *Server) callOf(callID string, p decision.ApprovalPayload, sessionID string) shown {
 	s.mu.Lock()
 	call, ok := s.calls[callID]
 	s.mu.Unlock()

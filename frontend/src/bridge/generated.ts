@@ -245,7 +245,7 @@ export interface DirectResult {
   reasonKey?: string;
   reasonArgs?: Record<string, unknown>;
   summary?: string;
-  /** Display says Output to the person (see tool.Message). */
+  /** Display says Output to the person (see display.Message). */
   display?: Message;
 }
 
@@ -1128,9 +1128,10 @@ export interface Methods {
    */
   'Composer.RunTool': { req: RunToolRequest; res: DirectResult };
   /**
-   * Send starts a turn, steers the running one, or queues the message behind a pending switch.
-   * With no model to run it (none set up, or a demo whose folder is gone) nothing is started: the
-   * error says what is missing, and the composer offers the set-up.
+   * Send starts a turn, steers the running one, or queues the message behind a pending switch; a
+   * session's first turn names it after the message, in the same unit of work. With no model to
+   * run it (none set up, or a demo whose folder is gone) nothing is started: the error says what
+   * is missing, and the composer offers the set-up.
    */
   'Composer.Send': { req: SendRequest; res: Ack };
   /** Tools lists what the person may run directly in the session's mode (the fn-form). */

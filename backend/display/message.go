@@ -1,4 +1,7 @@
-package tool
+// Package display holds what the person is shown of a tool's work: text as a locale key and its
+// arguments, and a file's change. It is a leaf (the standard library only) so the event log and
+// the decisions can carry it without linking the tools that write it.
+package display
 
 // Message is text for the person, as a locale key and its arguments, which the UI renders in
 // the person's language. A tool's Output is what the model reads, in English, and stays so; a
@@ -31,16 +34,3 @@ func (m *Message) First(n int) *Message { m.Head = n; return m }
 
 // Last is m standing for the last n lines of the output only.
 func (m *Message) Last(n int) *Message { m.Tail = n; return m }
-
-// DisplayKeys lists every key a tool's Message may carry, for the test that each has a message
-// in every language.
-var DisplayKeys = []string{
-	"tool.result.write.created", "tool.result.write.replaced", "tool.result.edit.done",
-	"tool.result.glob.none", "tool.result.glob.more", "tool.result.grep.none", "tool.result.grep.more",
-	"tool.result.read.empty", "tool.result.read.partial",
-	"tool.result.bash.exit", "tool.result.bash.exitNoOutput", "tool.result.bash.timedOut", "tool.result.bash.timedOutNoOutput",
-	"tool.result.bash.ended", "tool.result.bash.endedNoOutput",
-	"tool.result.ask.answered", "tool.result.ask.chose", "tool.result.ask.none", "tool.result.ask.declined",
-	"tool.result.plan.approved", "tool.result.plan.approvedNote", "tool.result.plan.keepPlanning",
-	"tool.result.plan.keepPlanningSilent", "tool.result.plan.declined", "tool.result.noReason", "tool.result.notRun",
-}

@@ -1,36 +1,50 @@
-package mode
+package eventlog
 
 import (
 	"fmt"
 	"testing"
+
+	"agentdesk/backend/mode"
 )
 
-func entry(typ, payload string) LogEntry { return LogEntry{Type: typ, Payload: []byte(payload)} }
+func entry(typ, payload string) Entry { return Entry{Type: typ, Payload: []byte(payload)} }
+
+// setTo is the entry a switch to p is stored as.
+func setTo(p mode.Preference) Entry {
+	raw, err := Encode(NewModeSet(p))
+	if err != nil {
+		panic(err)
+	}
+	return Entry{Type: TypeModeSet, Payload: raw}
+}
+
+// readOnlySurface is where unreadable switches land: Smart pinned to Analyze.
+var readOnlySurface = mode.Preference{Interaction: mode.Smart, Override: mode.Analyze}
 
 func TestFoldLastWins(t *testing.T) {
-	log := []LogEntry{
-		NewModeSet(Preference{Interaction: Chat}),
+	log := []Entry{
+		setTo(mode.Preference{Interaction: mode.Chat}),
 		entry("message.user", `{"text":"hi"}`),
-		NewModeSet(Preference{Interaction: Smart, Override: Plan}),
+		setTo(mode.Preference{Interaction: mode.Smart, Override: mode.Plan}),
 		entry("tool.result", `{}`),
 	}
-	got := Fold(Default, log)
-	if got.Preference != (Preference{Interaction: Smart, Override: Plan}) || !got.FromLog || len(got.Unrecognized) != 0 {
+	got := FoldModes(mode.Default, log)
+	if got.Preference != (mode.Preference{Interaction: mode.Smart, Override: mode.Plan}) || !got.FromLog || len(got.Unrecognized) != 0 {
 		t.Fatalf("Fold = %+v", got)
 	}
 }
 
 func TestFoldWithoutModeSetKeepsInitial(t *testing.T) {
-	got := Fold(Preference{Interaction: Chat}, []LogEntry{entry("message.user", `{}`)})
-	if got.Preference != (Preference{Interaction: Chat}) || got.FromLog {
+	got := FoldModes(mode.Preference{Interaction: mode.Chat}, []Entry{entry("message.user", `{}`)})
+	if got.Preference != (mode.Preference{Interaction: mode.Chat}) || got.FromLog {
 		t.Fatalf("Fold = %+v", got)
 	}
 }
 
 func TestFoldForkCopiesTheMode(t *testing.T) {
-	log := []LogEntry{NewModeSet(Default), NewModeSet(Preference{Interaction: Smart, Override: Debug})}
-	fork := append([]LogEntry(nil), log...)
-	if Fold(Default, log).Preference != Fold(Default, fork).Preference {
+	log := []Entry{setTo(mode.Default), setTo(mode.Preference{Interaction: mode.Smart, Override: mode.Debug})}
+	fork := append([]Entry(nil), log...)
+	if FoldModes(mode.Default, log).Preference != FoldModes(mode.Default, fork).Preference {
 		t.Fatal("a fork must fold to the same mode")
 	}
 }
@@ -47,8 +61,8 @@ func TestFoldFailsClosedOnUnreadableEvents(t *testing.T) {
 	}
 	for name, payload := range cases {
 		t.Run(name, func(t *testing.T) {
-			log := []LogEntry{NewModeSet(Preference{Interaction: Smart, Override: Execute}), entry(EventModeSet, payload)}
-			got := Fold(Default, log)
+			log := []Entry{setTo(mode.Preference{Interaction: mode.Smart, Override: mode.Execute}), entry(TypeModeSet, payload)}
+			got := FoldModes(mode.Default, log)
 			if got.Preference != readOnlySurface || len(got.Unrecognized) == 0 {
 				t.Fatalf("an unreadable switch must read as smart · analyze and be reported, got %+v", got)
 			}
@@ -57,8 +71,8 @@ func TestFoldFailsClosedOnUnreadableEvents(t *testing.T) {
 }
 
 func TestFoldFoldsRetiredSpellingsInEvents(t *testing.T) {
-	got := Fold(Default, []LogEntry{entry(EventModeSet, `{"interaction_mode":"read-only"}`)})
-	if got.Preference != (Preference{Interaction: Smart, Override: Analyze}) || len(got.Unrecognized) != 0 {
+	got := FoldModes(mode.Default, []Entry{entry(TypeModeSet, `{"interaction_mode":"read-only"}`)})
+	if got.Preference != (mode.Preference{Interaction: mode.Smart, Override: mode.Analyze}) || len(got.Unrecognized) != 0 {
 		t.Fatalf("Fold = %+v", got)
 	}
 }
@@ -68,45 +82,45 @@ func TestFoldFoldsRetiredSpellingsInEvents(t *testing.T) {
 func TestFoldEqualsForwardFold(t *testing.T) {
 	payloads := []string{`{"interaction_mode":"chat"}`, `{"interaction_mode":"smart","execution_override":"plan"}`, `garbage`, `{"interaction_mode":"agent"}`}
 	for n := 0; n < 200; n++ {
-		var log []LogEntry
+		var log []Entry
 		for i := 0; i < n%13; i++ {
-			typ := EventModeSet
+			typ := TypeModeSet
 			if (n+i)%3 == 0 {
 				typ = "message.user"
 			}
 			log = append(log, entry(typ, payloads[(n*7+i)%len(payloads)]))
 		}
-		want := Default
+		want := mode.Default
 		for _, e := range log {
-			if e.Type == EventModeSet {
-				want = DecodeModeSet(e.Payload).Preference
+			if e.Type == TypeModeSet {
+				want = ReadModeSet(e.Payload).Preference
 			}
 		}
-		if got := Fold(Default, log).Preference; got != want {
+		if got := FoldModes(mode.Default, log).Preference; got != want {
 			t.Fatalf("log %d: Fold = %+v, forward fold = %+v", n, got, want)
 		}
 	}
 }
 
 func TestLastNonPlan(t *testing.T) {
-	log := []LogEntry{
-		NewModeSet(Preference{Interaction: Smart, Override: Debug}),
-		NewModeSet(Preference{Interaction: Smart, Override: Plan}),
+	log := []Entry{
+		setTo(mode.Preference{Interaction: mode.Smart, Override: mode.Debug}),
+		setTo(mode.Preference{Interaction: mode.Smart, Override: mode.Plan}),
 	}
-	if got := LastNonPlan(log); got != (Preference{Interaction: Smart, Override: Debug}) {
+	if got := LastNonPlan(log); got != (mode.Preference{Interaction: mode.Smart, Override: mode.Debug}) {
 		t.Fatalf("LastNonPlan = %+v", got)
 	}
-	if got := LastNonPlan(log[1:]); got != Default {
+	if got := LastNonPlan(log[1:]); got != mode.Default {
 		t.Fatalf("LastNonPlan with only plan = %+v, want Default", got)
 	}
 }
 
-func hundredThousandEvents(modeSetEvery int) []LogEntry {
-	log := make([]LogEntry, 100_000)
+func hundredThousandEvents(modeSetEvery int) []Entry {
+	log := make([]Entry, 100_000)
 	for i := range log {
 		log[i] = entry("message.assistant.delta", fmt.Sprintf(`{"text":"chunk %d"}`, i))
 		if modeSetEvery > 0 && i%modeSetEvery == 0 {
-			log[i] = NewModeSet(Preference{Interaction: Smart, Override: Overrides[i%len(Overrides)]})
+			log[i] = setTo(mode.Preference{Interaction: mode.Smart, Override: mode.Overrides[i%len(mode.Overrides)]})
 		}
 	}
 	return log
@@ -116,10 +130,10 @@ func hundredThousandEvents(modeSetEvery int) []LogEntry {
 // worst case, since every entry is visited.
 func BenchmarkFold100k(b *testing.B) {
 	log := hundredThousandEvents(0)
-	log[0] = NewModeSet(Preference{Interaction: Smart, Override: Plan})
+	log[0] = setTo(mode.Preference{Interaction: mode.Smart, Override: mode.Plan})
 	b.ResetTimer()
 	for b.Loop() {
-		if Fold(Default, log).Preference.Override != Plan {
+		if FoldModes(mode.Default, log).Preference.Override != mode.Plan {
 			b.Fatal("wrong fold")
 		}
 	}
@@ -131,10 +145,10 @@ func BenchmarkFold100kForward(b *testing.B) {
 	log := hundredThousandEvents(10)
 	b.ResetTimer()
 	for b.Loop() {
-		p := Default
+		p := mode.Default
 		for _, e := range log {
-			if e.Type == EventModeSet {
-				p = DecodeModeSet(e.Payload).Preference
+			if e.Type == TypeModeSet {
+				p = ReadModeSet(e.Payload).Preference
 			}
 		}
 		_ = p
