@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -36,6 +37,7 @@ func newServices(t *testing.T) *Services {
 		st.Close()
 		t.Fatal(err)
 	}
+	checkEvents(t, svc.Bus)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
@@ -44,6 +46,21 @@ func newServices(t *testing.T) *Services {
 		}
 	})
 	return svc
+}
+
+// checkEvents fails the test on a broadcast that EventPayloads does not list with the payload
+// it carries: the page's generated types of the events (build/gents) come from that table.
+func checkEvents(t *testing.T, b *bus.Bus) {
+	want := EventPayloads()
+	b.Subscribe(func(e bus.Event) {
+		w, ok := want[e.Name]
+		switch {
+		case !ok:
+			t.Errorf("event %q is not in EventPayloads", e.Name)
+		case reflect.TypeOf(w) != reflect.TypeOf(e.Data):
+			t.Errorf("event %q carries %T; EventPayloads says %T", e.Name, e.Data, w)
+		}
+	})
 }
 
 // synced runs read after every subscriber has caught up with what was published so far.

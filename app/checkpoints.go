@@ -32,7 +32,7 @@ type RestoreRequest struct {
 	SessionID    string   `json:"sessionId"`
 	CheckpointID int64    `json:"checkpointId"`
 	Scope        string   `json:"scope"`
-	Deletes      []string `json:"deletes"`
+	Deletes      []string `json:"deletes,omitempty"`
 }
 
 // Preview says what a restore would do, before the person confirms it.
@@ -92,8 +92,8 @@ type ReviewRequest struct {
 	TurnID    string `json:"turnId"`
 	Path      string `json:"path"`
 	Action    string `json:"action"`
-	Hunks     []int  `json:"hunks"`
-	Reason    string `json:"reason"`
+	Hunks     []int  `json:"hunks,omitempty"`
+	Reason    string `json:"reason,omitempty"`
 }
 
 // Review records the verdict (reverting first when asked) and returns the view afresh.

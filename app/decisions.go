@@ -22,12 +22,12 @@ func (f *Decisions) Pending(req SessionRef) ([]decision.Decision, error) {
 // questions selected and text; elicitations action (accept, decline) and content, the form.
 type ResolveRequest struct {
 	ID       string         `json:"id"`
-	Choice   string         `json:"choice"`
-	Reason   string         `json:"reason"`
+	Choice   string         `json:"choice,omitempty"`
+	Reason   string         `json:"reason,omitempty"`
 	Scope    string         `json:"scope,omitempty"`
-	Selected []string       `json:"selected"`
-	Text     string         `json:"text"`
-	Feedback string         `json:"feedback"`
+	Selected []string       `json:"selected,omitempty"`
+	Text     string         `json:"text,omitempty"`
+	Feedback string         `json:"feedback,omitempty"`
 	Action   string         `json:"action,omitempty"`
 	Content  map[string]any `json:"content,omitempty"`
 	// Hunks are per-hunk verdicts on a write or an edit staged for review (review before apply).

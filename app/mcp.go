@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"agentdesk/backend/agent"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mcp"
 	"agentdesk/backend/policy"
@@ -142,7 +141,7 @@ func (f *MCP) AddRule(req MCPRuleRequest) ([]RuleView, error) {
 	}
 	rules, err := (&Settings{f.s}).Rules()
 	if err == nil {
-		f.s.Bus.Publish(agent.EventRulesChanged, rules)
+		f.s.Bus.Publish(EventRulesChanged, rules)
 	}
 	return rules, err
 }

@@ -139,7 +139,7 @@ type SetProviderRequest struct {
 // KeyRequest saves or removes a vendor key in the OS keyring.
 type KeyRequest struct {
 	Provider string `json:"provider"`
-	Key      string `json:"key"`
+	Key      string `json:"key,omitempty"`
 }
 
 // SetProvider saves the provider, model and base URL.

@@ -8,20 +8,21 @@ import (
 	"agentdesk/backend/acp/client"
 	"agentdesk/backend/agent"
 	"agentdesk/backend/mode"
+	"agentdesk/backend/policy"
 	"agentdesk/backend/session"
 	"agentdesk/backend/store"
 )
 
 // Session is a session as the frontend sees it, with its effective mode and permission.
 type Session struct {
-	ID                string `json:"id"`
-	Title             string `json:"title"`
-	Workspace         string `json:"workspace"`
-	InteractionMode   string `json:"interactionMode"`
-	ExecutionOverride string `json:"executionOverride"`
-	PermissionMode    string `json:"permissionMode"`
-	UnrecognizedMode  string `json:"unrecognizedMode,omitempty"`
-	ExternalAgent     string `json:"externalAgent,omitempty"`
+	ID                string                `json:"id"`
+	Title             string                `json:"title"`
+	Workspace         string                `json:"workspace"`
+	InteractionMode   mode.InteractionMode  `json:"interactionMode"`
+	ExecutionOverride mode.Override         `json:"executionOverride"`
+	PermissionMode    policy.PermissionMode `json:"permissionMode"`
+	UnrecognizedMode  string                `json:"unrecognizedMode,omitempty"`
+	ExternalAgent     string                `json:"externalAgent,omitempty"`
 	// Demo is a session of the offline demo: it runs on its own script, in its own folder.
 	Demo bool `json:"demo,omitempty"`
 	// Running, Waiting and StateSeq are the session's live state (see SessionState).
@@ -36,8 +37,8 @@ type Session struct {
 // omitted modes mean plain Smart; an omitted permission means the Settings default, applied
 // by the backend at create time (R-AUTH-2).
 type CreateSessionRequest struct {
-	Title             string  `json:"title"`
-	Workspace         string  `json:"workspace"`
+	Title             string  `json:"title,omitempty"`
+	Workspace         string  `json:"workspace,omitempty"`
 	InteractionMode   *string `json:"interactionMode,omitempty"`
 	ExecutionOverride *string `json:"executionOverride,omitempty"`
 	PermissionMode    *string `json:"permissionMode,omitempty"`
@@ -248,8 +249,8 @@ func (s *Services) publishSession(id string) {
 
 func (f *Sessions) dto(v session.View) Session {
 	st := f.s.states.get(v.ID)
-	return Session{ExternalAgent: v.ExternalAgent, ID: v.ID, Title: v.Title, Workspace: v.Workspace, InteractionMode: v.InteractionMode,
-		ExecutionOverride: v.ExecutionOverride, PermissionMode: v.PermissionMode, UnrecognizedMode: v.UnrecognizedMode,
+	return Session{ExternalAgent: v.ExternalAgent, ID: v.ID, Title: v.Title, Workspace: v.Workspace, InteractionMode: mode.InteractionMode(v.InteractionMode),
+		ExecutionOverride: mode.Override(v.ExecutionOverride), PermissionMode: policy.PermissionMode(v.PermissionMode), UnrecognizedMode: v.UnrecognizedMode,
 		Running: st.Running, Waiting: st.Waiting, StateSeq: st.Seq, CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt,
 		Demo: f.s.demos.isDemo(v.ID)}
 }

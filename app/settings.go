@@ -3,7 +3,6 @@ package app
 import (
 	"time"
 
-	"agentdesk/backend/agent"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/i18n"
@@ -14,13 +13,13 @@ import (
 
 // SettingsView is every setting the Settings page shows.
 type SettingsView struct {
-	Language          string       `json:"language"`
-	DefaultPermission string       `json:"defaultPermission"`
-	DecisionTimeout   string       `json:"decisionTimeout"`
-	Theme             string       `json:"theme"`
-	Provider          ProviderView `json:"provider"`
-	ProviderReady     bool         `json:"providerReady"`
-	ExternalAgents    []string     `json:"externalAgents"`
+	Language          string                `json:"language"`
+	DefaultPermission policy.PermissionMode `json:"defaultPermission"`
+	DecisionTimeout   string                `json:"decisionTimeout"`
+	Theme             Theme                 `json:"theme"`
+	Provider          ProviderView          `json:"provider"`
+	ProviderReady     bool                  `json:"providerReady"`
+	ExternalAgents    []string              `json:"externalAgents"`
 	// ExternalStartTimeout bounds an external agent's start-up, a Go duration such as "2m0s".
 	ExternalStartTimeout string `json:"externalStartTimeout"`
 	// CommandLine is the provider the command line fixed for every turn (serve --provider …),
@@ -85,10 +84,19 @@ type ValueRequest struct {
 
 // ThemeRequest picks the theme.
 type ThemeRequest struct {
-	Theme string `json:"theme"`
+	Theme Theme `json:"theme"`
 }
 
-var themes = []string{"system", "light", "dark"}
+// Theme is how the window looks: as the system does, light or dark.
+type Theme string
+
+const (
+	ThemeSystem Theme = "system"
+	ThemeLight  Theme = "light"
+	ThemeDark   Theme = "dark"
+)
+
+var themes = []string{string(ThemeSystem), string(ThemeLight), string(ThemeDark)}
 
 // Settings is the Settings page's facade: the only writer of defaults.
 type Settings struct{ s *Services }
@@ -104,7 +112,7 @@ func (f *Settings) Get() (SettingsView, error) {
 		return SettingsView{}, f.s.fail(err)
 	}
 	if !contains(themes, theme) {
-		theme = "system"
+		theme = string(ThemeSystem)
 	}
 	prov, err := f.s.providerView()
 	if err != nil {
@@ -122,7 +130,7 @@ func (f *Settings) Get() (SettingsView, error) {
 	if err != nil {
 		return SettingsView{}, f.s.fail(err)
 	}
-	return SettingsView{Checkpoints: checkpoints, Language: f.s.Language(), DefaultPermission: string(def.Mode), Theme: theme, ExternalAgents: agents,
+	return SettingsView{Checkpoints: checkpoints, Language: f.s.Language(), DefaultPermission: def.Mode, Theme: Theme(theme), ExternalAgents: agents,
 		DecisionTimeout: decision.FormatTimeout(decision.TimeoutSetting(f.s.Store)()), Provider: prov, ProviderReady: f.s.providerReady(prov),
 		ShellEnvPassthrough: pass, Sandbox: sandbox.Status(), ExternalStartTimeout: f.s.Store.ExternalStartTimeout().String(),
 		CommandLine: f.s.commandLine}, nil
@@ -166,10 +174,10 @@ func (f *Settings) SetDecisionTimeout(req ValueRequest) (SettingsView, error) {
 
 // SetTheme picks system, light or dark.
 func (f *Settings) SetTheme(req ThemeRequest) (SettingsView, error) {
-	if !contains(themes, req.Theme) {
-		return SettingsView{}, f.s.fail(errs.Invalid("theme", req.Theme, themes))
+	if !contains(themes, string(req.Theme)) {
+		return SettingsView{}, f.s.fail(errs.Invalid("theme", string(req.Theme), themes))
 	}
-	if err := f.s.Store.SetSetting(settingTheme, req.Theme); err != nil {
+	if err := f.s.Store.SetSetting(settingTheme, string(req.Theme)); err != nil {
 		return SettingsView{}, f.s.fail(err)
 	}
 	return f.publish()
@@ -177,23 +185,23 @@ func (f *Settings) SetTheme(req ThemeRequest) (SettingsView, error) {
 
 // RuleView is one "always allow" (or deny) rule as Settings lists it.
 type RuleView struct {
-	ID        string    `json:"id"`
-	Effect    string    `json:"effect"`
-	Kind      string    `json:"kind"`
-	Path      string    `json:"path"`
-	Command   string    `json:"command"`
-	MCP       string    `json:"mcp,omitempty"`
-	Scope     string    `json:"scope"`
-	Source    string    `json:"source"`
-	CreatedAt time.Time `json:"createdAt"`
+	ID        string        `json:"id"`
+	Effect    policy.Effect `json:"effect"`
+	Kind      string        `json:"kind"`
+	Path      string        `json:"path"`
+	Command   string        `json:"command"`
+	MCP       string        `json:"mcp,omitempty"`
+	Scope     policy.Scope  `json:"scope"`
+	Source    string        `json:"source"`
+	CreatedAt time.Time     `json:"createdAt"`
 }
 
 // scopeOf names a stored scope as the gate reads it: anything but prefix or pattern is exact.
-func scopeOf(s policy.Scope) string {
+func scopeOf(s policy.Scope) policy.Scope {
 	if s == policy.ScopePrefix || s == policy.ScopePattern {
-		return string(s)
+		return s
 	}
-	return string(policy.ScopeExact)
+	return policy.ScopeExact
 }
 
 // RuleRef names one rule.
@@ -210,7 +218,7 @@ func (f *Settings) Rules() ([]RuleView, error) {
 	out := make([]RuleView, len(rows))
 	for i, r := range rows {
 		rule := r.Rule()
-		out[i] = RuleView{ID: rule.ID, Effect: string(rule.Effect), Kind: string(rule.Kind), Path: rule.Path,
+		out[i] = RuleView{ID: rule.ID, Effect: rule.Effect, Kind: string(rule.Kind), Path: rule.Path,
 			Command: rule.Command, MCP: rule.MCP, Scope: scopeOf(rule.Scope), Source: r.Source, CreatedAt: r.CreatedAt}
 	}
 	return out, nil
@@ -223,7 +231,7 @@ func (f *Settings) RevokeRule(req RuleRef) ([]RuleView, error) {
 	}
 	rules, err := f.Rules()
 	if err == nil {
-		f.s.Bus.Publish(agent.EventRulesChanged, rules)
+		f.s.Bus.Publish(EventRulesChanged, rules)
 	}
 	return rules, err
 }
@@ -231,7 +239,7 @@ func (f *Settings) RevokeRule(req RuleRef) ([]RuleView, error) {
 func (f *Settings) publish() (SettingsView, error) {
 	view, err := f.Get()
 	if err == nil {
-		f.s.Bus.Publish("settings.changed", view)
+		f.s.Bus.Publish(EventSettingsChanged, view)
 	}
 	return view, err
 }

@@ -51,34 +51,34 @@ const MaxTranscriptPage = 5000
 
 // TurnView is one turn's header: its resolved mode, the router's reason and how it ended.
 type TurnView struct {
-	ID            string         `json:"id"`
-	Prompt        string         `json:"prompt"`
-	ExecutionMode string         `json:"executionMode"`
-	ReasonKey     string         `json:"reasonKey"`
-	ReasonArgs    map[string]any `json:"reasonArgs,omitempty"`
-	Status        string         `json:"status"`
-	Error         string         `json:"error"`
-	Temporary     bool           `json:"temporary"`
-	CreatedAt     time.Time      `json:"createdAt"`
+	ID            string             `json:"id"`
+	Prompt        string             `json:"prompt"`
+	ExecutionMode mode.ExecutionMode `json:"executionMode"`
+	ReasonKey     string             `json:"reasonKey"`
+	ReasonArgs    map[string]any     `json:"reasonArgs,omitempty"`
+	Status        string             `json:"status"`
+	Error         string             `json:"error"`
+	Temporary     bool               `json:"temporary"`
+	CreatedAt     time.Time          `json:"createdAt"`
 }
 
 // Item is one entry of the timeline; Type says which fields are set.
 type Item struct {
-	Type              string          `json:"type"`
-	TurnID            string          `json:"turnId"`
-	Text              string          `json:"text,omitempty"`
-	Steer             bool            `json:"steer,omitempty"`
-	CallID            string          `json:"callId,omitempty"`
-	Name              string          `json:"name,omitempty"`
-	Input             json.RawMessage `json:"input,omitempty"`
-	Output            string          `json:"output,omitempty"`
-	IsError           bool            `json:"isError,omitempty"`
-	Verdict           string          `json:"verdict,omitempty"`
-	Layer             string          `json:"layer,omitempty"`
-	Code              string          `json:"code,omitempty"`
-	Approved          string          `json:"approved,omitempty"`
-	InteractionMode   string          `json:"interactionMode,omitempty"`
-	ExecutionOverride string          `json:"executionOverride,omitempty"`
+	Type              string               `json:"type"`
+	TurnID            string               `json:"turnId"`
+	Text              string               `json:"text,omitempty"`
+	Steer             bool                 `json:"steer,omitempty"`
+	CallID            string               `json:"callId,omitempty"`
+	Name              string               `json:"name,omitempty"`
+	Input             json.RawMessage      `json:"input,omitempty"`
+	Output            string               `json:"output,omitempty"`
+	IsError           bool                 `json:"isError,omitempty"`
+	Verdict           string               `json:"verdict,omitempty"`
+	Layer             string               `json:"layer,omitempty"`
+	Code              string               `json:"code,omitempty"`
+	Approved          string               `json:"approved,omitempty"`
+	InteractionMode   mode.InteractionMode `json:"interactionMode,omitempty"`
+	ExecutionOverride mode.Override        `json:"executionOverride,omitempty"`
 	// Seq is the number of the log entry the item starts at; LogType names the type of an entry
 	// that could not be read (type "unreadable").
 	Seq     int64  `json:"seq,omitempty"`
@@ -185,7 +185,7 @@ func itemTurns(items []Item) []string {
 }
 
 func turnView(t store.Turn) TurnView {
-	v := TurnView{ID: t.ID, Prompt: t.Prompt, ExecutionMode: t.ExecutionMode, ReasonKey: t.ReasonKey,
+	v := TurnView{ID: t.ID, Prompt: t.Prompt, ExecutionMode: mode.ExecutionMode(t.ExecutionMode), ReasonKey: t.ReasonKey,
 		Status: t.Status, Error: t.Error, Temporary: t.Temporary, CreatedAt: t.CreatedAt}
 	json.Unmarshal([]byte(t.ReasonArgs), &v.ReasonArgs)
 	return v
@@ -247,7 +247,7 @@ func (tl *timelineReader) DirectTool(d eventlog.DirectTool) {
 }
 
 func (tl *timelineReader) ModeSet(m eventlog.ModeSet) {
-	tl.add(Item{Type: "mode", InteractionMode: m.InteractionMode, ExecutionOverride: m.ExecutionOverride})
+	tl.add(Item{Type: "mode", InteractionMode: mode.InteractionMode(m.InteractionMode), ExecutionOverride: mode.Override(m.ExecutionOverride)})
 }
 
 func (tl *timelineReader) ContextCleared(eventlog.ContextCleared) {

@@ -41,7 +41,7 @@ func (p *runPrinter) text(e bus.Event) {
 	w, c := p.c.Stdout, p.c
 	switch d := e.Data.(type) {
 	case agent.TurnStarted:
-		fmt.Fprintf(c.Stderr, "[%s] %s\n", c.T("mode.label."+d.ExecutionMode), c.T(d.ReasonKey, mapOf(d.ReasonArgs)...))
+		fmt.Fprintf(c.Stderr, "[%s] %s\n", c.T("mode.label."+string(d.ExecutionMode)), c.T(d.ReasonKey, mapOf(d.ReasonArgs)...))
 	case agent.Delta:
 		if e.Name == agent.EventTurnDelta {
 			fmt.Fprint(w, d.Text)

@@ -76,15 +76,19 @@ func (t *turn) approve(g *gated) error {
 	return t.ruleAdded(err)
 }
 
-// EventRulesChanged says the rules changed: an "Always allow" answer added one. It comes
-// after the answer's decision.resolved, once the rule is stored, so a Settings page that
-// reloads on it lists the rule. Its payload is nil here (Settings reads the list).
-const EventRulesChanged = "rules.changed"
+// EventRuleAdded says an "Always allow" answer added a rule. It comes after the answer's
+// decision.resolved, once the rule is stored, so a Settings page that reloads on it lists it.
+const EventRuleAdded = "rule.added"
+
+// RuleAdded is the payload of rule.added: the session whose answer it was.
+type RuleAdded struct {
+	SessionID string `json:"sessionId"`
+}
 
 // ruleAdded announces a rule once it is stored.
 func (t *turn) ruleAdded(err error) error {
 	if err == nil {
-		t.rt.opts.Publish(EventRulesChanged, nil)
+		t.rt.opts.Publish(EventRuleAdded, RuleAdded{SessionID: t.sessionID})
 	}
 	return err
 }

@@ -7,6 +7,7 @@ import (
 	"agentdesk/backend/checkpoint"
 	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
+	"agentdesk/backend/mode"
 	"agentdesk/backend/store"
 )
 
@@ -39,7 +40,7 @@ func (r *Runtime) launch(st store.StartedTurn) Ack {
 	// already sees the turn running.
 	d := st.Decision
 	r.opts.Publish(EventTurnStarted, TurnStarted{SessionID: t.sessionID, TurnID: st.Turn.ID, Prompt: t.text,
-		ExecutionMode: string(d.Mode), ReasonKey: d.ReasonKey, ReasonArgs: d.ReasonArgs,
+		ExecutionMode: d.Mode, ReasonKey: d.ReasonKey, ReasonArgs: d.ReasonArgs,
 		Reason: r.opts.Messages.T("en", d.ReasonKey, d.ReasonArgs)})
 	go r.execute(t)
 	return Ack{TurnID: st.Turn.ID}
@@ -101,13 +102,13 @@ func (r *Runtime) isClosed() bool {
 
 // TurnStarted is the payload of turn.started: the chip of the turn's resolved mode.
 type TurnStarted struct {
-	SessionID     string         `json:"sessionId"`
-	TurnID        string         `json:"turnId"`
-	Prompt        string         `json:"prompt"`
-	ExecutionMode string         `json:"executionMode"`
-	ReasonKey     string         `json:"reasonKey"`
-	ReasonArgs    map[string]any `json:"reasonArgs,omitempty"`
-	Reason        string         `json:"reason"`
+	SessionID     string             `json:"sessionId"`
+	TurnID        string             `json:"turnId"`
+	Prompt        string             `json:"prompt"`
+	ExecutionMode mode.ExecutionMode `json:"executionMode"`
+	ReasonKey     string             `json:"reasonKey"`
+	ReasonArgs    map[string]any     `json:"reasonArgs,omitempty"`
+	Reason        string             `json:"reason"`
 }
 
 // TurnEnded is the payload of turn.ended. Error is the English text the log keeps; Failure says

@@ -343,8 +343,13 @@ func (r *Runtime) clearContext(sessionID string) error {
 	if _, err := r.opts.Store.AppendStep(sessionID, eventlog.ContextCleared{}); err != nil {
 		return err
 	}
-	r.opts.Publish(EventCleared, map[string]string{"sessionId": sessionID})
+	r.opts.Publish(EventCleared, ClearedView{SessionID: sessionID})
 	return nil
+}
+
+// ClearedView is the payload of session.cleared: the session whose context was cleared.
+type ClearedView struct {
+	SessionID string `json:"sessionId"`
 }
 
 // QueueView is the payload of queue.changed.
@@ -359,11 +364,11 @@ func (r *Runtime) publishQueue(sessionID string, q mode.Queue) {
 
 // ModeView is the payload of session.mode.
 type ModeView struct {
-	SessionID         string `json:"sessionId"`
-	InteractionMode   string `json:"interactionMode"`
-	ExecutionOverride string `json:"executionOverride"`
+	SessionID         string               `json:"sessionId"`
+	InteractionMode   mode.InteractionMode `json:"interactionMode"`
+	ExecutionOverride mode.Override        `json:"executionOverride"`
 }
 
 func (r *Runtime) publishMode(sessionID string, p mode.Preference) {
-	r.opts.Publish(EventModeChanged, ModeView{SessionID: sessionID, InteractionMode: string(p.Interaction), ExecutionOverride: string(p.Override)})
+	r.opts.Publish(EventModeChanged, ModeView{SessionID: sessionID, InteractionMode: p.Interaction, ExecutionOverride: p.Override})
 }

@@ -217,7 +217,7 @@ func (s *Service) Apply(req ReviewRequest) (eventlog.Review, error) {
 	if err := s.record(req.SessionID, ev); err != nil {
 		return eventlog.Review{}, err
 	}
-	s.publish(EventReviewed, map[string]any{"sessionId": req.SessionID, "turnId": req.TurnID, "path": req.Path})
+	s.publish(EventReviewed, ReviewDone{SessionID: req.SessionID, TurnID: req.TurnID, Path: req.Path})
 	return ev, nil
 }
 

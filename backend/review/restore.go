@@ -211,7 +211,7 @@ func (s *Service) Restore(req RestoreRequest) (Restored, error) {
 		return Restored{}, err
 	}
 	out.Event = ev
-	s.publish(EventRestored, map[string]any{"sessionId": req.SessionID, "forkId": ev.ForkID})
+	s.publish(EventRestored, RestoreDone{SessionID: req.SessionID, ForkID: ev.ForkID})
 	return out, nil
 }
 

@@ -38,6 +38,20 @@ const (
 	EventReviewed = "review.done"
 )
 
+// RestoreDone is the payload of checkpoint.restore.done: the session restored, and the session
+// the conversation continues in when it was restored ("" otherwise).
+type RestoreDone struct {
+	SessionID string `json:"sessionId"`
+	ForkID    string `json:"forkId"`
+}
+
+// ReviewDone is the payload of review.done: the file of a turn whose change got a verdict.
+type ReviewDone struct {
+	SessionID string `json:"sessionId"`
+	TurnID    string `json:"turnId"`
+	Path      string `json:"path"`
+}
+
 // maxReason bounds a reason, as the approval card does.
 const maxReason = 2000
 

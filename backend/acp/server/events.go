@@ -87,7 +87,7 @@ func (s *Server) heldBack(v agent.ModeView) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p, ok := s.setting[v.SessionID]
-	return ok && string(p.Interaction) == v.InteractionMode && string(p.Override) == v.ExecutionOverride
+	return ok && p.Interaction == v.InteractionMode && p.Override == v.ExecutionOverride
 }
 
 func (s *Server) onToolCall(v agent.ToolCallView) {

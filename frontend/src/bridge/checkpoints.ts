@@ -1,4 +1,8 @@
-/** Wire types of the Checkpoints facade (Go: app/checkpoints.go, backend/review). */
+/**
+ * The Checkpoints facade's types (Go: app/checkpoints.go, backend/review): the wire types come from
+ * generated.ts; the unions and constants here are the UI's own spelling of what Go sends as strings.
+ */
+import type * as G from './generated';
 
 export type RestoreScope = 'files' | 'conversation' | 'both';
 export const RESTORE_SCOPES: readonly RestoreScope[] = ['files', 'conversation', 'both'];
@@ -14,140 +18,37 @@ export type CheckpointReason =
   | 'before_review'
   | 'reviewed';
 
-export interface Checkpoint {
-  id: number;
-  sessionId: string;
-  turnId?: string;
-  workspace: string;
-  reason: CheckpointReason;
-  detail?: string;
-  files: number;
-  bytes: number;
-  createdAt: string;
-}
+export type Checkpoint = G.Checkpoint;
 
 export type ChangeAction = 'create' | 'modify' | 'delete';
 
-export interface FileChangeRef {
-  path: string;
-  action: ChangeAction;
-}
+export type FileChangeRef = G.FileChange;
 
-/** A checkpoint as the log keeps it and checkpoint.created announces it. */
-export interface CheckpointMark {
-  sessionId?: string;
-  turnId?: string;
-  callId?: string;
-  /** Absent when the snapshot could not be taken: error says why (an error kind). */
-  checkpointId?: number;
-  reason: CheckpointReason;
-  files?: number;
-  /** The checkpoint the change list is measured from (before the call, or before the turn). */
-  from?: number;
-  changed?: FileChangeRef[] | null;
-  error?: string;
-  errorArgs?: Record<string, unknown> | null;
-}
+export type CheckpointMark = G.CheckpointView;
 
-export interface RestoreMark {
-  checkpointId: number;
-  turnId?: string;
-  scope: RestoreScope;
-  /** The checkpoint of what the restore replaced: restoring it undoes the restore. */
-  undoId?: number;
-  changed: FileChangeRef[] | null;
-  forkId?: string;
-  forkOf?: string;
-}
+export type RestoreMark = G.RestoreItem;
 
-export interface ReviewMark {
-  turnId: string;
-  path: string;
-  action: 'accept' | 'revert';
-  hunks?: number[] | null;
-  reason?: string;
-  undoId?: number;
-}
+export type ReviewMark = G.ReviewItem;
 
-/** One line of a hunk, with its end of line; numbers are 1-based, 0 where the side has none. */
-export interface HunkLine {
-  kind: 'ctx' | 'add' | 'del';
-  text: string;
-  old?: number;
-  new?: number;
-}
+export type HunkLine = G.Line;
 
-export interface ServerHunk {
-  oldStart: number;
-  oldLines: number;
-  newStart: number;
-  newLines: number;
-  lines: HunkLine[];
-}
+export type ServerHunk = G.Hunk;
 
-export interface FileDiff {
-  path: string;
-  action: ChangeAction;
-  before: string;
-  after: string;
-  hunks: ServerHunk[] | null;
-  /** binary, too_large, link, large_file */
-  omitted?: string;
-  unrestorable?: boolean;
-}
+export type FileDiff = G.FileDiff;
 
-export interface RestorePreview {
-  checkpoint: Checkpoint;
-  scope: RestoreScope;
-  files: FileDiff[] | null;
-  deletes: string[] | null;
-  unrestorable: string[] | null;
-  turnId?: string;
-  prompt?: string;
-}
+export type RestorePreview = G.Preview;
 
 export type ReviewState = 'pending' | 'accepted' | 'reverted';
 
-export interface FileReview extends FileDiff {
-  state: ReviewState;
-  hunkStates: ReviewState[] | null;
-  reasons?: string[] | null;
-}
+export type FileReview = G.FileChanges;
 
-export interface TurnChanges {
-  turnId: string;
-  from: number;
-  to: number;
-  running?: boolean;
-  files: FileReview[] | null;
-}
+export type TurnChanges = G.TurnChanges;
 
-export interface ReviewRequest {
-  sessionId: string;
-  turnId: string;
-  path: string;
-  action: 'accept' | 'revert';
-  /** 0-based indexes of the file's hunks; none: the whole file. */
-  hunks?: number[];
-  reason?: string;
-}
+export type ReviewRequest = G.ReviewRequest;
 
-export interface CheckpointUsage {
-  bytes: number;
-  quota: number;
-  checkpoints: number;
-}
+export type CheckpointUsage = G.Usage;
 
-export interface CheckpointSettings {
-  quota: number;
-  maxFileSize: number;
-  secrets: string[] | null;
-  defaultSecrets: string[] | null;
-  reviewBeforeApply: boolean;
-  usage?: CheckpointUsage | null;
-  /** Why there is no checkpoint store (an error kind). */
-  unavailable?: string;
-}
+export type CheckpointSettings = G.CheckpointSettingsView;
 
 /** A write's or an edit's change staged for review before apply (Go: agent.StagedReview). */
 export interface StagedReview {
@@ -155,8 +56,4 @@ export interface StagedReview {
   hunks: ServerHunk[] | null;
 }
 
-export interface HunkVerdict {
-  hunk: number;
-  accept: boolean;
-  reason?: string;
-}
+export type HunkVerdict = G.HunkVerdict;

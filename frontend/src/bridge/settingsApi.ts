@@ -1,12 +1,13 @@
 import { transport } from './select';
 import { typedTransport } from './typed';
-import type { Language, Permission, Session, SystemInfo, Theme } from './types';
-import type { CheckpointSettings } from './checkpoints';
+import type { Language, Permission, Theme } from './types';
+import type * as G from './generated';
+import { fieldsOf } from './wire';
 
 // Shared with the app API's types; re-exported so the settings features import from one place.
 export { PERMISSIONS, THEMES, type Permission, type SystemInfo, type Theme } from './types';
 
-/** Wire types of the Settings and System facades (API.md); JSON names as the Go side emits them. */
+/** The Settings, MCP and System facades' types: wire types from generated.ts, unions and constants of the UI's own. */
 
 /** 'demo' is only read, from data an earlier build wrote: the demo runs in its own sessions now. */
 export type ProviderKind = '' | 'anthropic' | 'openai' | 'demo';
@@ -23,6 +24,11 @@ export interface ProviderSettings {
   keys: Record<KeyProvider, KeySource>;
 }
 
+/**
+ * Settings as the page holds them: the wire's (G.SettingsView) read defensively by
+ * normalizeSettings (features/settings/appSettingsStore.ts), so an older or partial answer never
+ * breaks the page; unions stand where Go sends plain strings.
+ */
 export interface AppSettings {
   language: Language;
   defaultPermission: Permission;
@@ -43,7 +49,7 @@ export interface AppSettings {
   /** The provider the command line fixed for every turn (serve --provider …); null: Settings decide. */
   commandLine: { kind: string; model: string } | null;
   /** Checkpoints: quota, large-file limit, secret patterns, review before apply, and usage. */
-  checkpoints?: CheckpointSettings | null;
+  checkpoints?: G.CheckpointSettingsView;
 }
 
 /** The kernel sandbox under shell commands: Landlock, or none (every shell command then asks). */
@@ -63,105 +69,32 @@ export interface SandboxSupport {
   reason?: string;
 }
 
-export interface Rule {
-  id: string;
-  effect: 'allow' | 'deny';
-  kind: string;
-  path: string;
-  command: string;
-  /** An MCP rule's server/tool pattern (shown as mcp:server/tool). */
-  mcp?: string;
-  /** exact (the default): the command or path itself; prefix: the command followed by anything; pattern: a path glob. */
-  scope?: 'exact' | 'prefix' | 'pattern';
-  /** Where the rule came from, e.g. "approval" (an "Always allow" answer) or "settings". */
-  source: string;
-  /** RFC 3339 */
-  createdAt: string;
-}
+export type Rule = G.RuleView;
 
-/** An MCP server as Settings lists it (MCP.List). */
-export interface McpServer {
-  id: string;
-  name: string;
-  /** Empty: every workspace. */
-  workspace?: string;
-  transport: 'stdio' | 'http';
-  command?: string;
-  args?: string[] | null;
-  env?: Record<string, string> | null;
-  url?: string;
-  headers?: Record<string, string> | null;
-  network?: boolean;
-  enabled: boolean;
-  source: string;
-  status: { state: 'stopped' | 'running' | 'failed'; problem?: string };
-  tools: McpTool[] | null;
-}
+export type McpServer = G.ServerView;
 
-export type McpToolState = 'approved' | 'changed' | 'new' | 'off' | 'gone';
+export type McpToolState = G.ToolState;
 
-export interface McpTool {
-  name: string;
-  title?: string;
-  description: string;
-  readOnly: boolean;
-  state: McpToolState;
-  /** mcp:server/tool */
-  rule: string;
-  /** The listed definition; sent back to approve exactly what was reviewed. */
-  seen?: string;
-  diff?: { op: ' ' | '-' | '+'; text: string }[] | null;
-}
+export type McpTool = G.McpToolView;
 
-/** What Add takes: a stdio command line, or an http URL. */
-export interface McpConfig {
-  name: string;
-  workspace?: string;
-  transport: 'stdio' | 'http';
-  command?: string;
-  args?: string[];
-  url?: string;
-  network?: boolean;
-}
+export type McpConfig = G.Config;
 
-/** An MCP server's log file (MCP.Log): stdio servers write their stderr there. */
-export interface McpLog {
-  path: string;
-  text: string;
-  /** The file is longer: text is its last 64 KB only. */
-  truncated: boolean;
-}
+export type McpLog = G.LogView;
 
-export interface McpImportItem {
-  config: McpConfig;
-  problem?: string;
-  exists?: boolean;
-}
+export type McpImportItem = G.ImportItem;
 
-export interface McpImportResult {
-  name: string;
-  server?: McpServer | null;
-  error?: { kind: string; message: string } | null;
-}
+export type McpImportResult = G.MCPImportView;
 
-export interface LocalServer {
-  name: 'Ollama' | 'LM Studio';
-  baseUrl: string;
-  ok: boolean;
-  models: string[];
-}
+export type LocalServer = G.LocalServer;
 
-export interface ProviderChoice {
-  kind: ProviderKind;
-  model: string;
-  baseUrl: string;
-}
+export type ProviderChoice = G.SetProviderRequest;
 
 /** The part of a `decision.asked` Decision that a notification needs. */
 export interface AskedDecision {
   id: string;
   sessionId: string;
-  kind: 'question' | 'approval' | 'plan_review' | 'elicitation' | 'sampling';
+  kind: G.DecisionKind;
+  /** The wire's payload (any JSON) read leniently: only these fields, each possibly absent. */
   payload?: {
     message?: string;
     messages?: { text?: string }[] | null;
@@ -174,10 +107,7 @@ export interface AskedDecision {
   } | null;
 }
 
-export interface ResolvedDecision {
-  id: string;
-  sessionId: string;
-}
+export type ResolvedDecision = G.Resolved;
 
 /**
  * The typed Settings/System API: the Settings page, onboarding, theme and notifications use this.
@@ -188,56 +118,59 @@ export function createSettingsApi(getTransport = transport) {
 
   return {
     settings: {
-      get: () => call<AppSettings>('Settings.Get'),
-      setLanguage: (language: Language) => call<AppSettings>('Settings.SetLanguage', { language }),
+      get: () => call('Settings.Get'),
+      setLanguage: (language: Language) => call('Settings.SetLanguage', { language }),
       /** The only writer of the default permission mode (R-AUTH-1). */
       setDefaultPermission: (permissionMode: Permission) =>
-        call<AppSettings>('Settings.SetDefaultPermission', { permissionMode }),
-      setDecisionTimeout: (value: string) => call<AppSettings>('Settings.SetDecisionTimeout', { value }),
-      setTheme: (theme: Theme) => call<AppSettings>('Settings.SetTheme', { theme }),
-      setProvider: (choice: ProviderChoice) => call<AppSettings>('Settings.SetProvider', choice),
-      saveKey: (provider: KeyProvider, key: string) => call<AppSettings>('Settings.SaveKey', { provider, key }),
-      deleteKey: (provider: KeyProvider) => call<AppSettings>('Settings.DeleteKey', { provider }),
-      rules: () => call<Rule[] | null>('Settings.Rules').then((r) => r ?? []),
-      revokeRule: (id: string) => call<Rule[] | null>('Settings.RevokeRule', { id }).then((r) => r ?? []),
-      probeLocal: () => call<LocalServer[] | null>('Settings.ProbeLocal').then((r) => r ?? []),
-      startDemo: () => call<Session>('Settings.StartDemo'),
+        call('Settings.SetDefaultPermission', { permissionMode }),
+      setDecisionTimeout: (value: string) => call('Settings.SetDecisionTimeout', { value }),
+      setTheme: (theme: Theme) => call('Settings.SetTheme', { theme }),
+      setProvider: (choice: ProviderChoice) => call('Settings.SetProvider', choice),
+      saveKey: (provider: KeyProvider, key: string) => call('Settings.SaveKey', { provider, key }),
+      deleteKey: (provider: KeyProvider) => call('Settings.DeleteKey', { provider }),
+      rules: () => call('Settings.Rules').then((r) => r ?? []),
+      revokeRule: (id: string) => call('Settings.RevokeRule', { id }).then((r) => r ?? []),
+      probeLocal: () => call('Settings.ProbeLocal').then((r) => r ?? []),
+      startDemo: () => call('Settings.StartDemo'),
       /** Replaces the whole list; the server trims each command, rejects an empty one and drops repeats. */
-      setExternalAgents: (commands: string[]) => call<AppSettings>('Settings.SetExternalAgents', { commands }),
+      setExternalAgents: (commands: string[]) => call('Settings.SetExternalAgents', { commands }),
       /** Replaces the list; the server rejects a name that is not a variable name. */
-      setShellEnvPassthrough: (names: string[]) => call<AppSettings>('Settings.SetShellEnvPassthrough', { names }),
-      setExternalStartTimeout: (value: string) => call<AppSettings>('Settings.SetExternalStartTimeout', { value }),
+      setShellEnvPassthrough: (names: string[]) => call('Settings.SetShellEnvPassthrough', { names }),
+      setExternalStartTimeout: (value: string) => call('Settings.SetExternalStartTimeout', { value }),
       /** Saves every checkpoint setting at once; the store follows at once (a smaller quota prunes now). */
       setCheckpoints: (req: { quota: number; maxFileSize: number; secrets: string[]; reviewBeforeApply: boolean }) =>
-        call<AppSettings>('Settings.SetCheckpoints', req),
-      onChanged: on<AppSettings>('settings.changed'),
+        call('Settings.SetCheckpoints', req),
+      onChanged: on('settings.changed'),
       /** A rule was added or revoked elsewhere (an MCP rule from its section, another window). */
-      onRulesChanged: on<Rule[] | null>('rules.changed'),
+      onRulesChanged: on('rules.changed'),
+      /** An "Always allow" answer stored a rule (after its decision was resolved). */
+      onRuleAdded: on('rule.added'),
     },
     mcp: {
-      list: (workspace = '') => call<McpServer[] | null>('MCP.List', { workspace }).then((r) => r ?? []),
+      list: (workspace = '') => call('MCP.List', { workspace }).then((r) => r ?? []),
       /** Adds and enables (which starts the server once to pin its tools). */
-      add: (config: McpConfig) => call<McpServer>('MCP.Add', config),
-      enable: (id: string) => call<McpServer>('MCP.Enable', { id }),
-      disable: (id: string) => call<McpServer>('MCP.Disable', { id }),
-      remove: (id: string) => call<null>('MCP.Remove', { id }).then(() => undefined),
-      approve: (id: string, tool: string, seen: string) => call<McpServer>('MCP.Approve', { id, tool, seen }),
-      setToolOff: (id: string, tool: string, off: boolean) => call<McpServer>('MCP.SetToolOff', { id, tool, off }),
-      preview: (workspace: string) => call<McpImportItem[] | null>('MCP.Preview', { workspace }).then((r) => r ?? []),
+      add: (config: McpConfig) => call('MCP.Add', config),
+      enable: (id: string) => call('MCP.Enable', { id }),
+      disable: (id: string) => call('MCP.Disable', { id }),
+      remove: (id: string) => call('MCP.Remove', { id }).then(() => undefined),
+      approve: (id: string, tool: string, seen: string) => call('MCP.Approve', { id, tool, seen }),
+      setToolOff: (id: string, tool: string, off: boolean) => call('MCP.SetToolOff', { id, tool, off }),
+      preview: (workspace: string) => call('MCP.Preview', { workspace }).then((r) => r ?? []),
       import: (workspace: string, names: string[]) =>
-        call<McpImportResult[] | null>('MCP.Import', { workspace, names }).then((r) => r ?? []),
-      log: (id: string) => call<McpLog>('MCP.Log', { id }),
-      addRule: (effect: 'allow' | 'deny', rule: string) => call<Rule[] | null>('MCP.AddRule', { effect, rule }).then((r) => r ?? []),
-      onChanged: on<{ serverId: string; name: string }>('mcp.changed'),
+        call('MCP.Import', { workspace, names }).then((r) => r ?? []),
+      log: (id: string) => call('MCP.Log', { id }),
+      addRule: (effect: 'allow' | 'deny', rule: string) => call('MCP.AddRule', { effect, rule }).then((r) => r ?? []),
+      onChanged: on('mcp.changed'),
     },
     system: {
-      info: () => call<SystemInfo>('System.Info'),
+      info: () => call('System.Info'),
       /** Desktop only: the Go side builds the OS notification from the decision. */
-      notifyDecision: (id: string) => call<null>('System.NotifyDecision', { id }).then(() => undefined),
+      notifyDecision: (id: string) => call('System.NotifyDecision', { id }).then(() => undefined),
     },
     decisions: {
-      onAsked: on<AskedDecision>('decision.asked'),
-      onResolved: on<ResolvedDecision>('decision.resolved'),
+      onAsked: (cb: (d: AskedDecision) => void) =>
+        on('decision.asked')((d) => cb({ id: d.id, sessionId: d.sessionId, kind: d.kind, payload: fieldsOf(d.payload) })),
+      onResolved: on('decision.resolved'),
     },
     onReconnect,
   };

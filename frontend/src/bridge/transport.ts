@@ -4,7 +4,7 @@ export type Unsubscribe = () => void;
 /** What every transport offers; `method` is "Struct.Method". */
 export interface Transport {
   readonly name: 'wails' | 'http';
-  call(method: string, req?: object): Promise<unknown>;
+  call(method: string, req?: unknown): Promise<unknown>;
   onEvent(name: string, cb: EventCallback): Unsubscribe;
   /** Called after the event stream came back from a drop (events may have been missed meanwhile). */
   onReconnect(cb: () => void): Unsubscribe;

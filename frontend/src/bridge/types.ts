@@ -1,123 +1,79 @@
-/** Wire types of the Go app API (JSON field names as the Go side emits them). See docs/API.md. */
-import type { CheckpointMark, HunkVerdict, RestoreMark, ReviewMark, StagedReview } from './checkpoints';
+/**
+ * The app API's types as the UI uses them. Wire types come from generated.ts (generated from the
+ * Go side by build/gents: the reference for every method, event and field); what is written here
+ * are the UI's own refinements (unions the Go side spells as plain strings, the timeline's items by
+ * type, decision payloads by kind), constants and live-only fields.
+ */
+import type * as G from './generated';
+import type { CheckpointMark, RestoreMark, ReviewMark, StagedReview } from './checkpoints';
+
+/**
+ * Every value of the union T, in the order given: the compiler refuses a list that misses one, so a
+ * value the Go side adds to a generated union fails the build until the UI lists it too.
+ */
+const everyOf =
+  <T extends string>() =>
+  <const L extends readonly T[]>(list: [T] extends [L[number]] ? L : never): readonly T[] =>
+    list;
 
 export type Language = 'en' | 'zh-CN';
 
 export const LANGUAGES: readonly Language[] = ['en', 'zh-CN'];
 
 /** The person's preference chosen in the composer's selector (R-MODE-1). */
-export type Interaction = 'smart' | 'chat';
+export type Interaction = G.InteractionMode;
 /** The "Advanced…" choice; '' is no override. Only valid with smart. */
-export type Override = '' | 'execute' | 'plan' | 'analyze' | 'debug' | 'verified';
-export const OVERRIDES: readonly Exclude<Override, ''>[] = ['execute', 'plan', 'analyze', 'debug', 'verified'];
+export type Override = G.Override;
+export const OVERRIDES = everyOf<Exclude<Override, ''>>()(['execute', 'plan', 'analyze', 'debug', 'verified']);
 
-export type Permission = 'ask' | 'auto' | 'full';
-export const PERMISSIONS: readonly Permission[] = ['ask', 'auto', 'full'];
+export type Permission = G.PermissionMode;
+export const PERMISSIONS = everyOf<Permission>()(['ask', 'auto', 'full']);
 
 /** What a turn actually ran as (resolved per turn). */
-export type ExecutionMode = 'chat' | 'propose' | 'analyze' | 'plan' | 'execute' | 'debug' | 'verified';
+export type ExecutionMode = G.ExecutionMode;
 
-export interface Session {
-  id: string;
-  title: string;
-  workspace: string;
-  /** Absent only from servers older than issue 5; read through `sessionPreference`. */
-  interactionMode?: Interaction;
-  executionOverride?: Override;
-  permissionMode?: Permission;
-  /** A stored mode that could not be read; the session runs read-only until it is changed. */
-  unrecognizedMode?: string;
-  externalAgent?: string;
-  /** A session of the offline demo: its own script, its own scratch folder. */
-  demo?: boolean;
-  running?: boolean;
-  /** Decisions waiting for the person. */
-  waiting?: number;
-  /** Orders the live state (running, waiting) among every report of it: the newest wins. */
-  stateSeq?: number;
-  /** RFC 3339 */
-  createdAt: string;
-  /** RFC 3339 */
-  updatedAt: string;
-}
+export type Session = G.Session;
 
-/** A page of the session list, most recently active first; `next` continues it ('' after the last). */
-export interface SessionPage {
-  sessions: Session[];
-  next: string;
-}
+export type SessionPage = G.SessionPage;
 
-/** sessions.changed: the sessions that changed, as they are now, and the ids of those deleted. */
+/**
+ * sessions.changed as api.sessions.onChanged hands it: the sessions that changed, as they are now,
+ * and the ids of those deleted (the wire's G.SessionsChanged with its lists never null).
+ */
 export interface SessionsChanged {
   sessions: Session[];
   removed: string[];
 }
 
-export interface CreateSessionRequest {
-  title?: string;
-  workspace?: string;
-  interactionMode?: Interaction;
-  executionOverride?: Override;
-  /** Omitted unless the new-task draft holds a choice: the backend then applies the default. */
-  permissionMode?: Permission;
-  /** An external ACP agent's command line, as saved in Settings; omitted: the built-in agent. */
-  externalAgent?: string;
-}
+export type CreateSessionRequest = G.CreateSessionRequest;
 
-export interface ConfigureRequest {
-  id: string;
-  interactionMode?: Interaction;
-  /** '' clears the override. */
-  executionOverride?: Override;
-}
+export type ConfigureRequest = G.ConfigureSessionRequest;
 
-export interface ConfigureResult {
-  session: Session;
-  /** True when a turn runs: the change waits for the next turn boundary. */
-  queued: boolean;
-}
+export type ConfigureResult = G.ConfigureResult;
 
-export interface Ack {
-  turnId?: string;
-  steered?: boolean;
-  queued?: boolean;
-  cleared?: boolean;
-}
+export type Ack = G.Ack;
 
-export interface QueueItem {
-  switch?: { interaction_mode: Interaction; execution_override: Override };
-  message_id?: string;
-}
+export type QueueItem = G.QueueItem;
 
 export type TurnStatus = 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted' | 'unverified';
 
-export type TArgsWire = Record<string, string | number>;
+/** A locale message's arguments as Go sends them. */
+export type TArgsWire = Record<string, unknown>;
 
-export interface Turn {
-  id: string;
-  prompt: string;
-  executionMode: ExecutionMode;
-  reasonKey: string;
-  reasonArgs?: TArgsWire | null;
-  status: TurnStatus;
-  error: string;
+/** A turn's header (Go: app.TurnView), with what only a live turn.ended adds. */
+export interface Turn extends G.TurnView {
   /** Live only (turn.ended): the error in the person's language. */
-  failure?: DisplayMessage | null;
-  temporary: boolean;
-  createdAt: string;
+  failure?: DisplayMessage;
 }
 
-/** The gate's verdict; external: an external agent ran the call without asking (its own flow). */
-export type Verdict = 'allow' | 'ask' | 'deny' | 'cancelled' | 'external' | '';
+/**
+ * The gate's verdict as Go sends it (a plain string): allow, ask, deny, cancelled, external (an
+ * external agent ran the call without asking, its own flow) or ''.
+ */
+export type Verdict = G.ToolCallView['verdict'];
 
 /** Text for the person as a locale key and its arguments (see features/transcript/message.ts). */
-export interface DisplayMessage {
-  key: string;
-  args?: Record<string, unknown> | null;
-  /** Lines at the start / end of the output the message stands for; none: all of it. */
-  head?: number;
-  tail?: number;
-}
+export type DisplayMessage = G.Message;
 
 export interface UserItem {
   type: 'user';
@@ -147,7 +103,7 @@ export interface ToolItem {
    * (answered, timed_out, …), a plan review's (approve, keep_planning, timed_out, …). */
   approved: string;
   /** The result in the person's language; the output is what the model read. */
-  display?: DisplayMessage | null;
+  display?: DisplayMessage;
   /** The output is the person's own answer (a plan's feedback): no error to show them. */
   answered?: boolean;
   /** Live only (tool.call): why the gate decided (gate.reason.*). */
@@ -180,7 +136,7 @@ export interface DirectItem {
   reasonKey?: string;
   reasonArgs?: TArgsWire | null;
   summary?: string;
-  display?: DisplayMessage | null;
+  display?: DisplayMessage;
 }
 export interface ModeItem {
   type: 'mode';
@@ -219,15 +175,7 @@ export interface UnreadableItem {
   logType: string;
 }
 /** The model's history from entry `from` through `through` now reaches it as a summary. */
-export interface CompactedMark {
-  from: number;
-  through: number;
-  summary: string;
-  tokensBefore: number;
-  tokensAfter: number;
-  window: number;
-  reason?: string;
-}
+export type CompactedMark = G.CompactedItem;
 /** The runtime summarised the earlier conversation to fit the model's context window. */
 export interface CompactedItem {
   type: 'compacted';
@@ -235,7 +183,11 @@ export interface CompactedItem {
   seq?: number;
   compacted: CompactedMark;
 }
-export type Item =
+/**
+ * The timeline's items by type: each is a G.Item (Go: app.Item, one struct whose type says which
+ * fields are set) with the fields its type sets; normalizeTranscript reads the wire's items into them.
+ */
+export type Item = { /** The log entry a stored item starts at; absent on one only seen live. */ seq?: number } & (
   | CompactedItem
   | UserItem
   | AssistantItem
@@ -246,9 +198,10 @@ export type Item =
   | UnreadableItem
   | CheckpointItem
   | RestoreItem
-  | ReviewItem;
+  | ReviewItem
+);
 
-export type DecisionKind = 'question' | 'approval' | 'plan_review' | 'elicitation' | 'sampling';
+export type DecisionKind = G.DecisionKind;
 
 /** A form an MCP server asks the person to fill in while one of its tools runs. */
 export interface ElicitationPayload {
@@ -313,17 +266,7 @@ export interface ScopeOption {
 }
 
 /** agent.status: an external agent starting when its session opens, ready, or failed to start. */
-export interface AgentStatusEvent {
-  sessionId: string;
-  /** The command line. */
-  agent: string;
-  /** What to call it: "opencode". */
-  name: string;
-  state: 'starting' | 'ready' | 'failed';
-  /** Ready with its own earlier session (session/load). */
-  loaded?: boolean;
-  error?: string;
-}
+export type AgentStatusEvent = G.AgentStatus;
 export interface QuestionPayload {
   question: string;
   options?: string[] | null;
@@ -336,44 +279,13 @@ export interface PlanReviewPayload {
   title?: string;
 }
 
-export interface Decision {
-  id: string;
-  sessionId: string;
-  turnId: string;
-  kind: DecisionKind;
-  payload: unknown;
-  createdAt: string;
-  deadline: string;
-}
+export type Decision = G.Decision;
 
-export type Outcome = 'answered' | 'rejected' | 'timed_out' | 'cancelled' | 'interrupted';
+export type Outcome = G.Outcome;
 
-export interface Resolved {
-  id: string;
-  sessionId: string;
-  kind: DecisionKind;
-  outcome: Outcome;
-  answer?: unknown;
-  reason?: string;
-  /** e.g. decision.reason.timed_out */
-  reasonKey?: string;
-}
+export type Resolved = G.Resolved;
 
-export interface ResolveRequest {
-  id: string;
-  choice?: string;
-  reason?: string;
-  /** What allow_session and allow_always save; absent means exact. */
-  scope?: ScopeId;
-  selected?: string[];
-  text?: string;
-  feedback?: string;
-  /** An elicitation's answer: accept (with content, the form) or decline. */
-  action?: 'accept' | 'decline';
-  content?: Record<string, unknown>;
-  /** Per-hunk verdicts on a change staged for review before apply; a hunk without one is accepted. */
-  hunks?: HunkVerdict[];
-}
+export type ResolveRequest = G.ResolveRequest;
 
 export interface Transcript {
   sessionId: string;
@@ -416,142 +328,27 @@ export interface ToolDef {
   inputSchema: { type?: string; properties?: Record<string, JsonSchemaProperty>; required?: string[] };
 }
 
-export interface DirectResult {
-  sessionId: string;
-  callId: string;
-  name: string;
-  input: unknown;
-  output: string;
-  isError: boolean;
-  code?: string;
-  /** The gate asks under the session's permission: nothing ran until the person confirms. */
-  needsApproval?: boolean;
-  reasonKey?: string;
-  reasonArgs?: TArgsWire | null;
-  summary?: string;
-  display?: DisplayMessage | null;
-}
+export type DirectResult = G.DirectResult;
 
-export type Theme = 'system' | 'light' | 'dark';
-export const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
+export type Theme = G.Theme;
+export const THEMES = everyOf<Theme>()(['system', 'light', 'dark']);
 
-export interface ProviderSettings {
-  kind: '' | 'anthropic' | 'openai' | 'demo' | string;
-  model: string;
-  baseUrl: string;
-  keys?: { anthropic: '' | 'env' | 'keyring'; openai: '' | 'env' | 'keyring' };
-}
+export type ProviderSettings = G.ProviderView;
 
-/** Fields beyond `language` arrived with issue 5; a server may omit them, so they are optional here. */
-export interface Settings {
-  language: Language;
-  defaultPermission?: Permission;
-  decisionTimeout?: string;
-  theme?: Theme;
-  provider?: ProviderSettings;
-  providerReady?: boolean;
-  /** The provider the command line fixed for every turn (serve --provider …). */
-  commandLine?: { kind: string; model?: string } | null;
-  /** External ACP agents a new task may run on. */
-  externalAgents?: string[] | null;
-}
+export type Settings = G.SettingsView;
 
-export interface SystemInfo {
-  version: string;
-  dataDir: string;
-  defaultWorkspace: string;
-  transport: 'desktop' | 'browser';
-}
+export type SystemInfo = G.Info;
 
 // Broadcast payloads.
 
-export interface TurnStartedEvent {
-  sessionId: string;
-  turnId: string;
-  executionMode: ExecutionMode;
-  reasonKey: string;
-  reasonArgs?: TArgsWire | null;
-  /** The message that started the turn, when the server sends it. */
-  prompt?: string;
-}
-export interface TurnDeltaEvent {
-  sessionId: string;
-  turnId: string;
-  text: string;
-  /** Numbers the deltas of one stream (a turn's text, one call's output) from 1. */
-  seq?: number;
-}
-export interface ToolCallEvent {
-  sessionId: string;
-  turnId: string;
-  callId: string;
-  name: string;
-  input: unknown;
-  summary?: string;
-  verdict: Verdict;
-  layer?: string;
-  code?: string;
-  reasonKey?: string;
-}
-export interface ToolOutputEvent {
-  sessionId: string;
-  turnId: string;
-  callId: string;
-  text: string;
-  /** Numbers the deltas of one stream (a turn's text, one call's output) from 1. */
-  seq?: number;
-}
-/** tool.progress: how far a running MCP tool says it is (transient: not in the log, gone after a reload). */
-export interface ToolProgressEvent {
-  sessionId: string;
-  turnId: string;
-  callId: string;
-  progress: number;
-  /** Absent or 0 when the server does not know how much there is. */
-  total?: number;
-  message?: string;
-}
-export interface ToolResultEvent {
-  sessionId: string;
-  turnId: string;
-  callId: string;
-  name: string;
-  output: string;
-  isError: boolean;
-  approved?: string;
-  code?: string;
-  display?: DisplayMessage | null;
-  answered?: boolean;
-}
-export interface TurnEndedEvent {
-  sessionId: string;
-  turnId: string;
-  status: TurnStatus;
-  error: string;
-  failure?: DisplayMessage | null;
-}
-export interface SessionModeEvent {
-  sessionId: string;
-  interactionMode: Interaction;
-  executionOverride: Override;
-}
-export interface QueueChangedEvent {
-  sessionId: string;
-  items: QueueItem[] | null;
-}
-/** What the server could not record after a turn (its end, the boundary); nothing committed was lost. */
-export interface SessionFailedEvent {
-  sessionId: string;
-  kind: string;
-  args?: Record<string, unknown> | null;
-}
-export interface SessionRef {
-  sessionId: string;
-}
-/** session.state: one session's live state. */
-export interface SessionStateEvent {
-  sessionId: string;
-  running: boolean;
-  waiting: number;
-  stateSeq: number;
-}
+export type TurnStartedEvent = G.TurnStarted;
+export type TurnDeltaEvent = G.Delta;
+export type ToolCallEvent = G.ToolCallView;
+export type ToolOutputEvent = G.Delta;
+export type ToolProgressEvent = G.ProgressView;
+export type ToolResultEvent = G.ToolDoneView;
+export type TurnEndedEvent = G.TurnEnded;
+export type SessionModeEvent = G.ModeView;
+export type QueueChangedEvent = G.QueueView;
+export type SessionFailedEvent = G.SessionFailed;
+export type SessionStateEvent = G.SessionState;

@@ -1,7 +1,7 @@
 import { BridgeError, errorFromWailsRejection, INTERNAL } from './errors';
 import { splitMethod, type EventCallback, type Transport, type Unsubscribe } from './transport';
 
-type BoundMethod = (req?: object) => Promise<unknown>;
+type BoundMethod = (req?: unknown) => Promise<unknown>;
 
 /** The globals Wails injects into its window: bound structs of package `app`, and the runtime. */
 export interface WailsGlobals {

@@ -1,6 +1,7 @@
 import type { Catalog } from './catalog';
 
-export type TArgs = Record<string, string | number>;
+/** A message's arguments; each is written as String(value). */
+export type TArgs = Record<string, unknown>;
 export type TFunction = (key: string, args?: TArgs) => string;
 
 export const FALLBACK_LANGUAGE = 'en';

@@ -45,6 +45,12 @@ export class FakeTransport extends FakeTransportBase {
           id: `s${++this.seq}`,
           title: r.title || 'New session',
           workspace: r.workspace || '/home/ada/project',
+          interactionMode: 'smart',
+          executionOverride: '',
+          permissionMode: 'ask',
+          running: false,
+          waiting: 0,
+          stateSeq: 0,
           createdAt: now,
           updatedAt: now,
         };
@@ -86,5 +92,5 @@ export class FakeTransport extends FakeTransportBase {
 }
 
 export function session(id: string, title: string, updatedAt: string): Session {
-  return { id, title, workspace: `/work/${id}`, createdAt: updatedAt, updatedAt };
+  return { id, title, workspace: `/work/${id}`, interactionMode: 'smart', executionOverride: '', permissionMode: 'ask', running: false, waiting: 0, stateSeq: 0, createdAt: updatedAt, updatedAt };
 }

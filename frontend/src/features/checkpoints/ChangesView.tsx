@@ -9,7 +9,8 @@ import './checkpoints.css';
 
 type Load = { status: 'loading' } | { status: 'ready'; changes: TurnChanges } | { status: 'error'; error: unknown };
 
-const STATE_TONE: Record<ReviewState, string> = { pending: 'muted', accepted: 'ok', reverted: 'danger' };
+// Go sends a verdict as a plain string: one this build does not know shows as pending does.
+const STATE_TONE: Partial<Record<string, string>> = { pending: 'muted', accepted: 'ok', reverted: 'danger' } satisfies Record<ReviewState, string>;
 
 /**
  * A turn's "Changes": every file it changed, as the server's hunks, each accepted or reverted on
@@ -98,7 +99,7 @@ function ReviewFile({
     if (state !== 'pending') {
       return (
         <span className="hunk-actions">
-          <span className={`badge badge--${STATE_TONE[state]}`} data-testid="hunk-state">
+          <span className={`badge badge--${STATE_TONE[state] ?? 'muted'}`} data-testid="hunk-state">
             {t(`checkpoint.state.${state}`)}
           </span>
         </span>
@@ -131,7 +132,7 @@ function ReviewFile({
         <code className="review-file__path mono">{file.path}</code>
         <span className="badge badge--muted">{t(`checkpoint.action.${file.action}`)}</span>
         {file.state !== 'pending' && (
-          <span className={`badge badge--${STATE_TONE[file.state]}`} data-testid="file-state">
+          <span className={`badge badge--${STATE_TONE[file.state] ?? 'muted'}`} data-testid="file-state">
             {t(`checkpoint.state.${file.state}`)}
           </span>
         )}

@@ -3,6 +3,7 @@ import { useT } from '../../i18n/I18nProvider';
 import type { TFunction } from '../../i18n/translate';
 import { agentName } from './RuntimePicker';
 import { tOr } from './toolLabel';
+import type { RunsOnSettings } from './useProviderLabel';
 
 /** What runs the session's turns, for its label. */
 export interface RunsOn {
@@ -11,7 +12,7 @@ export interface RunsOn {
 }
 
 /** The label's words: the demo, the session's external agent, the command line's provider, else Settings'. */
-export function modelLabelText(t: TFunction, settings: Settings | null, session: RunsOn | null): string | null {
+export function modelLabelText(t: TFunction, settings: RunsOnSettings | null, session: RunsOn | null): string | null {
   if (session?.demo) return t('composer.provider.demo');
   if (session?.externalAgent) return agentName(session.externalAgent);
   const line = settings?.commandLine;

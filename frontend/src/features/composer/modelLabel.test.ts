@@ -1,18 +1,17 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import type { Settings } from '../../bridge';
 import { catalog } from '../../i18n/locales';
 import { makeT } from '../../i18n/translate';
 import { emptyQueue, occupant, queueReducer } from './decisionQueue';
 import { modelLabelText } from './ModelLabel';
-import { canRun } from './useProviderLabel';
+import { canRun, type RunsOnSettings } from './useProviderLabel';
 
 const t = makeT(catalog, 'en');
-const none: Settings = { language: 'en', provider: { kind: '', model: '', baseUrl: '' }, providerReady: false };
+const none: RunsOnSettings = { provider: { kind: '', model: '', baseUrl: '', keys: { anthropic: '', openai: '' } }, providerReady: false };
 
 describe('what the composer says the turn runs on', () => {
   it('with serve --provider scripted it names the command line’s provider, never “No model set up” (issue 12)', () => {
-    const scripted: Settings = { ...none, providerReady: true, commandLine: { kind: 'scripted' } };
+    const scripted: RunsOnSettings = { ...none, providerReady: true, commandLine: { kind: 'scripted' } };
     expect(modelLabelText(t, scripted, null)).toBe('Scripted');
     expect(canRun(scripted, null)).toBe(true);
     expect(modelLabelText(t, none, null)).toBe('No model set up');
@@ -25,7 +24,7 @@ describe('what the composer says the turn runs on', () => {
     expect(canRun(none, { externalAgent: 'goose acp' })).toBe(true);
   });
   it('an older data folder whose provider says demo reads as none', () => {
-    expect(modelLabelText(t, { ...none, provider: { kind: 'demo', model: '', baseUrl: '' } }, null)).toBe('No model set up');
+    expect(modelLabelText(t, { ...none, provider: { kind: 'demo', model: '', baseUrl: '', keys: { anthropic: '', openai: '' } } }, null)).toBe('No model set up');
   });
 });
 

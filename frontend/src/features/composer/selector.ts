@@ -20,7 +20,8 @@ export function samePreference(a: Preference, b: Preference): boolean {
 }
 
 /** A session's stored preference; a server that does not send one means the default. */
-export function sessionPreference(s: Pick<Session, 'interactionMode' | 'executionOverride'>): Preference {
+/** A session's preference; one an older server did not send reads as plain Smart. */
+export function sessionPreference(s: Partial<Pick<Session, 'interactionMode' | 'executionOverride'>>): Preference {
   return normalizePreference({
     interactionMode: s.interactionMode === 'chat' ? 'chat' : 'smart',
     executionOverride: s.executionOverride ?? '',

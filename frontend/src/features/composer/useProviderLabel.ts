@@ -19,8 +19,11 @@ export function useProviderSettings(api: Api): Settings | null {
   return settings;
 }
 
+/** The settings that say what a turn runs on. */
+export type RunsOnSettings = Pick<Settings, 'provider' | 'providerReady' | 'commandLine'>;
+
 /** Whether a message can be sent: the session runs on its demo or an external agent, or a model is set up. */
-export function canRun(settings: Settings | null, session: { demo?: boolean; externalAgent?: string } | null): boolean {
+export function canRun(settings: RunsOnSettings | null, session: { demo?: boolean; externalAgent?: string } | null): boolean {
   if (session?.demo || session?.externalAgent) return true;
   // Unknown (not loaded, or an older server): let the server decide.
   return settings?.providerReady !== false;

@@ -93,7 +93,8 @@ export function fileLines(text: string): string[] {
 export interface ServerHunkLike {
   oldStart: number;
   newStart: number;
-  lines: { kind: 'ctx' | 'add' | 'del'; text: string; old?: number; new?: number }[];
+  /** ctx, add or del (Go sends a string); any other kind reads as context. */
+  lines: { kind: string; text: string; old?: number; new?: number }[] | null;
 }
 
 /**
@@ -106,7 +107,7 @@ export function fromServer(hunks: readonly ServerHunkLike[]): DiffModel {
   const out = hunks.map((h) => ({
     oldStart: h.oldStart,
     newStart: h.newStart,
-    lines: h.lines.map((l): DiffLine => {
+    lines: (h.lines ?? []).map((l): DiffLine => {
       if (l.kind === 'add') added++;
       if (l.kind === 'del') removed++;
       const text = l.text.replace(/\r?\n$/, '');

@@ -1,5 +1,6 @@
+import type { SettingsView } from '../../bridge/generated';
 import { useId, useState, type FormEvent } from 'react';
-import { KEY_PROVIDERS, type AppSettings, type KeyProvider } from '../../bridge/settingsApi';
+import { KEY_PROVIDERS, type KeyProvider } from '../../bridge/settingsApi';
 import { useT } from '../../i18n/I18nProvider';
 import { describeError } from '../../ui/errors';
 import { PROVIDER_NAMES } from '../settings/presets';
@@ -10,7 +11,7 @@ import { KeyIcon } from '../../ui/icons';
 import { PathCard } from './PathCard';
 
 /** Path one: paste an Anthropic or OpenAI key; it goes to the OS keyring and that provider is chosen. */
-export function KeyPath({ onSaved }: { onSaved: (settings: AppSettings) => void }) {
+export function KeyPath({ onSaved }: { onSaved: (settings: SettingsView) => void }) {
   const t = useT();
   const api = useSettingsApi();
   const id = useId();

@@ -1,5 +1,6 @@
+import type { SettingsView } from '../../bridge/generated';
 import { useState } from 'react';
-import type { AppSettings, LocalServer } from '../../bridge/settingsApi';
+import type { LocalServer } from '../../bridge/settingsApi';
 import { useT } from '../../i18n/I18nProvider';
 import { describeError } from '../../ui/errors';
 import { Spinner } from '../../ui/Spinner';
@@ -20,7 +21,7 @@ function ServerResult({
   onUse: (model: string) => void;
 }) {
   const t = useT();
-  const models = server.models.slice(0, MAX_MODELS);
+  const models = (server.models ?? []).slice(0, MAX_MODELS);
   return (
     <li className="local-server" data-testid="local-server" data-ok={server.ok}>
       <div className="local-server__head">
@@ -50,8 +51,8 @@ function ServerResult({
                 {m}
               </button>
             ))}
-            {server.models.length > MAX_MODELS && (
-              <span className="model-list__more">{t('onboarding.local.more', { Count: server.models.length - MAX_MODELS })}</span>
+            {(server.models ?? []).length > MAX_MODELS && (
+              <span className="model-list__more">{t('onboarding.local.more', { Count: (server.models ?? []).length - MAX_MODELS })}</span>
             )}
           </div>
         ))}
@@ -60,7 +61,7 @@ function ServerResult({
 }
 
 /** Path two: an OpenAI-compatible server on this computer (Ollama, LM Studio), probed on loopback. */
-export function LocalServerPath({ onSaved }: { onSaved: (settings: AppSettings) => void }) {
+export function LocalServerPath({ onSaved }: { onSaved: (settings: SettingsView) => void }) {
   const t = useT();
   const api = useSettingsApi();
   const [servers, setServers] = useState<LocalServer[] | null>(null);

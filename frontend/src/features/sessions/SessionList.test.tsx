@@ -13,7 +13,19 @@ vi.mock('./sessionState', async (importOriginal) => {
 });
 
 const at = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
-const session = (i: number, updatedAt: string): Session => ({ id: `s${i}`, title: `Session ${i}`, workspace: '/w', createdAt: updatedAt, updatedAt });
+const session = (i: number, updatedAt: string): Session => ({
+  id: `s${i}`,
+  title: `Session ${i}`,
+  workspace: '/w',
+  interactionMode: 'smart',
+  executionOverride: '',
+  permissionMode: 'ask',
+  running: false,
+  waiting: 0,
+  stateSeq: 0,
+  createdAt: updatedAt,
+  updatedAt,
+});
 
 function List({ sessions }: { sessions: Session[] }) {
   return (

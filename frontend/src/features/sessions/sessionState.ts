@@ -58,7 +58,7 @@ function sameMembers(a: Set<string>, b: readonly string[]): boolean {
 /** What the sidebar shows for a session, most pressing first. */
 export type SessionBadge = 'waiting' | 'running' | 'unread' | null;
 
-export function sessionBadge(s: Pick<Session, 'running' | 'waiting'>, unread: boolean): SessionBadge {
+export function sessionBadge(s: Partial<Pick<Session, 'running' | 'waiting'>>, unread: boolean): SessionBadge {
   if ((s.waiting ?? 0) > 0) return 'waiting';
   if (s.running) return 'running';
   return unread ? 'unread' : null;

@@ -73,7 +73,7 @@ describe('Settings: checkpoints', () => {
   });
 
   it('says why checkpoints are off', async () => {
-    renderSettingsPage(new CheckpointBackend({ settings: { checkpoints: checkpoints({ usage: null, unavailable: 'CHECKPOINTS_UNAVAILABLE' }) } }), 'zh-CN');
+    renderSettingsPage(new CheckpointBackend({ settings: { checkpoints: checkpoints({ usage: undefined, unavailable: 'CHECKPOINTS_UNAVAILABLE' }) } }), 'zh-CN');
     const line = await screen.findByTestId('checkpoints-usage');
     expect(line.textContent).toContain('检查点已关闭');
     expect(line.textContent).not.toContain('CHECKPOINTS_UNAVAILABLE');

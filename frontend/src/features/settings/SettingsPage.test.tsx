@@ -108,13 +108,13 @@ describe('Settings: always-allow rules', () => {
     expect(document.activeElement).toBe(screen.getByTestId('rules-empty'));
   });
 
-  it('shows the empty state, and refreshes when a decision is resolved elsewhere', async () => {
+  it('shows the empty state, and refreshes when an answer elsewhere stored a rule', async () => {
     const backend = new FakeSettingsBackend();
     renderSettingsPage(backend);
     // The rules load on their own request, after the settings: on a loaded machine, past 1 s.
     expect((await screen.findByTestId('rules-empty', {}, { timeout: 5000 })).textContent).toContain('No rules yet');
     backend.rules = [rule('r9', { command: 'go test ./...' })];
-    act(() => backend.emit('decision.resolved', { id: 'd1', sessionId: 's1' }));
+    act(() => backend.emit('rule.added', { sessionId: 's1' }));
     expect((await screen.findByTestId('rule-pattern')).textContent).toBe('go test ./...');
   });
 });

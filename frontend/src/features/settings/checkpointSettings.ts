@@ -13,7 +13,7 @@ export function normalizeCheckpoints(raw: unknown): { checkpoints?: CheckpointSe
   if (raw === null || typeof raw !== 'object') return {};
   const c = fieldsOf(raw);
   const u = fieldsOf(c.usage);
-  const usage: CheckpointUsage | null = c.usage ? { bytes: num(u.bytes), quota: num(u.quota), checkpoints: num(u.checkpoints) } : null;
+  const usage: CheckpointUsage | undefined = c.usage ? { bytes: num(u.bytes), quota: num(u.quota), checkpoints: num(u.checkpoints) } : undefined;
   const checkpoints: CheckpointSettings = {
     quota: num(c.quota),
     maxFileSize: num(c.maxFileSize),

@@ -5,8 +5,9 @@ import { useSettingsApi } from './settingsApiContext';
 export type RulesState = { status: 'loading' } | { status: 'ready'; rules: Rule[] } | { status: 'error'; error: unknown };
 
 /**
- * The Settings rules. An "Always allow" answer in any window adds one, so the list refreshes when a
- * decision is resolved and when the event stream comes back.
+ * The Settings rules. An "Always allow" answer in any window adds one, so the list refreshes when
+ * the rule is stored (rule.added, which follows the decision's resolution), when rules change,
+ * and when the event stream comes back.
  */
 export function useRules(): { state: RulesState; reload: () => void; revoke: (id: string) => Promise<void> } {
   const api = useSettingsApi();
@@ -26,7 +27,7 @@ export function useRules(): { state: RulesState; reload: () => void; revoke: (id
   useEffect(() => {
     load(false);
     const offs = [
-      api.decisions.onResolved(() => load(true)),
+      api.settings.onRuleAdded(() => load(true)),
       api.settings.onRulesChanged(() => load(true)),
       api.onReconnect(() => load(true)),
     ];

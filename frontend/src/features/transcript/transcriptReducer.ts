@@ -1,3 +1,4 @@
+import type * as G from '../../bridge/generated';
 import type {
   Ack,
   CheckpointMark,
@@ -29,13 +30,16 @@ export const emptyTranscript = (sessionId: string): Transcript => ({
   items: [],
 });
 
+/** T with the fields K optional: what the reducer also takes from an older server, which left them out. */
+type Lenient<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+
 export type TranscriptAction =
   | { type: 'load'; transcript: Transcript }
-  | { type: 'turn.started'; e: TurnStartedEvent; at: string }
-  | { type: 'turn.delta'; e: TurnDeltaEvent }
+  | { type: 'turn.started'; e: Lenient<TurnStartedEvent, 'prompt' | 'reason'>; at: string }
+  | { type: 'turn.delta'; e: Lenient<TurnDeltaEvent, 'seq'> }
   | { type: 'turn.ended'; e: TurnEndedEvent }
-  | { type: 'tool.call'; e: ToolCallEvent }
-  | { type: 'tool.output'; e: ToolOutputEvent }
+  | { type: 'tool.call'; e: Lenient<ToolCallEvent, 'summary'> }
+  | { type: 'tool.output'; e: Lenient<ToolOutputEvent, 'seq'> }
   | { type: 'tool.progress'; e: ToolProgressEvent }
   | { type: 'tool.result'; e: ToolResultEvent }
   | { type: 'tool.direct'; e: DirectResult }
@@ -46,8 +50,11 @@ export type TranscriptAction =
   /** Our own Composer.Send was accepted: show the message at once. */
   | { type: 'sent'; text: string; ack: Ack };
 
+/** A transcript page as it may arrive: the wire's (G.Transcript), or a part of one. */
+export type TranscriptPage = Partial<Omit<G.Transcript, 'sessionId'>> & { sessionId: string };
+
 /** Fills what an older or partial payload left out, so rendering never meets undefined lists. */
-export function normalizeTranscript(t: Partial<Transcript> & { sessionId: string }): Transcript {
+export function normalizeTranscript(t: TranscriptPage): Transcript {
   return {
     sessionId: t.sessionId,
     running: t.running ?? '',
@@ -62,7 +69,7 @@ export function normalizeTranscript(t: Partial<Transcript> & { sessionId: string
 }
 
 /** The number of the log entry a stored item starts at; 0 for one only seen live. */
-export const itemSeq = (it: Item): number => (it as { seq?: number }).seq ?? 0;
+export const itemSeq = (it: Item): number => it.seq ?? 0;
 
 function olderTurns(older: Transcript['turns'], newer: Transcript['turns']): Transcript['turns'] {
   const known = new Set(newer.map((x) => x.id));
@@ -90,11 +97,24 @@ export function keepOlder(before: Transcript, fresh: Transcript): Transcript {
 }
 
 /** The server leaves out empty fields; the views read every field. */
-function normalizeItem(it: Item, running: string): Item {
+/**
+ * Reads one wire item as the item of its type: Go leaves out the empty fields (omitempty), the
+ * view wants them. A type this build does not know is shown as unreadable, never skipped.
+ */
+function normalizeItem(it: G.Item, running: string): Item {
+  const out = itemOf(it, running);
+  return it.seq ? { ...out, seq: it.seq } : out;
+}
+
+function itemOf(it: G.Item, running: string): Item {
+  const turnId = it.turnId ?? '';
   switch (it.type) {
     case 'tool':
       return {
-        ...it,
+        type: 'tool',
+        turnId,
+        callId: it.callId ?? '',
+        name: it.name ?? '',
         input: it.input ?? {},
         output: it.output ?? '',
         isError: Boolean(it.isError),
@@ -102,28 +122,46 @@ function normalizeItem(it: Item, running: string): Item {
         layer: it.layer ?? '',
         code: it.code ?? '',
         approved: it.approved ?? '',
+        display: it.display,
+        answered: it.answered,
         // A stored call is finished unless its turn still runs.
         done: it.turnId !== running || Boolean(it.isError) || Boolean(it.output),
       };
     case 'direct':
-      return { ...it, turnId: '', output: it.output ?? '', isError: Boolean(it.isError), code: it.code ?? '' };
+      return {
+        type: 'direct',
+        turnId: '',
+        callId: it.callId ?? '',
+        name: it.name ?? '',
+        input: it.input,
+        output: it.output ?? '',
+        isError: Boolean(it.isError),
+        code: it.code ?? '',
+        display: it.display,
+      };
     case 'user':
-      return { ...it, turnId: it.turnId ?? '', text: it.text ?? '', steer: Boolean(it.steer) };
+      return { type: 'user', turnId, text: it.text ?? '', steer: Boolean(it.steer) };
     case 'assistant':
-      return { ...it, turnId: it.turnId ?? '', text: it.text ?? '' };
+      return { type: 'assistant', turnId, text: it.text ?? '' };
     case 'mode':
-      return { ...it, turnId: it.turnId ?? '', executionOverride: it.executionOverride ?? '' };
-    case 'unreadable':
-      return { ...it, turnId: '', seq: it.seq ?? 0, logType: it.logType ?? '' };
+      return { type: 'mode', turnId, interactionMode: it.interactionMode ?? 'smart', executionOverride: it.executionOverride ?? '' };
+    case 'cleared':
+      return { type: 'cleared', turnId: '' };
     case 'checkpoint':
-      return { ...it, turnId: it.turnId ?? '', checkpoint: { ...it.checkpoint, changed: it.checkpoint?.changed ?? [] } };
+      return { type: 'checkpoint', turnId, callId: it.callId, checkpoint: { reason: '', ...it.checkpoint, changed: it.checkpoint?.changed ?? [] } };
     case 'restore':
-      return { ...it, turnId: '', restore: { ...it.restore, changed: it.restore?.changed ?? [] } };
+      if (!it.restore) break;
+      return { type: 'restore', turnId: '', restore: { ...it.restore, changed: it.restore.changed ?? [] } };
     case 'review':
-      return { ...it, turnId: '', review: { ...it.review, hunks: it.review?.hunks ?? [] } };
-    default:
-      return it;
+      if (!it.review) break;
+      return { type: 'review', turnId: '', review: { ...it.review, hunks: it.review.hunks ?? [] } };
+    case 'compacted':
+      if (!it.compacted) break;
+      return { type: 'compacted', turnId, seq: it.seq, compacted: it.compacted };
+    case 'unreadable':
+      return { type: 'unreadable', turnId: '', seq: it.seq ?? 0, logType: it.logType ?? '' };
   }
+  return { type: 'unreadable', turnId: '', seq: it.seq ?? 0, logType: it.type };
 }
 
 const hasUserItem = (items: Item[], turnId: string) => items.some((i) => i.type === 'user' && i.turnId === turnId && !i.steer);
@@ -197,7 +235,7 @@ export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcrip
         prompt: e.prompt ?? '',
         executionMode: e.executionMode,
         reasonKey: e.reasonKey,
-        reasonArgs: e.reasonArgs ?? null,
+        reasonArgs: e.reasonArgs,
         status: 'running',
         error: '',
         temporary: false,
@@ -217,7 +255,7 @@ export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcrip
     }
     case 'turn.ended': {
       const { e } = a;
-      const turns = t.turns.map((x) => (x.id === e.turnId ? { ...x, status: e.status, error: e.error ?? '', failure: e.failure ?? null } : x));
+      const turns = t.turns.map((x) => (x.id === e.turnId ? { ...x, status: e.status, error: e.error ?? '', failure: e.failure } : x));
       const items = t.items.map((i) => (i.type === 'tool' && i.turnId === e.turnId && !i.done ? { ...i, done: true } : i));
       return { ...t, running: t.running === e.turnId ? '' : t.running, turns, items };
     }
@@ -242,7 +280,7 @@ export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcrip
       const deltaSeq = freshDelta(t, a.e);
       if (!deltaSeq) return t;
       // Output after the call's result is stale: the result holds the whole output.
-      return { ...t, deltaSeq, items: updateTool(t.items, a.e.callId, (x) => (x.done ? x : { ...x, output: x.output + a.e.text })) };
+      return { ...t, deltaSeq, items: updateTool(t.items, a.e.callId ?? '', (x) => (x.done ? x : { ...x, output: x.output + a.e.text })) };
     }
     case 'tool.progress': {
       const { e } = a;
@@ -258,8 +296,7 @@ export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcrip
           output: e.output ?? x.output,
           isError: Boolean(e.isError),
           approved: e.approved ?? x.approved,
-          code: e.code ?? x.code,
-          display: e.display ?? null,
+          display: e.display,
           answered: Boolean(e.answered),
           done: true,
           progress: null,
@@ -282,7 +319,7 @@ export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcrip
             output: e.output,
             isError: e.isError,
             code: e.code ?? '',
-            display: e.display ?? null,
+            display: e.display,
           },
         ],
       };

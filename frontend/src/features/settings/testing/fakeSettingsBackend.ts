@@ -27,6 +27,7 @@ export function rule(id: string, patch: Partial<Rule> = {}): Rule {
     kind: 'bash',
     path: '',
     command: 'npm test',
+    scope: 'exact',
     source: 'approval:s1',
     createdAt: '2025-01-02T10:00:00Z',
     ...patch,
