@@ -50,7 +50,7 @@ export type CheckpointUsage = G.Usage;
 
 export type CheckpointSettings = G.CheckpointSettingsView;
 
-/** A write's or an edit's change staged for review before apply (Go: agent.StagedReview). */
+/** A write's or an edit's change staged for review before apply (Go: decision.StagedReview). */
 export interface StagedReview {
   stagedId: number;
   hunks: ServerHunk[] | null;

@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 
-/** What a write or an edit would do to a file (Go's tool.Change). */
+/** What a write or an edit would do to a file (Go's display.Change). */
 export interface FileChange {
   path: string;
   before: string;

@@ -1,7 +1,7 @@
 import type { TFunction } from '../../i18n/translate';
 
 /**
- * Text for the person as a locale key and its arguments (Go's tool.Message): the model read the
+ * Text for the person as a locale key and its arguments (Go's display.Message): the model read the
  * same thing in English. An argument may itself be a message. head and tail say how many lines at
  * the start or end of the output the message stands for; the rest is data shown as it is.
  */
