@@ -3,7 +3,7 @@ package app
 import (
 	"agentdesk/backend/checkpoint"
 	"agentdesk/backend/eventlog"
-	"agentdesk/backend/review"
+	"agentdesk/backend/rewind"
 )
 
 // Checkpoints is the facade of checkpoints, restores and the review of a turn's changes.
@@ -36,10 +36,10 @@ type RestoreRequest struct {
 }
 
 // Preview says what a restore would do, before the person confirms it.
-func (f *Checkpoints) Preview(req RestoreRequest) (review.Preview, error) {
-	p, err := f.s.Review.Preview(review.PreviewRequest{SessionID: req.SessionID, CheckpointID: req.CheckpointID, Scope: req.Scope})
+func (f *Checkpoints) Preview(req RestoreRequest) (rewind.Preview, error) {
+	p, err := f.s.Review.Preview(rewind.PreviewRequest{SessionID: req.SessionID, CheckpointID: req.CheckpointID, Scope: req.Scope})
 	if err != nil {
-		return review.Preview{}, f.s.fail(err)
+		return rewind.Preview{}, f.s.fail(err)
 	}
 	return p, nil
 }
@@ -53,7 +53,7 @@ type RestoreResult struct {
 
 // Restore carries out a confirmed restore.
 func (f *Checkpoints) Restore(req RestoreRequest) (RestoreResult, error) {
-	done, err := f.s.Review.Restore(review.RestoreRequest{SessionID: req.SessionID, CheckpointID: req.CheckpointID,
+	done, err := f.s.Review.Restore(rewind.RestoreRequest{SessionID: req.SessionID, CheckpointID: req.CheckpointID,
 		Scope: req.Scope, Deletes: req.Deletes})
 	if err != nil {
 		return RestoreResult{}, f.s.fail(err)
@@ -77,10 +77,10 @@ type TurnRequest struct {
 }
 
 // Changes is the turn's "Changes" view: each file's diff as hunks, with the person's verdicts.
-func (f *Checkpoints) Changes(req TurnRequest) (review.TurnChanges, error) {
+func (f *Checkpoints) Changes(req TurnRequest) (rewind.TurnChanges, error) {
 	c, err := f.s.Review.Changes(req.SessionID, req.TurnID)
 	if err != nil {
-		return review.TurnChanges{}, f.s.fail(err)
+		return rewind.TurnChanges{}, f.s.fail(err)
 	}
 	return c, nil
 }
@@ -97,10 +97,10 @@ type ReviewRequest struct {
 }
 
 // Review records the verdict (reverting first when asked) and returns the view afresh.
-func (f *Checkpoints) Review(req ReviewRequest) (review.TurnChanges, error) {
-	if _, err := f.s.Review.Apply(review.ReviewRequest{SessionID: req.SessionID, TurnID: req.TurnID, Path: req.Path,
+func (f *Checkpoints) Review(req ReviewRequest) (rewind.TurnChanges, error) {
+	if _, err := f.s.Review.Apply(rewind.ReviewRequest{SessionID: req.SessionID, TurnID: req.TurnID, Path: req.Path,
 		Action: req.Action, Hunks: req.Hunks, Reason: req.Reason}); err != nil {
-		return review.TurnChanges{}, f.s.fail(err)
+		return rewind.TurnChanges{}, f.s.fail(err)
 	}
 	return f.Changes(TurnRequest{SessionID: req.SessionID, TurnID: req.TurnID})
 }

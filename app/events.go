@@ -5,7 +5,7 @@ import (
 	"agentdesk/backend/bus"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/mcp"
-	"agentdesk/backend/review"
+	"agentdesk/backend/rewind"
 )
 
 // Broadcast names the app layer publishes itself.
@@ -39,8 +39,8 @@ func EventPayloads() map[string]any {
 		decision.EventAsked:      decision.Decision{},
 		decision.EventResolved:   decision.Resolved{},
 		mcp.EventChanged:         mcp.ChangedView{},
-		review.EventRestored:     review.RestoreDone{},
-		review.EventReviewed:     review.ReviewDone{},
+		rewind.EventRestored:     rewind.RestoreDone{},
+		rewind.EventReviewed:     rewind.ReviewDone{},
 		bus.EventOverflow:        bus.Overflow{},
 		EventSessionsChanged:     SessionsChanged{},
 		EventSessionState:        SessionState{},

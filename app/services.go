@@ -16,7 +16,7 @@ import (
 	"agentdesk/backend/i18n"
 	"agentdesk/backend/mcp"
 	"agentdesk/backend/provider"
-	"agentdesk/backend/review"
+	"agentdesk/backend/rewind"
 	"agentdesk/backend/store"
 )
 
@@ -57,7 +57,7 @@ type Services struct {
 	// Checkpoints snapshot the workspaces (nil when the store could not open: checkpointErr
 	// says why, and Settings shows it); Review restores and reviews over them.
 	Checkpoints   *checkpoint.Store
-	Review        *review.Service
+	Review        *rewind.Service
 	checkpointErr error
 
 	getenv   func(string) string

@@ -3,7 +3,7 @@ package app
 import (
 	"agentdesk/backend/checkpoint"
 	"agentdesk/backend/errs"
-	"agentdesk/backend/review"
+	"agentdesk/backend/rewind"
 	"agentdesk/backend/store"
 )
 
@@ -33,7 +33,7 @@ func (s *Services) checkpointView() (CheckpointSettingsView, error) {
 	if err != nil {
 		return CheckpointSettingsView{}, err
 	}
-	cs = review.Effective(cs)
+	cs = rewind.Effective(cs)
 	v := CheckpointSettingsView{Quota: cs.Quota, MaxFileSize: cs.MaxFileSize, Secrets: cs.Secrets,
 		DefaultSecrets: append([]string{}, checkpoint.DefaultSecrets...), ReviewBeforeApply: cs.ReviewBeforeApply}
 	switch {
@@ -46,7 +46,7 @@ func (s *Services) checkpointView() (CheckpointSettingsView, error) {
 	case s.checkpointErr != nil:
 		v.Unavailable = string(errs.KindOf(s.checkpointErr))
 	default:
-		v.Unavailable = string(review.Unavailable)
+		v.Unavailable = string(rewind.Unavailable)
 	}
 	return v, nil
 }
@@ -60,7 +60,7 @@ func (f *Settings) SetCheckpoints(req CheckpointSettingsRequest) (SettingsView, 
 		return SettingsView{}, f.s.fail(err)
 	}
 	if f.s.Checkpoints != nil {
-		if err := f.s.Checkpoints.Configure(review.Options(saved)); err != nil {
+		if err := f.s.Checkpoints.Configure(rewind.Options(saved)); err != nil {
 			return SettingsView{}, f.s.fail(err)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"agentdesk/backend/errs"
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/hunk"
-	"agentdesk/backend/review"
+	"agentdesk/backend/rewind"
 	"agentdesk/backend/store"
 )
 
@@ -41,7 +41,7 @@ func restoreFlags(c *Context, fs *flag.FlagSet) {
 
 // withReview opens the store and the checkpoint store and hands the review service to fn with
 // the session named by --session.
-func (c *Context) withReview(fs *flag.FlagSet, fn func(svc *review.Service, sessionID string) error) int {
+func (c *Context) withReview(fs *flag.FlagSet, fn func(svc *rewind.Service, sessionID string) error) int {
 	sessionID := fs.Lookup("session").Value.String()
 	if sessionID == "" {
 		return c.exitFor(errs.New(errs.MissingArgument, "Name", "--session"))
@@ -51,12 +51,12 @@ func (c *Context) withReview(fs *flag.FlagSet, fn func(svc *review.Service, sess
 		return c.exitFor(err)
 	}
 	defer st.Close()
-	cps, err := review.Open(st, c.DataDir)
+	cps, err := rewind.Open(st, c.DataDir)
 	if err != nil {
 		return c.exitFor(err)
 	}
 	defer cps.Close()
-	svc := &review.Service{Store: st, Checkpoints: cps, Running: func(id string) bool { return turnRunning(st, id) }}
+	svc := &rewind.Service{Store: st, Checkpoints: cps, Running: func(id string) bool { return turnRunning(st, id) }}
 	if _, err := st.GetSession(sessionID); err != nil {
 		return c.exitFor(err)
 	}
@@ -84,7 +84,7 @@ func checkpointID(arg string) (int64, error) {
 }
 
 func runCheckpointList(c *Context, fs *flag.FlagSet, _ []string) int {
-	return c.withReview(fs, func(svc *review.Service, sessionID string) error {
+	return c.withReview(fs, func(svc *rewind.Service, sessionID string) error {
 		list, err := svc.List(sessionID)
 		if err != nil {
 			return err
@@ -108,7 +108,7 @@ func runCheckpointDiff(c *Context, fs *flag.FlagSet, args []string) int {
 		return c.exitFor(err)
 	}
 	to, _ := strconv.ParseInt(fs.Lookup("to").Value.String(), 10, 64)
-	return c.withReview(fs, func(svc *review.Service, sessionID string) error {
+	return c.withReview(fs, func(svc *rewind.Service, sessionID string) error {
 		files, err := svc.Diff(sessionID, from, to)
 		if err != nil {
 			return err
@@ -123,7 +123,7 @@ func runCheckpointDiff(c *Context, fs *flag.FlagSet, args []string) int {
 }
 
 // printDiffs prints each file as a unified diff, or says why its content is not shown.
-func (c *Context) printDiffs(files []review.FileDiff) {
+func (c *Context) printDiffs(files []rewind.FileDiff) {
 	for _, f := range files {
 		if f.Omitted != "" || len(f.Hunks) == 0 {
 			fmt.Fprintln(c.Stdout, c.T("cli.checkpoints.omitted", "Path", f.Path, "Action", f.Action, "Why", f.Omitted))
@@ -144,8 +144,8 @@ func runCheckpointRestore(c *Context, fs *flag.FlagSet, args []string) int {
 	}
 	scope := fs.Lookup("scope").Value.String()
 	yes := fs.Lookup("yes").Value.String() == "true"
-	return c.withReview(fs, func(svc *review.Service, sessionID string) error {
-		p, err := svc.Preview(review.PreviewRequest{SessionID: sessionID, CheckpointID: id, Scope: scope})
+	return c.withReview(fs, func(svc *rewind.Service, sessionID string) error {
+		p, err := svc.Preview(rewind.PreviewRequest{SessionID: sessionID, CheckpointID: id, Scope: scope})
 		if err != nil {
 			return err
 		}
@@ -153,7 +153,7 @@ func runCheckpointRestore(c *Context, fs *flag.FlagSet, args []string) int {
 			c.printPreview(fs, p)
 			return nil
 		}
-		done, err := svc.Restore(review.RestoreRequest{SessionID: sessionID, CheckpointID: id, Scope: scope, Deletes: p.Deletes})
+		done, err := svc.Restore(rewind.RestoreRequest{SessionID: sessionID, CheckpointID: id, Scope: scope, Deletes: p.Deletes})
 		if err != nil {
 			return err
 		}
@@ -170,7 +170,7 @@ func runCheckpointRestore(c *Context, fs *flag.FlagSet, args []string) int {
 }
 
 // printPreview shows what a restore would do, and how to confirm it.
-func (c *Context) printPreview(fs *flag.FlagSet, p review.Preview) {
+func (c *Context) printPreview(fs *flag.FlagSet, p rewind.Preview) {
 	if wantsJSON(fs) {
 		c.printJSON(p)
 		return

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"agentdesk/backend/errs"
-	"agentdesk/backend/review"
+	"agentdesk/backend/rewind"
 	"agentdesk/backend/store"
 )
 
@@ -15,14 +15,14 @@ func checkpointSettings() map[string]setting {
 		return setting{
 			get: func(st *store.Store) (string, error) {
 				cs, err := st.CheckpointSettings()
-				return get(review.Effective(cs)), err
+				return get(rewind.Effective(cs)), err
 			},
 			set: func(st *store.Store, value string) error {
 				cs, err := st.CheckpointSettings()
 				if err != nil {
 					return err
 				}
-				cs = review.Effective(cs)
+				cs = rewind.Effective(cs)
 				if err := set(&cs, value); err != nil {
 					return err
 				}

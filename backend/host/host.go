@@ -18,7 +18,7 @@ import (
 	"agentdesk/backend/decision"
 	"agentdesk/backend/i18n"
 	"agentdesk/backend/mcp"
-	"agentdesk/backend/review"
+	"agentdesk/backend/rewind"
 	"agentdesk/backend/store"
 	"agentdesk/backend/tool"
 )
@@ -60,7 +60,7 @@ type Host struct {
 	// all). Review restores and reviews over it.
 	Checkpoints   *checkpoint.Store
 	CheckpointErr error
-	Review        *review.Service
+	Review        *rewind.Service
 }
 
 // New builds the parts over st. From then on the host owns st: Close closes it. When New
@@ -89,12 +89,12 @@ func New(st *store.Store, opts Options) (*Host, error) {
 	h.MCP = mcp.NewHost(st, mcp.Options{DataDir: opts.DataDir, Getenv: opts.Getenv, LogDir: mcp.LogDir(opts.DataDir),
 		Publish: h.Bus.Publish, Version: opts.Version})
 	if opts.DataDir != "" {
-		h.Checkpoints, h.CheckpointErr = review.Open(st, opts.DataDir)
+		h.Checkpoints, h.CheckpointErr = rewind.Open(st, opts.DataDir)
 	}
 	h.Runtime = agent.New(agent.Options{Store: st, Publish: publish, Decisions: h.Decisions,
 		Tools: tool.NewRegistry(), Provider: opts.Provider, Messages: opts.Messages, DataDir: opts.DataDir,
 		External: h.External, MCP: h.MCP, Checkpoints: h.Checkpoints})
-	h.Review = &review.Service{Store: st, Checkpoints: h.Checkpoints, Publish: publish,
+	h.Review = &rewind.Service{Store: st, Checkpoints: h.Checkpoints, Publish: publish,
 		Running: func(id string) bool { _, ok := h.Runtime.Running(id); return ok }}
 	return h, nil
 }

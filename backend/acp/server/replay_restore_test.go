@@ -13,7 +13,7 @@ import (
 
 	"agentdesk/backend/checkpoint"
 	"agentdesk/backend/eventlog"
-	"agentdesk/backend/review"
+	"agentdesk/backend/rewind"
 	"agentdesk/backend/store"
 )
 
@@ -44,8 +44,8 @@ func TestSessionLoadReplaysRestoresAndReviews(t *testing.T) {
 		t.Fatal(err)
 	}
 	write("second\n")
-	svc := &review.Service{Store: st, Checkpoints: cps, Publish: func(string, any) {}, Running: func(string) bool { return false }}
-	done, err := svc.Restore(review.RestoreRequest{SessionID: sess.ID, CheckpointID: cp.ID, Scope: eventlog.ScopeFiles})
+	svc := &rewind.Service{Store: st, Checkpoints: cps, Publish: func(string, any) {}, Running: func(string) bool { return false }}
+	done, err := svc.Restore(rewind.RestoreRequest{SessionID: sess.ID, CheckpointID: cp.ID, Scope: eventlog.ScopeFiles})
 	if err != nil {
 		t.Fatal(err)
 	}

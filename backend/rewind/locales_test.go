@@ -1,4 +1,4 @@
-package review_test
+package rewind_test
 
 import (
 	"testing"
@@ -7,14 +7,14 @@ import (
 	"agentdesk/backend/errs"
 	"agentdesk/backend/hunk"
 	"agentdesk/backend/i18n"
-	"agentdesk/backend/review"
+	"agentdesk/backend/rewind"
 )
 
 // Every error kind of checkpoints, hunks and reviews has a message in every shipped language,
 // and so has every title session/load gives a restore or a review.
 func TestEveryKindHasAMessage(t *testing.T) {
 	kinds := []errs.Kind{checkpoint.Missing, checkpoint.NeedsConfirmation, checkpoint.RestoreFailed, checkpoint.TooLarge,
-		checkpoint.NotAFile, review.Busy, review.Unavailable, review.NoTurn, review.NotText, hunk.Conflict}
+		checkpoint.NotAFile, rewind.Busy, rewind.Unavailable, rewind.NoTurn, rewind.NotText, hunk.Conflict}
 	keys := []string{"tool.result.partial", "acp.restore.files", "acp.restore.conversation", "acp.restore.both", "acp.review.accepted", "acp.review.reverted"}
 	for _, k := range kinds {
 		keys = append(keys, "error."+string(k))

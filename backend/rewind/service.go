@@ -1,10 +1,10 @@
-// Package review lets the person see and undo what the agent changed: restore a checkpoint's
+// Package rewind lets the person see and undo what the agent changed: restore a checkpoint's
 // files, its conversation (a fork before its turn) or both, and review a turn's changes file by
 // file and hunk by hunk, accepting or reverting each with a reason that reaches the model at the
 // next turn. Every restore and every verdict is an event of the session's log; every write goes
 // through the checkpoint store (os.Root at the workspace, a checkpoint before and after), so a
 // restore or a revert can itself be undone.
-package review
+package rewind
 
 import (
 	"io"

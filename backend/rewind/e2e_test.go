@@ -1,4 +1,4 @@
-package review_test
+package rewind_test
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 	"agentdesk/backend/checkpoint"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/eventlog"
-	"agentdesk/backend/review"
+	"agentdesk/backend/rewind"
 )
 
 const secret = "API_TOKEN=SECRET-ONLY-IN-DOT-ENV"
@@ -71,17 +71,17 @@ func TestATurnIsRestoredByteIdenticallyThroughTheRuntime(t *testing.T) {
 	assertCheckpointsAroundEveryCall(t, r.checkpoints())
 
 	id := r.turnCheckpoint(turn)
-	p, err := r.svc.Preview(review.PreviewRequest{SessionID: r.session, CheckpointID: id, Scope: eventlog.ScopeFiles})
+	p, err := r.svc.Preview(rewind.PreviewRequest{SessionID: r.session, CheckpointID: id, Scope: eventlog.ScopeFiles})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(p.Deletes, []string{"generated.txt", "new.txt"}) {
 		t.Fatalf("the preview must list what the restore deletes: %v", p.Deletes)
 	}
-	if i := slices.IndexFunc(p.Files, func(f review.FileDiff) bool { return f.Path == "a.txt" }); i < 0 || len(p.Files[i].Hunks) != 1 {
+	if i := slices.IndexFunc(p.Files, func(f rewind.FileDiff) bool { return f.Path == "a.txt" }); i < 0 || len(p.Files[i].Hunks) != 1 {
 		t.Fatalf("the preview shows each file's diff: %+v", p.Files)
 	}
-	done, err := r.svc.Restore(review.RestoreRequest{SessionID: r.session, CheckpointID: id, Scope: eventlog.ScopeFiles, Deletes: p.Deletes})
+	done, err := r.svc.Restore(rewind.RestoreRequest{SessionID: r.session, CheckpointID: id, Scope: eventlog.ScopeFiles, Deletes: p.Deletes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,11 +210,11 @@ func TestTheConversationIsRestoredByAForkBeforeTheTurn(t *testing.T) {
 	r.send("first question")
 	second := r.send("second question")
 	id := r.turnCheckpoint(second)
-	p, err := r.svc.Preview(review.PreviewRequest{SessionID: r.session, CheckpointID: id, Scope: eventlog.ScopeBoth})
+	p, err := r.svc.Preview(rewind.PreviewRequest{SessionID: r.session, CheckpointID: id, Scope: eventlog.ScopeBoth})
 	if err != nil || p.Prompt != "second question" || !slices.Equal(p.Deletes, []string{"n.txt"}) {
 		t.Fatalf("preview: %+v %v", p, err)
 	}
-	done, err := r.svc.Restore(review.RestoreRequest{SessionID: r.session, CheckpointID: id, Scope: eventlog.ScopeBoth, Deletes: p.Deletes})
+	done, err := r.svc.Restore(rewind.RestoreRequest{SessionID: r.session, CheckpointID: id, Scope: eventlog.ScopeBoth, Deletes: p.Deletes})
 	if err != nil || done.Fork == nil {
 		t.Fatalf("restore: %+v %v", done, err)
 	}
@@ -228,7 +228,7 @@ func TestTheConversationIsRestoredByAForkBeforeTheTurn(t *testing.T) {
 	if !strings.Contains(last, "first question") || strings.Contains(last, "second question") || strings.Contains(last, "second answer") {
 		t.Fatalf("the fork's conversation must stop before the turn:\n%s", last)
 	}
-	if _, err := r.svc.Preview(review.PreviewRequest{SessionID: r.session, CheckpointID: done.Event.UndoID, Scope: eventlog.ScopeConversation}); errs.KindOf(err) != errs.NotFound {
+	if _, err := r.svc.Preview(rewind.PreviewRequest{SessionID: r.session, CheckpointID: done.Event.UndoID, Scope: eventlog.ScopeConversation}); errs.KindOf(err) != errs.NotFound {
 		t.Fatalf("a checkpoint of another session is not found from the fork: %v", err)
 	}
 }
@@ -250,8 +250,8 @@ func TestARestoreWaitsForTheRunningTurn(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	_, err = r.svc.Restore(review.RestoreRequest{SessionID: r.session, CheckpointID: id, Scope: eventlog.ScopeFiles})
-	if errs.KindOf(err) != review.Busy {
+	_, err = r.svc.Restore(rewind.RestoreRequest{SessionID: r.session, CheckpointID: id, Scope: eventlog.ScopeFiles})
+	if errs.KindOf(err) != rewind.Busy {
 		t.Fatalf("a restore during a turn: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -262,13 +262,13 @@ func TestARestoreWaitsForTheRunningTurn(t *testing.T) {
 }
 
 // restore previews the files of a checkpoint and confirms the deletes the preview listed.
-func restore(t *testing.T, r *rig, id int64) review.Restored {
+func restore(t *testing.T, r *rig, id int64) rewind.Restored {
 	t.Helper()
-	p, err := r.svc.Preview(review.PreviewRequest{SessionID: r.session, CheckpointID: id, Scope: eventlog.ScopeFiles})
+	p, err := r.svc.Preview(rewind.PreviewRequest{SessionID: r.session, CheckpointID: id, Scope: eventlog.ScopeFiles})
 	if err != nil {
 		t.Fatal(err)
 	}
-	done, err := r.svc.Restore(review.RestoreRequest{SessionID: r.session, CheckpointID: id, Scope: eventlog.ScopeFiles, Deletes: p.Deletes})
+	done, err := r.svc.Restore(rewind.RestoreRequest{SessionID: r.session, CheckpointID: id, Scope: eventlog.ScopeFiles, Deletes: p.Deletes})
 	if err != nil {
 		t.Fatal(err)
 	}

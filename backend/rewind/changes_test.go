@@ -1,4 +1,4 @@
-package review_test
+package rewind_test
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 	"agentdesk/backend/errs"
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/hunk"
-	"agentdesk/backend/review"
+	"agentdesk/backend/rewind"
 )
 
 func lines(n int, edit map[int]string) string {
@@ -55,7 +55,7 @@ func TestRevertingOneHunkWithAReasonReachesTheModelAtTheNextTurn(t *testing.T) {
 		t.Fatalf("hunks %+v states %v", f.Hunks, f.HunkStates)
 	}
 	reason := "Keep “line 25” as it was: the parser greps for it."
-	ev, err := r.svc.Apply(review.ReviewRequest{SessionID: r.session, TurnID: turn, Path: "f.txt", Action: eventlog.ReviewRevert,
+	ev, err := r.svc.Apply(rewind.ReviewRequest{SessionID: r.session, TurnID: turn, Path: "f.txt", Action: eventlog.ReviewRevert,
 		Hunks: []int{1}, Reason: reason})
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestRevertingOneHunkWithAReasonReachesTheModelAtTheNextTurn(t *testing.T) {
 	if info, _ := os.Stat(filepath.Join(r.workspace, "f.txt")); info.Mode().Perm() != 0o640 {
 		t.Fatalf("the revert changed the mode: %v", info.Mode())
 	}
-	if _, err := r.svc.Apply(review.ReviewRequest{SessionID: r.session, TurnID: turn, Path: "f.txt", Action: eventlog.ReviewAccept,
+	if _, err := r.svc.Apply(rewind.ReviewRequest{SessionID: r.session, TurnID: turn, Path: "f.txt", Action: eventlog.ReviewAccept,
 		Hunks: []int{0}}); err != nil {
 		t.Fatal(err)
 	}
@@ -100,27 +100,27 @@ func TestRevertingWholeFilesAndConflicts(t *testing.T) {
 		call("write", map[string]any{"path": "made.txt", "content": "made\n"}), `{"text":"Done."}`), checkpoint.Options{})
 	put(t, r.workspace, "f.txt", base, 0o644)
 	turn := r.send("go")
-	if _, err := r.svc.Apply(review.ReviewRequest{SessionID: r.session, TurnID: turn, Path: "made.txt", Action: eventlog.ReviewRevert}); err != nil {
+	if _, err := r.svc.Apply(rewind.ReviewRequest{SessionID: r.session, TurnID: turn, Path: "made.txt", Action: eventlog.ReviewRevert}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(r.workspace, "made.txt")); err == nil {
 		t.Fatal("reverting a created file must delete it")
 	}
 	put(t, r.workspace, "f.txt", lines(12, map[int]string{6: "six, edited by hand\n"}), 0o644)
-	_, err := r.svc.Apply(review.ReviewRequest{SessionID: r.session, TurnID: turn, Path: "f.txt", Action: eventlog.ReviewRevert, Hunks: []int{0}})
+	_, err := r.svc.Apply(rewind.ReviewRequest{SessionID: r.session, TurnID: turn, Path: "f.txt", Action: eventlog.ReviewRevert, Hunks: []int{0}})
 	if errs.KindOf(err) != hunk.Conflict {
 		t.Fatalf("a revert over changed lines: %v", err)
 	}
 	if read(t, r.workspace, "f.txt") != lines(12, map[int]string{6: "six, edited by hand\n"}) {
 		t.Fatal("a refused revert changed the file")
 	}
-	if _, err := r.svc.Apply(review.ReviewRequest{SessionID: r.session, TurnID: turn, Path: "f.txt", Action: eventlog.ReviewRevert}); err != nil {
+	if _, err := r.svc.Apply(rewind.ReviewRequest{SessionID: r.session, TurnID: turn, Path: "f.txt", Action: eventlog.ReviewRevert}); err != nil {
 		t.Fatal(err)
 	}
 	if read(t, r.workspace, "f.txt") != base {
 		t.Fatal("reverting the whole file puts it back as before the turn")
 	}
-	if _, err := r.svc.Apply(review.ReviewRequest{SessionID: r.session, TurnID: turn, Path: "nope.txt", Action: eventlog.ReviewAccept}); errs.KindOf(err) != errs.NotFound {
+	if _, err := r.svc.Apply(rewind.ReviewRequest{SessionID: r.session, TurnID: turn, Path: "nope.txt", Action: eventlog.ReviewAccept}); errs.KindOf(err) != errs.NotFound {
 		t.Fatalf("a file the turn did not change: %v", err)
 	}
 }

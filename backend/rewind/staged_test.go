@@ -1,4 +1,4 @@
-package review_test
+package rewind_test
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package review_test
+package rewind_test
 
 import (
 	"context"
@@ -22,7 +22,7 @@ import (
 	"agentdesk/backend/i18n"
 	"agentdesk/backend/provider"
 	"agentdesk/backend/provider/scripted"
-	"agentdesk/backend/review"
+	"agentdesk/backend/rewind"
 	"agentdesk/backend/sandbox"
 	"agentdesk/backend/session"
 	"agentdesk/backend/store"
@@ -46,7 +46,7 @@ type rig struct {
 	cps       *checkpoint.Store
 	rt        *agent.Runtime
 	reg       *decision.Registry
-	svc       *review.Service
+	svc       *rewind.Service
 	session   string
 	workspace string
 	record    string
@@ -84,7 +84,7 @@ func newRig(t *testing.T, script string, opts checkpoint.Options) *rig {
 	}
 	r.rt = agent.New(agent.Options{Store: r.st, Publish: b.Publish, Decisions: r.reg, Tools: tool.NewRegistry(),
 		Provider: agent.Fixed(rec), Messages: msgs, DataDir: r.dataDir, Checkpoints: r.cps})
-	r.svc = &review.Service{Store: r.st, Checkpoints: r.cps, Publish: b.Publish,
+	r.svc = &rewind.Service{Store: r.st, Checkpoints: r.cps, Publish: b.Publish,
 		Running: func(id string) bool { _, ok := r.rt.Running(id); return ok }}
 	perm := "ask"
 	v, err := (&session.Service{Store: r.st}).Create(session.CreateInput{Title: "t", Workspace: r.workspace, Permission: &perm})
