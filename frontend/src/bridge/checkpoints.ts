@@ -1,5 +1,5 @@
 /**
- * The Checkpoints facade's types (Go: app/checkpoints.go, backend/review): the wire types come from
+ * The Checkpoints facade's types (Go: app/checkpoints.go, backend/rewind): the wire types come from
  * generated.ts; the unions and constants here are the UI's own spelling of what Go sends as strings.
  */
 import type * as G from './generated';
