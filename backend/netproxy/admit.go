@@ -92,8 +92,8 @@ func parseTarget(hostport string, defaultPort int) (target, *errs.Error) {
 	if err != nil || port < 1 || port > 65535 {
 		return target{}, errs.New(BadRequest, "Problem", "the port "+strconv.Quote(portText)+" is not a port")
 	}
-	host = normalHost(host)
-	if !validHost(host) {
+	host = NormalHost(host)
+	if !ValidHost(host) {
 		return target{}, errs.New(BadRequest, "Problem", "the host "+strconv.Quote(host)+" is not a host name")
 	}
 	return target{host: host, port: port}, nil

@@ -118,5 +118,5 @@ func normalHostPort(addr string) string {
 	if err != nil {
 		return addr
 	}
-	return net.JoinHostPort(normalHost(host), port)
+	return net.JoinHostPort(NormalHost(host), port)
 }

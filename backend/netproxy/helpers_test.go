@@ -19,6 +19,7 @@ import (
 
 	"agentdesk/backend/errs"
 	"agentdesk/backend/netproxy"
+	"agentdesk/backend/netproxy/netproxytest"
 )
 
 // shortDir is a temporary folder with a path short enough for a Unix socket (108 bytes), which
@@ -46,7 +47,7 @@ func start(t testing.TB, cfg netproxy.Config) *netproxy.Proxy {
 // allow is a policy approving exactly patterns.
 func allow(t testing.TB, patterns ...string) func(context.Context, string, int) netproxy.Verdict {
 	t.Helper()
-	a, err := netproxy.NewAllowlist(patterns...)
+	a, err := netproxytest.NewAllowlist(patterns...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ func LoopbackForTests(tb testing.TB, names ...string) *Loopback {
 	tb.Helper()
 	l := &Loopback{names: map[string]bool{}}
 	for _, n := range names {
-		l.names[normalHost(n)] = true
+		l.names[NormalHost(n)] = true
 	}
 	tb.Logf("netproxy: %v reach 127.0.0.1 for this test", names)
 	return l

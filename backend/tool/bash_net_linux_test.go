@@ -17,6 +17,7 @@ import (
 
 	"agentdesk/backend/mode"
 	"agentdesk/backend/netproxy"
+	"agentdesk/backend/netproxy/netproxytest"
 	"agentdesk/backend/sandbox"
 )
 
@@ -35,7 +36,7 @@ func TestBashNetworkIsTheProxyAndNothingElse(t *testing.T) {
 	}))
 	defer srv.Close()
 	port := srv.Listener.Addr().(*net.TCPAddr).Port
-	allow, err := netproxy.NewAllowlist(fmt.Sprintf("approved.test:%d", port))
+	allow, err := netproxytest.NewAllowlist(fmt.Sprintf("approved.test:%d", port))
 	if err != nil {
 		t.Fatal(err)
 	}

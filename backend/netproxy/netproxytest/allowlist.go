@@ -1,4 +1,7 @@
-package netproxy
+// Package netproxytest holds what the proxy's tests and the shell's network tests decide with:
+// an allowlist of host patterns that answers at once and never asks anyone. The app decides
+// through the person instead (backend/agent's host decider).
+package netproxytest
 
 import (
 	"context"
@@ -8,25 +11,15 @@ import (
 	"sync"
 
 	"agentdesk/backend/errs"
+	"agentdesk/backend/netproxy"
 )
-
-// Verdict is a policy's answer about one host and port.
-type Verdict struct {
-	Allow bool
-	// Refusal says why, when Allow is false. Nil means "not approved" (NotApproved), which tells
-	// the model how to ask; a policy may give its own, e.g. that the person refused the host.
-	Refusal *errs.Error
-}
-
-// Approve is the verdict that lets a connection through.
-func Approve() Verdict { return Verdict{Allow: true} }
 
 // defaultPorts are the ports a host-level approval covers: plain HTTP and HTTPS. Any other port
 // needs an explicit host:port entry, so approving a web host does not open its SSH or database.
 var defaultPorts = []int{80, 443}
 
-// Allowlist is the simplest policy: the hosts the person approved. It is safe for concurrent
-// use, so the app can add a host the person just approved while other connections are served.
+// Allowlist is the simplest policy: a fixed set of approved hosts. It is safe for concurrent
+// use, so a test may add a host while other connections are served.
 // Patterns:
 //
 //	example.com         exactly that host, on the default ports
@@ -73,11 +66,11 @@ func (a *Allowlist) Add(pattern string) error {
 }
 
 // Decide is a Config.Decide: it answers at once and never asks anyone.
-func (a *Allowlist) Decide(_ context.Context, host string, port int) Verdict {
-	if a.allows(normalHost(host), port) {
-		return Approve()
+func (a *Allowlist) Decide(_ context.Context, host string, port int) netproxy.Verdict {
+	if a.allows(netproxy.NormalHost(host), port) {
+		return netproxy.Approve()
 	}
-	return Verdict{}
+	return netproxy.Verdict{}
 }
 
 func (a *Allowlist) allows(host string, port int) bool {
@@ -116,8 +109,8 @@ func isDefaultPort(port int) bool {
 }
 
 func parsePattern(pattern string) (entry, error) {
-	bad := errs.New(InvalidPattern, "Pattern", pattern)
-	host, port := normalHost(pattern), 0
+	bad := errs.New(netproxy.InvalidPattern, "Pattern", pattern)
+	host, port := netproxy.NormalHost(pattern), 0
 	if h, p, err := net.SplitHostPort(host); err == nil {
 		n, err := strconv.Atoi(p)
 		if err != nil || n < 1 || n > 65535 {
@@ -129,7 +122,7 @@ func parsePattern(pattern string) (entry, error) {
 	if wildcard {
 		host = host[1:] // keep the dot: ".example.com" is the suffix form candidates yields
 	}
-	if !validHost(strings.TrimPrefix(host, ".")) {
+	if !netproxy.ValidHost(strings.TrimPrefix(host, ".")) {
 		return entry{}, bad
 	}
 	// "*.com" would approve a whole top-level domain: surely a slip, never what a person meant.
@@ -137,32 +130,4 @@ func parsePattern(pattern string) (entry, error) {
 		return entry{}, bad
 	}
 	return entry{host, port}, nil
-}
-
-// normalHost is how hosts are compared: lower case, without the root's trailing dot.
-func normalHost(h string) string {
-	return strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), ".")
-}
-
-// validHost accepts DNS names (letters, digits, '-', '_', dots between non-empty labels) and IP
-// literals; anything else (spaces, '*' inside, control characters) is refused before it can
-// reach a resolver or a refusal's text.
-func validHost(h string) bool {
-	if h == "" || len(h) > 253 {
-		return false
-	}
-	if isIPLiteral(h) {
-		return true
-	}
-	for _, label := range strings.Split(h, ".") {
-		if label == "" || len(label) > 63 {
-			return false
-		}
-		for _, c := range label {
-			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-				return false
-			}
-		}
-	}
-	return true
 }
