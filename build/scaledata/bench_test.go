@@ -3,9 +3,9 @@ package scaledata_test
 import (
 	"testing"
 
-	"agentdesk/build/scaledata"
 	"agentdesk/backend/session"
 	"agentdesk/backend/store"
+	"agentdesk/build/scaledata"
 )
 
 func openFolder(b *testing.B) (*store.Store, scaledata.Manifest) {
