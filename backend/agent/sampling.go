@@ -29,11 +29,11 @@ const samplingTokenCap = 4096
 // sample answers a server's sampling request with the session's model once the person
 // allowed it. The error's text is what the server reads, in English.
 func (t *turn) sample(ctx context.Context, r tool.SamplingRequest) (tool.SamplingResult, error) {
-	if err := t.allowSampling(ctx, r); err != nil {
-		return tool.SamplingResult{}, t.toServer(err)
-	}
 	prov, err := t.provider()
 	if err != nil {
+		return tool.SamplingResult{}, t.toServer(err)
+	}
+	if err := t.allowSampling(ctx, r, modelOf(prov)); err != nil {
 		return tool.SamplingResult{}, t.toServer(err)
 	}
 	resp, err := prov.Stream(ctx, samplingRequest(r), nil)
@@ -43,8 +43,9 @@ func (t *turn) sample(ctx context.Context, r tool.SamplingRequest) (tool.Samplin
 	return tool.SamplingResult{Text: resp.Text, Model: modelOf(prov), StopReason: stopReasonOf(resp.StopReason)}, nil
 }
 
-// allowSampling is the person's say: a session grant for the server, else a decision.
-func (t *turn) allowSampling(ctx context.Context, r tool.SamplingRequest) error {
+// allowSampling is the person's say: a session grant for the server, else a decision that
+// names the model which would answer.
+func (t *turn) allowSampling(ctx context.Context, r tool.SamplingRequest, model string) error {
 	if t.profile().MCP == mode.MCPNone { // no MCP tool runs in such a mode, so none may sample
 		return errs.New(SamplingInChat, "Server", r.Server)
 	}
@@ -55,11 +56,7 @@ func (t *turn) allowSampling(ctx context.Context, r tool.SamplingRequest) error 
 	if policy.SamplingAllowed(in.Grants, r.Server) {
 		return nil
 	}
-	prov, err := t.provider()
-	if err != nil {
-		return err
-	}
-	res, err := t.askIn(ctx, decision.KindSampling, samplingPayload(r, modelOf(prov)))
+	res, err := t.askIn(ctx, decision.KindSampling, samplingPayload(r, model))
 	if err != nil {
 		return err
 	}
@@ -95,9 +92,15 @@ func (t *turn) provider() (provider.Provider, error) {
 	return t.rt.opts.Provider(t.sessionID)
 }
 
+// samplingTokens is what the model may write for r: what the server asked, within the cap.
+// The card shows exactly this number.
+func samplingTokens(r tool.SamplingRequest) int {
+	return min(max(r.MaxTokens, 1), samplingTokenCap)
+}
+
 func samplingPayload(r tool.SamplingRequest, model string) decision.SamplingPayload {
 	p := decision.SamplingPayload{Server: r.Server, Tool: r.Tool, Model: model, SystemPrompt: r.SystemPrompt,
-		MaxTokens: min(r.MaxTokens, samplingTokenCap), Messages: []decision.SamplingMessage{}}
+		MaxTokens: samplingTokens(r), Messages: []decision.SamplingMessage{}}
 	for _, m := range r.Messages {
 		p.Messages = append(p.Messages, decision.SamplingMessage{Role: m.Role, Text: m.Text})
 	}
@@ -106,7 +109,7 @@ func samplingPayload(r tool.SamplingRequest, model string) decision.SamplingPayl
 
 // samplingRequest is the server's prompt as a model request without tools.
 func samplingRequest(r tool.SamplingRequest) provider.Request {
-	req := provider.Request{System: r.SystemPrompt, MaxTokens: min(max(r.MaxTokens, 1), samplingTokenCap)}
+	req := provider.Request{System: r.SystemPrompt, MaxTokens: samplingTokens(r)}
 	for _, m := range r.Messages {
 		role := provider.RoleUser
 		if m.Role == string(provider.RoleAssistant) {

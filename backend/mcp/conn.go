@@ -244,7 +244,7 @@ func (c *conn) brokenError(err error) error {
 // (the multi round-trip pattern runs in the call's own context), else the only call in flight.
 // With no call, or several to choose between, it is declined: no answer goes to the wrong one.
 func (c *conn) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	ask := c.elicitorFor(ctx)
+	ask := c.hooksFor(ctx).elicit
 	if ask == nil {
 		return &mcp.ElicitResult{Action: "cancel"}, nil
 	}
@@ -280,10 +280,6 @@ func (c *conn) sample(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.
 		StopReason: res.StopReason}, nil
 }
 
-func (c *conn) elicitorFor(ctx context.Context) elicitor {
-	return c.hooksFor(ctx).elicit
-}
-
 // hooksFor finds the call a server's request belongs to: the one whose context carried it,
 // else the only call in flight; none when there are several to choose between.
 func (c *conn) hooksFor(ctx context.Context) callHooks {
@@ -315,22 +311,14 @@ func (c *conn) progress(_ context.Context, req *mcp.ProgressNotificationClientRe
 	}
 }
 
-// progressID reads a progress token back as the call id it was sent as: JSON numbers arrive
-// as float64.
+// progressID reads a progress token back as the call id it was sent as (a JSON number, which
+// arrives as float64); any other token names no call of ours.
 func progressID(token any) (uint64, bool) {
-	switch v := token.(type) {
-	case float64:
-		if v >= 0 && v == float64(uint64(v)) {
-			return uint64(v), true
-		}
-	case int64:
-		return uint64(v), v >= 0
-	case uint64:
-		return v, true
-	case int:
-		return uint64(v), v >= 0
+	v, ok := token.(float64)
+	if !ok || v < 1 || v != float64(uint64(v)) {
+		return 0, false
 	}
-	return 0, false
+	return uint64(v), true
 }
 
 // close ends the session; a stdio server's process group is stopped with it.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -93,5 +94,32 @@ func TestServerEnvironmentFollowsTheShellsRule(t *testing.T) {
 	}
 	if slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "DEPLOY_TOKEN=") }) {
 		t.Fatal("a secret-looking variable Settings does not keep reached the server")
+	}
+}
+
+// A line that reaches the log in two pieces is one line there, with one time stamp; an
+// unfinished last line is kept when the log closes.
+func TestLogKeepsLinesWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mcp-x.log")
+	l := openLog(path, "x")
+	for _, chunk := range []string{"Error: wr", "ite EPIPE\n  at a\n  at ", "b\nno newline"} {
+		if _, err := l.Write([]byte(chunk)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	want := []string{"Error: write EPIPE", "  at a", "  at b", "no newline"}
+	if len(lines) != 1+len(want) || !strings.HasPrefix(lines[0], "--- ") {
+		t.Fatalf("log:\n%s", b)
+	}
+	for i, w := range want {
+		if got := lines[i+1]; len(got) != len("15:04:05.000 ")+len(w) || !strings.HasSuffix(got, " "+w) {
+			t.Fatalf("line %d: %q, want the stamp and %q", i+1, got, w)
+		}
 	}
 }

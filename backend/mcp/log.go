@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -102,26 +103,42 @@ func openLog(path, started string) io.WriteCloser {
 	return &lineLog{f: f}
 }
 
-// lineLog stamps each line with the time it arrived.
+// lineLog stamps each line with the time it was completed. A pipe hands standard error over in
+// chunks that may end mid-line, so an unfinished line waits for its end (or for Close).
 type lineLog struct {
-	mu sync.Mutex
-	f  *os.File
+	mu      sync.Mutex
+	f       *os.File
+	partial []byte
 }
 
 func (l *lineLog) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.partial = append(l.partial, p...)
+	end := bytes.LastIndexByte(l.partial, '\n')
+	if end < 0 {
+		return len(p), nil
+	}
+	err := l.stamp(string(l.partial[:end]))
+	l.partial = append(l.partial[:0], l.partial[end+1:]...)
+	return len(p), err
+}
+
+func (l *lineLog) stamp(lines string) error {
 	stamp := time.Now().Format("15:04:05.000 ")
-	for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+	for _, line := range strings.Split(lines, "\n") {
 		if _, err := l.f.WriteString(stamp + line + "\n"); err != nil {
-			return 0, err
+			return err
 		}
 	}
-	return len(p), nil
+	return nil
 }
 
 func (l *lineLog) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if len(l.partial) > 0 {
+		_ = l.stamp(string(l.partial))
+	}
 	return l.f.Close()
 }

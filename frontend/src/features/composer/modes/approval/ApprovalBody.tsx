@@ -5,6 +5,7 @@ import type { TFunction } from '../../../../i18n/translate';
 import type { ModeBodyProps } from '../../ComposerMode';
 import { isFileChange, LazyDiffView } from '../../../diff/change';
 import { ExpandableCode } from '../../ExpandableCode';
+import { ReasonField } from '../../ReasonField';
 import { StagedReviewBody } from './StagedReview';
 
 export interface ApprovalState {
@@ -105,21 +106,14 @@ export function ApprovalBody({ state, setState, decision, ctx, run, busy }: Mode
       ) : (
         <ScopeChoice name={name} scopes={p.scopes} value={state.scope} busy={busy} t={t} onChange={(scope) => setState((s) => ({ ...s, scope }))} />
       )}
-      <input
-        className="input decision__reason"
-        data-testid="approval-reason"
-        aria-label={t('composer.approval.reasonLabel')}
+      <ReasonField
+        testId="approval-reason"
+        label={t('composer.approval.reasonLabel')}
         placeholder={t(p.agent ? 'composer.approval.externalReasonPlaceholder' : 'decision.approval.reason_placeholder')}
         value={state.reason}
-        readOnly={busy}
-        maxLength={2000}
-        onChange={(e) => setState((s) => ({ ...s, reason: e.target.value }))}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && !e.nativeEvent.isComposing) {
-            e.preventDefault();
-            run('reject');
-          }
-        }}
+        busy={busy}
+        onChange={(reason) => setState((s) => ({ ...s, reason }))}
+        onRefuse={() => run('reject')}
       />
     </div>
   );

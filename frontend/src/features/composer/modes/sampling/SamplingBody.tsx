@@ -1,6 +1,7 @@
 import type { SamplingMessage, SamplingPayload } from '../../../../bridge';
 import { fieldsOf } from '../../../../bridge/wire';
 import type { ModeBodyProps } from '../../ComposerMode';
+import { ReasonField } from '../../ReasonField';
 
 export interface SamplingState {
   reason: string;
@@ -51,22 +52,14 @@ export function SamplingBody({ state, setState, decision, ctx, run, busy }: Mode
         ))}
       </div>
       <p className="decision__hint">{t('composer.sampling.hint')}</p>
-      <input
-        className="input decision__reason"
-        data-testid="sampling-reason"
-        aria-label={t('composer.sampling.reasonLabel')}
+      <ReasonField
+        testId="sampling-reason"
+        label={t('composer.sampling.reasonLabel')}
         placeholder={t('composer.sampling.reasonPlaceholder')}
         value={state.reason}
-        readOnly={busy}
-        maxLength={2000}
-        onChange={(e) => setState((s) => ({ ...s, reason: e.target.value }))}
-        onKeyDown={(e) => {
-          // Enter in the reason field denies, as Reject does on an approval; only the focused Allow button allows.
-          if (e.key === 'Enter' && !e.nativeEvent.isComposing) {
-            e.preventDefault();
-            run('deny');
-          }
-        }}
+        busy={busy}
+        onChange={(reason) => setState((s) => ({ ...s, reason }))}
+        onRefuse={() => run('deny')}
       />
     </div>
   );
