@@ -60,6 +60,9 @@ func (b *notifyBody) Question(p decision.QuestionPayload)       { b.text = p.Que
 func (b *notifyBody) Approval(p decision.ApprovalPayload)       { b.text = p.Summary }
 func (b *notifyBody) PlanReview(p decision.PlanPayload)         { b.text = p.Title }
 func (b *notifyBody) Elicitation(p decision.ElicitationPayload) { b.text = p.Message }
+func (b *notifyBody) Continue(p decision.ContinuePayload) {
+	b.text = b.t("composer.continue.title", map[string]any{"Count": p.Steps})
+}
 func (b *notifyBody) Sampling(p decision.SamplingPayload) {
 	b.text = b.t("composer.sampling.title", map[string]any{"Server": p.Server})
 }

@@ -229,6 +229,9 @@ func (t *terminalAsk) PlanReview(pl decision.PlanPayload) { t.res, t.answered = 
 func (t *terminalAsk) Sampling(s decision.SamplingPayload) {
 	t.res, t.answered = t.c.sampleOnTerminal(s, t.p)
 }
+func (t *terminalAsk) Continue(c decision.ContinuePayload) {
+	t.res, t.answered = t.c.askContinue(c, t.p)
+}
 func (t *terminalAsk) Elicitation(f decision.ElicitationPayload) {
 	t.res, t.answered = t.c.elicitOnTerminal(f, t.p)
 }
@@ -277,6 +280,18 @@ func (c *Context) askApproval(a decision.ApprovalPayload, p *prompt) (decision.R
 	fmt.Fprintf(c.Stderr, "%s ", c.T("cli.run.rejectReason"))
 	reason, ok := p.line()
 	return decision.Approval(decision.Reject, reason), ok
+}
+
+func (c *Context) askContinue(pl decision.ContinuePayload, p *prompt) (decision.Resolution, bool) {
+	fmt.Fprintf(c.Stderr, "\n%s\n%s ", c.T("composer.continue.title", "Count", pl.Steps), c.T("cli.run.continueChoices"))
+	answer, ok := p.line()
+	if !ok {
+		return decision.Resolution{}, false
+	}
+	if a := strings.ToLower(answer); a == "y" || a == "yes" || a == "是" {
+		return decision.Continue(decision.ContinueTurn), true
+	}
+	return decision.Continue(decision.StopTurn), true
 }
 
 func (c *Context) askPlan(plan decision.PlanPayload, p *prompt) (decision.Resolution, bool) {

@@ -15,8 +15,16 @@ func (t *turn) ask(kind decision.Kind, payload any) (decision.Resolution, error)
 }
 
 // askIn asks within ctx, which ends no later than the turn (an external agent's request).
+// A turn taken up after a restart asks its waiting decision again, by its id (resume.go). The
+// app quitting suspends the wait: the turn then stops without ending.
 func (t *turn) askIn(ctx context.Context, kind decision.Kind, payload any) (decision.Resolution, error) {
-	_, res, err := t.rt.opts.Decisions.Ask(ctx, decision.Request{SessionID: t.sessionID, TurnID: t.active.turnID, Kind: kind, Payload: payload})
+	res, again, err := t.askResumed(ctx, kind)
+	if !again {
+		_, res, err = t.rt.opts.Decisions.Ask(ctx, decision.Request{SessionID: t.sessionID, TurnID: t.active.turnID, Kind: kind, Payload: payload})
+	}
+	if err == nil && res.Outcome == decision.Suspended {
+		return res, errSuspended
+	}
 	if err == nil && t.ctx.Err() != nil {
 		err = t.ctx.Err()
 	}

@@ -29,13 +29,19 @@ func (r *Runtime) start(in store.TurnStart) (Ack, error) {
 // launch runs a turn the store has just started, in place of the session's turn that just
 // ended, if any. The caller holds the session's lock.
 func (r *Runtime) launch(st store.StartedTurn) Ack {
+	return r.launchWith(st, nil)
+}
+
+// launchWith is launch with a step that prepares the turn on its own goroutine before it runs
+// (a resumed turn reads itself back from the log); a failing step ends the turn as failed.
+func (r *Runtime) launchWith(st store.StartedTurn, prepare func(*turn) error) Ack {
 	ctx, cancel := context.WithCancel(r.base)
 	a := &active{turnID: st.Turn.ID, pref: st.Preference, cancel: cancel, steer: make(chan string, 16), done: make(chan struct{})}
 	r.mu.Lock()
 	r.running[st.Turn.SessionID] = a
 	r.mu.Unlock()
 	t := &turn{rt: r, ctx: ctx, active: a, sessionID: st.Turn.SessionID, workspace: st.Workspace, text: st.Turn.Prompt,
-		pref: st.Preference, exec: st.Decision.Mode, deltas: newCoalescer(r.opts.Publish)}
+		pref: st.Preference, exec: st.Decision.Mode, deltas: newCoalescer(r.opts.Publish), prepare: prepare}
 	// Announced before Send returns, so whatever the caller publishes next (the session list)
 	// already sees the turn running.
 	d := st.Decision
@@ -50,9 +56,13 @@ func (r *Runtime) launch(st store.StartedTurn) Ack {
 // stays the session's running one until the boundary is crossed, so Wait never sees the gap
 // between it and the turn the boundary starts.
 func (r *Runtime) execute(t *turn) {
-	start := t.snapshot(checkpoint.ReasonTurn, "", 0)
-	status, failure := r.runTurn(t)
+	start, status, failure := r.prepareAndRun(t)
 	t.deltas.close()
+	if status == turnSuspended {
+		r.forget(t.sessionID, t.active)
+		close(t.active.done)
+		return
+	}
 	t.snapshot(checkpoint.ReasonTurnEnd, "", start)
 	if err := r.opts.Store.EndTurn(t.active.turnID, status, failure); err != nil && errs.KindOf(err) != errs.NotFound {
 		r.publishFailure(t.sessionID, err) // NOT_FOUND: a restart beside us marked it interrupted
@@ -68,6 +78,24 @@ func (r *Runtime) execute(t *turn) {
 		r.publishFailure(t.sessionID, err)
 	}
 	close(t.active.done)
+}
+
+// prepareAndRun runs the turn after its preparation, from the checkpoint taken as it began: now,
+// or for a resumed turn when it first began.
+func (r *Runtime) prepareAndRun(t *turn) (start int64, status, failure string) {
+	if t.prepare != nil {
+		if err := t.prepare(t); err != nil {
+			status, failure = t.fail(err)
+			return 0, status, failure
+		}
+	}
+	if t.resumed != nil {
+		start = t.resumed.start
+	} else {
+		start = t.snapshot(checkpoint.ReasonTurn, "", 0)
+	}
+	status, failure = r.runTurn(t)
+	return start, status, failure
 }
 
 // next starts what follows an ended turn: steering that arrived as it ended, which came before

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/json"
+	"errors"
 
 	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
@@ -70,6 +71,9 @@ func (t *turn) handle(c provider.ToolCall) error {
 		res, err = t.execute(g)
 	}
 	if err != nil {
+		if errors.Is(err, errSuspended) { // the call waits for the next start, unanswered
+			return err
+		}
 		if t.ctx.Err() != nil {
 			t.abandon([]provider.ToolCall{c})
 			return t.ctx.Err()

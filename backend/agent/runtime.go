@@ -55,7 +55,8 @@ type Options struct {
 	External ExternalAgents
 	// MCP serves the tools of the MCP servers (backend/mcp.Host); nil means none.
 	MCP tool.ServedTools
-	// MaxSteps bounds the model requests of one turn (a runaway loop ends as failed).
+	// MaxSteps is the model requests of a turn between two continue decisions; zero reads the
+	// step-limit setting at every turn (steps.go).
 	MaxSteps int
 	// Checkpoints snapshots the workspace before every turn and around every call that may
 	// change files (checkpoints.go); nil takes none.
@@ -103,20 +104,23 @@ type active struct {
 
 // New returns a runtime.
 func New(opts Options) *Runtime {
-	if opts.MaxSteps == 0 {
-		opts.MaxSteps = 50
-	}
 	base, stop := context.WithCancel(context.Background())
 	return &Runtime{opts: opts, base: base, stop: stop, running: map[string]*active{}, locks: map[string]*sessionLock{}}
 }
 
-// Shutdown stops the runtime for good: nothing new starts, every running turn and direct run
-// is cancelled (their pending decisions end as cancelled, what they committed stays), and it
-// waits until they have all ended, or ctx ends first.
+// Shutdown stops the runtime for good: nothing new starts, a turn waiting on a decision a later
+// start can take up is suspended (the decision stays pending), every other running turn and
+// direct run is cancelled (their pending decisions end as cancelled, what they committed
+// stays), and it waits until they have all ended, or ctx ends first.
 func (r *Runtime) Shutdown(ctx context.Context) error {
 	r.mu.Lock()
 	r.closed = true
 	r.mu.Unlock()
+	// A turn waiting on the person is let go before anything is cancelled, so its decision
+	// stays pending and the next start takes it up (resume.go).
+	for _, id := range r.runningSessions() {
+		r.opts.Decisions.Suspend(id, Resumable)
+	}
 	r.stop()
 	// A send in flight may still start a turn (cancelled at once): wait for it to be running.
 	if err := waitGroup(ctx, &r.work); err != nil {

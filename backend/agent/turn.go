@@ -18,11 +18,8 @@ import (
 // TurnUnverified ends a verified turn whose work never passed a verification command.
 const TurnUnverified = "unverified"
 
-// Error kinds of the turn loop.
-const (
-	TooManySteps       errs.Kind = "TOO_MANY_STEPS"
-	VerificationMissed errs.Kind = "VERIFICATION_MISSING"
-)
+// VerificationMissed ends a verified turn that never ran a passing verification.
+const VerificationMissed errs.Kind = "VERIFICATION_MISSING"
 
 // maxNudges is how often a verified turn is told to verify before it may end unverified.
 const maxNudges = 2
@@ -55,10 +52,13 @@ type turn struct {
 	held     held                // the step's results not committed yet (persist.go)
 	gate     store.GateCache     // the gate's inputs, read again only when they changed
 	steps    int
+	limit    int // the step at which the turn next asks to continue (steps.go)
 	nudges   int
 	mutated  bool // something changed since the last passing verification
 	verified bool // a verification command passed after the last change
 	failure  *display.Message
+	prepare  func(*turn) error // run first on the turn's goroutine (launchWith)
+	resumed  *resumed          // what a turn taken up after a restart waits on (resume.go)
 }
 
 // profile is the row of the R-MODE-4 table the turn obeys: what it offers, whether it must
@@ -70,6 +70,9 @@ func (t *turn) profile() mode.Profile { return t.exec.Profile() }
 // the turn is already in the log: the store records it with the turn.
 func (t *turn) run() (status, failure string) {
 	p := phaseModel
+	if len(t.calls) > 0 { // resumed in the middle of a step
+		p = phaseTools
+	}
 	for p != phaseDone {
 		var err error
 		switch p {
@@ -81,6 +84,7 @@ func (t *turn) run() (status, failure string) {
 		if err != nil {
 			return t.fail(err)
 		}
+		t.settleResumed()
 	}
 	if t.profile().RequiresVerification && !t.verified {
 		missed := errs.New(VerificationMissed)
@@ -93,8 +97,15 @@ func (t *turn) run() (status, failure string) {
 // fail classifies how the turn stopped: cancelled by the person, or failed. A failure is kept
 // as English text for the log and as a message for the person (turn.ended's failure).
 func (t *turn) fail(err error) (string, string) {
+	if errors.Is(err, errSuspended) {
+		return turnSuspended, ""
+	}
 	if errors.Is(err, context.Canceled) || t.ctx.Err() != nil {
 		return store.TurnCancelled, ""
+	}
+	if errs.KindOf(err) == TooManySteps { // the person stopped it: it failed at nothing
+		t.failure = displayOf(err)
+		return store.TurnCancelled, t.rt.errorText(err)
 	}
 	t.failure = displayOf(err)
 	return store.TurnFailed, t.rt.errorText(err)
@@ -102,8 +113,8 @@ func (t *turn) fail(err error) (string, string) {
 
 // askModel sends the conversation and collects the answer with its tool calls.
 func (t *turn) askModel() (phase, error) {
-	if t.steps++; t.steps > t.rt.opts.MaxSteps {
-		return phaseDone, errs.New(TooManySteps, "Max", t.rt.opts.MaxSteps)
+	if err := t.takeStep(); err != nil {
+		return phaseDone, err
 	}
 	if err := t.absorbSteering(); err != nil {
 		return phaseDone, err
@@ -172,6 +183,9 @@ func (t *turn) runEach() (phase, error) {
 			return phaseDone, t.ctx.Err()
 		}
 		if err := t.handle(c); err != nil {
+			if errors.Is(err, errSuspended) {
+				return phaseDone, err // the calls after it run when the turn is taken up
+			}
 			t.abandon(calls[i+1:])
 			return phaseDone, err
 		}

@@ -205,6 +205,8 @@ func checkAnswer(k Kind, raw json.RawMessage) error {
 		_, err = ParseElicitation(raw)
 	case KindSampling:
 		_, err = ParseSampling(raw)
+	case KindContinue:
+		_, err = ParseContinue(raw)
 	}
 	return err
 }

@@ -25,6 +25,7 @@ type PayloadVisitor interface {
 	PlanReview(PlanPayload)
 	Elicitation(ElicitationPayload)
 	Sampling(SamplingPayload)
+	Continue(ContinuePayload)
 }
 
 // Visit hands p to the method of v for its kind.
@@ -49,6 +50,7 @@ var payloadDecoders = map[Kind]func(raw []byte) (Payload, error){
 	KindPlanReview:  asPayload(KindPlanReview, decodeAs[PlanPayload]),
 	KindElicitation: asPayload(KindElicitation, decodeAs[ElicitationPayload]),
 	KindSampling:    asPayload(KindSampling, decodeAs[SamplingPayload]),
+	KindContinue:    asPayload(KindContinue, decodeAs[ContinuePayload]),
 }
 
 // DecodeQuestion reads d as a question.

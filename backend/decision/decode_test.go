@@ -19,6 +19,7 @@ func (s *seen) Approval(p ApprovalPayload)       { s.kind, s.got = KindApproval,
 func (s *seen) PlanReview(p PlanPayload)         { s.kind, s.got = KindPlanReview, p }
 func (s *seen) Elicitation(p ElicitationPayload) { s.kind, s.got = KindElicitation, p }
 func (s *seen) Sampling(p SamplingPayload)       { s.kind, s.got = KindSampling, p }
+func (s *seen) Continue(p ContinuePayload)       { s.kind, s.got = KindContinue, p }
 
 func decisionOf(t *testing.T, kind Kind, payload any) Decision {
 	t.Helper()
@@ -40,6 +41,7 @@ func TestEveryKindReadsBackThroughItsDecoder(t *testing.T) {
 		KindElicitation: ElicitationPayload{Server: "fx", Tool: "form", Message: "Your name?",
 			Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}}}`)},
 		KindSampling: SamplingPayload{Server: "fx", Tool: "ask", Model: "m", Messages: []SamplingMessage{{Role: "user", Text: "hi"}}, MaxTokens: 9},
+		KindContinue: ContinuePayload{Steps: 200, Limit: 200},
 	}
 	for _, kind := range Kinds {
 		want, ok := payloads[kind]
@@ -78,6 +80,7 @@ func TestAnUnreadablePayloadIsAnErrorNamingWhy(t *testing.T) {
 		"a form's unreadable schema": {KindElicitation,
 			`{"server":"fx","message":"?","schema":{"properties":{"a":{"type":7}}}}`},
 		"sampling without a server": {KindSampling, `{"model":"m"}`},
+		"continue without a limit":  {KindContinue, `{"steps":3}`},
 		"an unknown kind":           {Kind("survey"), `{}`},
 	}
 	for name, c := range cases {

@@ -159,17 +159,67 @@ func (r *Registry) register(d Decision) (*entry, error) {
 	if err := r.st.CreateDecision(row); err != nil {
 		return nil, err
 	}
+	return r.enlist(d), nil
+}
+
+// enlist makes a persisted decision resolvable and queues decision.asked. Its timer runs to the
+// deadline it was asked with: one already past ends it as timed out at once.
+func (r *Registry) enlist(d Decision) *entry {
 	e := &entry{d: d, done: make(chan Resolution, 1)}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !d.Deadline.IsZero() {
-		e.timer = time.AfterFunc(d.Deadline.Sub(d.CreatedAt), func() { r.endQuietly(d.ID, Resolution{Outcome: TimedOut}) })
+		e.timer = time.AfterFunc(max(d.Deadline.Sub(r.now()), 0), func() { r.endQuietly(d.ID, Resolution{Outcome: TimedOut}) })
 	}
 	r.byID[d.ID] = e
 	r.queues[d.SessionID] = append(r.queues[d.SessionID], e)
 	r.started = true
 	r.out.queue(EventAsked, d, nil)
-	return e, nil
+	return e
+}
+
+// Reattach waits again on a decision a stopped process left pending (its turn resumed): the same
+// id and payload, announced again with decision.asked, ending as any other does. Reattaching one
+// that is already resolvable here is an INTERNAL error: two waiters would both take its answer.
+func (r *Registry) Reattach(ctx context.Context, d Decision) (Resolution, error) {
+	r.askMu.Lock()
+	r.mu.Lock()
+	_, dup := r.byID[d.ID]
+	r.mu.Unlock()
+	if dup {
+		r.askMu.Unlock()
+		return Resolution{}, errs.New(errs.Internal, "ID", d.ID, "Detail", "decision reattached twice")
+	}
+	e := r.enlist(d)
+	r.askMu.Unlock()
+	r.out.drain()
+	return r.await(ctx, e), nil
+}
+
+// Suspend lets go of a session's pending decisions of the kinds a later start can take up
+// again, leaving their rows pending: their waiters get Suspended, and nothing is published or
+// persisted. It is how the app quits without losing a question it asked; the rest are for
+// CancelSession. It reports how many it let go.
+func (r *Registry) Suspend(sessionID string, keep func(Kind) bool) int {
+	r.mu.Lock()
+	var held []*entry
+	for _, e := range r.queues[sessionID] {
+		if keep(e.d.Kind) {
+			held = append(held, e)
+		}
+	}
+	for _, e := range held {
+		delete(r.byID, e.d.ID)
+		r.unqueue(e)
+		if e.timer != nil {
+			e.timer.Stop()
+		}
+	}
+	r.mu.Unlock()
+	for _, e := range held {
+		e.done <- Resolution{Outcome: Suspended}
+	}
+	return len(held)
 }
 
 // await blocks until the decision ends: answered, timed out by its timer, or cancelled when

@@ -27,10 +27,12 @@ const (
 	KindElicitation Kind = "elicitation"
 	// KindSampling is an MCP server asking to use the person's model (sampling.go).
 	KindSampling Kind = "sampling"
+	// KindContinue asks whether a turn at its step limit goes on (continue.go).
+	KindContinue Kind = "continue"
 )
 
 // Kinds lists every kind.
-var Kinds = []Kind{KindQuestion, KindApproval, KindPlanReview, KindElicitation, KindSampling}
+var Kinds = []Kind{KindQuestion, KindApproval, KindPlanReview, KindElicitation, KindSampling, KindContinue}
 
 // Valid reports whether k is a known kind.
 func (k Kind) Valid() bool { return slices.Contains(Kinds, k) }
@@ -45,6 +47,11 @@ const (
 	Cancelled   Outcome = "cancelled"
 	Interrupted Outcome = "interrupted"
 )
+
+// Suspended is what a waiter gets when the app quits while its decision waits (Registry.Suspend):
+// the decision stays pending for the next start. It is no outcome a decision ends with, so no
+// client can send it.
+const Suspended Outcome = "suspended"
 
 // Outcomes lists every outcome.
 var Outcomes = []Outcome{Answered, Rejected, TimedOut, Cancelled, Interrupted}

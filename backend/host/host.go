@@ -38,8 +38,9 @@ type Options struct {
 	// Bus.Publish: a caller that derives state from the events (the app's live session states)
 	// sees each before it goes out, and publishes it on Bus itself.
 	Publish func(name string, data any)
-	// Recover marks the turns and decisions of processes that are gone as interrupted before
-	// anything is asked. Only the app that shows them (the window, serve) does this.
+	// Recover takes up the turns of processes that are gone which waited on the person, and
+	// marks the rest of their turns and decisions interrupted, before anything is asked. Only
+	// the app that shows them (the window, serve) does this for every session.
 	Recover bool
 	// Getenv expands ${VAR} in MCP server configurations; nil reads the process environment.
 	Getenv func(string) string
@@ -79,12 +80,6 @@ func New(st *store.Store, opts Options) (*Host, error) {
 		publish = h.Bus.Publish
 	}
 	h.Decisions = decision.New(st, publish, decision.Options{Timeout: timeout})
-	if opts.Recover {
-		if _, _, err := h.Decisions.Recover(); err != nil {
-			h.Bus.Close(context.Background())
-			return nil, err
-		}
-	}
 	// mcp.changed is for the windows only: it is no session's state.
 	h.MCP = mcp.NewHost(st, mcp.Options{DataDir: opts.DataDir, Getenv: opts.Getenv, LogDir: mcp.LogDir(opts.DataDir),
 		Publish: h.Bus.Publish, Version: opts.Version})
@@ -96,7 +91,27 @@ func New(st *store.Store, opts Options) (*Host, error) {
 		External: h.External, MCP: h.MCP, Checkpoints: h.Checkpoints})
 	h.Review = &rewind.Service{Store: st, Checkpoints: h.Checkpoints, Publish: publish,
 		Running: func(id string) bool { _, ok := h.Runtime.Running(id); return ok }}
+	if opts.Recover {
+		if err := h.recover(); err != nil {
+			h.closeParts()
+			return nil, err
+		}
+	}
 	return h, nil
+}
+
+// recover takes up what processes that are gone left behind: turns waiting on a decision come
+// back waiting on it; every other turn and decision of theirs becomes interrupted. Adopting comes
+// first, so the interrupting leaves the adopted alone.
+func (h *Host) recover() error {
+	stranded, err := h.Runtime.Adopt("")
+	if err != nil {
+		return err
+	}
+	if _, _, err := h.Decisions.Recover(); err != nil {
+		return err
+	}
+	return h.Runtime.TakeUp(stranded)
 }
 
 // ErrBusy is Close's answer when turns were still running at its deadline: the store was left
@@ -112,12 +127,24 @@ func (h *Host) Close(ctx context.Context) error {
 		h.External.Close()
 		return errors.Join(ErrBusy, err, h.MCP.Close(ctx))
 	}
+	return errors.Join(h.closeRest(ctx), h.Store.Close())
+}
+
+// closeRest stops what the runtime talked to, once it has stopped: the external agents, the MCP
+// servers, the checkpoint store and the subscribers; everything but the store.
+func (h *Host) closeRest(ctx context.Context) error {
 	h.External.Close()
 	mcpErr := h.MCP.Close(ctx)
 	var cpErr error
 	if h.Checkpoints != nil {
 		cpErr = h.Checkpoints.Close()
 	}
-	busErr := h.Bus.Close(ctx)
-	return errors.Join(mcpErr, cpErr, busErr, h.Store.Close())
+	return errors.Join(mcpErr, cpErr, h.Bus.Close(ctx))
+}
+
+// closeParts undoes a New that failed after building its parts; the store stays the caller's.
+func (h *Host) closeParts() {
+	ctx := context.Background()
+	h.Runtime.Shutdown(ctx)
+	h.closeRest(ctx)
 }

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"agentdesk/backend/agent"
 	"agentdesk/backend/bus"
 	"agentdesk/backend/decision"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/i18n"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/provider/scripted"
@@ -126,10 +128,14 @@ func TestCloseCancelsAndAwaitsARunningTurnBeforeClosingTheStore(t *testing.T) {
 	}
 }
 
-// A turn waiting on a decision at Close: the decision ends cancelled, the turn too.
-func TestCloseCancelsAPendingDecision(t *testing.T) {
-	r := newRig(t, `{"responses":[{"tool_calls":[{"name":"bash","input":{"command":"touch x"}}]},{"text":"never"}]}`, "ask")
-	if _, err := r.h.Runtime.Send(agent.Input{SessionID: r.session, Text: "ask me"}); err != nil {
+// A turn waiting on a decision at Close is suspended: the decision stays pending and the turn
+// running, the command does not run; the next start takes the turn up waiting on the same
+// decision, and answering it carries the turn on to its end.
+func TestCloseSuspendsAPendingDecisionForTheNextStart(t *testing.T) {
+	script := `{"responses":[{"tool_calls":[{"name":"bash","input":{"command":"touch x"}}]},{"text":"made x"}]}`
+	r := newRig(t, script, "ask")
+	ack, err := r.h.Runtime.Send(agent.Input{SessionID: r.session, Text: "ask me"})
+	if err != nil {
 		t.Fatal(err)
 	}
 	asked := r.waitFor(t, decision.EventAsked).Data.(decision.Decision)
@@ -138,22 +144,61 @@ func TestCloseCancelsAPendingDecision(t *testing.T) {
 	if err := r.h.Close(ctx); err != nil {
 		t.Fatalf("close: %v", err)
 	}
-	resolved := r.waitFor(t, decision.EventResolved).Data.(decision.Resolved)
-	if resolved.ID != asked.ID || resolved.Outcome != decision.Cancelled {
-		t.Fatalf("resolved %+v", resolved)
-	}
-	ended := r.waitFor(t, agent.EventTurnEnded).Data.(agent.TurnEnded)
-	if ended.Status != store.TurnCancelled {
-		t.Fatalf("turn ended %+v", ended)
-	}
-	st, _ := store.Open(r.dir)
-	defer st.Close()
-	if row, _ := st.Decision(asked.ID); row.Status != store.DecisionCancelled {
-		t.Fatalf("decision row %+v", row)
-	}
 	if _, err := os.Stat(filepath.Join(r.workspace, "x")); err == nil {
 		t.Fatal("the unanswered command ran")
 	}
+	st, err := store.Open(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row, _ := st.Decision(asked.ID); row.Status != store.DecisionPending {
+		t.Fatalf("decision row after close %+v", row)
+	}
+	again := r.reopen(t, st, script)
+	back := r.waitFor(t, decision.EventAsked).Data.(decision.Decision)
+	if back.ID != asked.ID || string(back.Payload) != string(asked.Payload) {
+		t.Fatalf("taken up as %+v, asked as %+v", back, asked)
+	}
+	if got := again.Decisions.Pending(r.session); len(got) != 1 || got[0].ID != asked.ID {
+		t.Fatalf("pending after the restart %+v", got)
+	}
+	if _, err := again.Decisions.Resolve(asked.ID, decision.Approval(decision.AllowOnce, "")); err != nil {
+		t.Fatal(err)
+	}
+	ended := r.waitFor(t, agent.EventTurnEnded).Data.(agent.TurnEnded)
+	if ended.TurnID != ack.TurnID || ended.Status != store.TurnDone {
+		t.Fatalf("turn ended %+v", ended)
+	}
+	if _, err := os.Stat(filepath.Join(r.workspace, "x")); err != nil {
+		t.Fatalf("the approved command did not run: %v", err)
+	}
+}
+
+// reopen starts a new host over st, as the next start of the app does, with the rig listening
+// from before the host takes anything up.
+func (r *rig) reopen(t *testing.T, st *store.Store, script string) *Host {
+	t.Helper()
+	prov, err := scripted.FromBytes("script", []byte(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := bus.New()
+	b.Subscribe(func(e bus.Event) {
+		select {
+		case r.events <- e:
+		default:
+		}
+	})
+	h, err := New(st, Options{Provider: agent.Fixed(prov), Messages: msgs, DataDir: r.dir, Recover: true, Bus: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close(context.Background()) })
+	return h
 }
 
 // A Close whose deadline passes while a turn still runs leaves the store open under it.
@@ -177,4 +222,74 @@ func TestCloseLeavesTheStoreOpenWhenTurnsOutliveTheDeadline(t *testing.T) {
 	if err := r.h.Close(ctx); err != nil {
 		t.Fatalf("second close: %v", err)
 	}
+}
+
+// A process that died while its turn waited on an approval (the rows say running and pending,
+// and nothing suspended them): the next start takes the turn up on the same decision, while a
+// turn that waited on nothing the person decides is marked interrupted.
+func TestAStartTakesUpATurnWhoseProcessDied(t *testing.T) {
+	script := `{"responses":[{"tool_calls":[{"name":"bash","input":{"command":"touch y"}}]},{"text":"made y"}]}`
+	r := newRig(t, script, "ask")
+	if err := r.h.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting := strand(t, st, r.session, "bash", `{"command":"touch y"}`, true)
+	other, err := (&session.Service{Store: st}).Create(session.CreateInput{Title: "o", Workspace: r.workspace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	streaming := strand(t, st, other.ID, "read", `{"path":"a"}`, false)
+	st.Close()
+	st, err = store.Open(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := r.reopen(t, st, script)
+	back := r.waitFor(t, decision.EventAsked).Data.(decision.Decision)
+	if back.ID != waiting {
+		t.Fatalf("asked %s, want the stranded decision %s", back.ID, waiting)
+	}
+	if _, err := again.Decisions.Resolve(back.ID, decision.Approval(decision.AllowOnce, "")); err != nil {
+		t.Fatal(err)
+	}
+	if ended := r.waitFor(t, agent.EventTurnEnded).Data.(agent.TurnEnded); ended.Status != store.TurnDone {
+		t.Fatalf("turn ended %+v", ended)
+	}
+	if _, err := os.Stat(filepath.Join(r.workspace, "y")); err != nil {
+		t.Fatalf("the approved command did not run: %v", err)
+	}
+	turns, err := st.Turns(other.ID)
+	if err != nil || len(turns) != 1 || turns[0].ID != streaming || turns[0].Status != store.TurnInterrupted {
+		t.Fatalf("the turn that waited on nothing: %+v, %v", turns, err)
+	}
+}
+
+// strand records what a process leaves when it dies in the middle of a step: a running turn
+// whose model asked for one call, and, when asked is set, the approval of that call pending. It
+// returns the decision's id, or the turn's when nothing was asked.
+func strand(t *testing.T, st *store.Store, sessionID, tool, input string, asked bool) string {
+	t.Helper()
+	started, err := st.StartTurn(store.TurnStart{SessionID: sessionID, Prompt: "go",
+		Preference: mode.Preference{Interaction: mode.Smart, Override: mode.Execute}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turnID := started.Turn.ID
+	call := eventlog.CallRecord{ID: "call-1", Name: tool, Input: json.RawMessage(input)}
+	if _, err := st.AppendSteps(sessionID, eventlog.AssistantMessage{TurnID: turnID, ToolCalls: []eventlog.CallRecord{call}}); err != nil {
+		t.Fatal(err)
+	}
+	if !asked {
+		return turnID
+	}
+	row := store.DecisionRow{ID: "stranded-" + turnID, SessionID: sessionID, TurnID: turnID, Kind: string(decision.KindApproval),
+		Payload: `{"tool":"bash","kind":"bash","summary":"touch y","command":"touch y"}`}
+	if err := st.CreateDecision(row); err != nil {
+		t.Fatal(err)
+	}
+	return row.ID
 }

@@ -31,6 +31,8 @@ const (
 	MetaReason      = "agentdesk/reason"
 	OptKeepPlanning = "keep_planning"
 	OptDecline      = "decline"
+	OptContinue     = "continue"
+	OptStop         = "stop"
 	optChoice       = "choice-"
 )
 
@@ -160,6 +162,15 @@ func (b *requestBuilder) Question(p decision.QuestionPayload) {
 	b.opt(OptDecline, acp.PermissionOptionKindRejectOnce, b.s.t("acp.permission.decline", nil))
 }
 
+// Continue asks whether a turn at its step limit goes on.
+func (b *requestBuilder) Continue(p decision.ContinuePayload) {
+	s := b.s
+	b.req.ToolCall.Title = acp.Ptr(s.t("composer.continue.title", map[string]any{"Count": p.Steps}))
+	b.req.ToolCall.Kind = acp.Ptr(acp.ToolKindThink)
+	b.opt(OptContinue, acp.PermissionOptionKindAllowOnce, s.t("composer.continue.continue", nil))
+	b.opt(OptStop, acp.PermissionOptionKindRejectOnce, s.t("composer.continue.stop", nil))
+}
+
 // Elicitation shows the server's message: a permission request has no form to fill in, so the
 // client can only decline it.
 func (b *requestBuilder) Elicitation(p decision.ElicitationPayload) {
@@ -197,6 +208,11 @@ func resolution(d decision.Decision, option, reason string) decision.Resolution 
 		return decision.Sampling(decision.SampleDeny, reason)
 	case decision.KindElicitation:
 		return decision.Resolution{Outcome: decision.Rejected}
+	case decision.KindContinue:
+		if option == OptContinue {
+			return decision.Continue(decision.ContinueTurn)
+		}
+		return decision.Continue(decision.StopTurn)
 	}
 	p, err := decision.DecodeQuestion(d)
 	if err != nil {

@@ -80,15 +80,15 @@ func (s *Server) lastTurn(id string) (agent.TurnEnded, error) {
 }
 
 // answer maps how the turn ended onto ACP: done is end_turn, cancelled is cancelled, a turn
-// that ran out of steps is max_turn_requests, and a failure is an error carrying its text.
+// stopped at its step limit is max_turn_requests, and a failure is an error carrying its text.
 func (s *Server) answer(te agent.TurnEnded) (acp.PromptResponse, error) {
 	switch te.Status {
 	case store.TurnCancelled:
-		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
-	case store.TurnFailed:
 		if strings.HasPrefix(te.Error, string(agent.TooManySteps)+":") {
 			return acp.PromptResponse{StopReason: acp.StopReasonMaxTurnRequests}, nil
 		}
+		return acp.PromptResponse{StopReason: acp.StopReasonCancelled}, nil
+	case store.TurnFailed:
 		return acp.PromptResponse{}, s.fail(errs.New(PromptFailed, "Error", te.Error))
 	}
 	return acp.PromptResponse{StopReason: acp.StopReasonEndTurn}, nil

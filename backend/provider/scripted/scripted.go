@@ -99,6 +99,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, emit func(llm.Ev
 func (p *Provider) take(req llm.Request) (response, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.last < 0 {
+		p.next = min(resumedAt(req), len(p.responses))
+	}
 	if p.last >= 0 {
 		if to, ok := follow(p.responses[p.last], p.calls, req, p.vars); ok {
 			p.next = to
@@ -111,6 +114,23 @@ func (p *Provider) take(req llm.Request) (response, error) {
 	p.last = p.next
 	p.next++
 	return r, nil
+}
+
+// resumedAt is where a new process picks up the script: at the start, unless its first request
+// goes on with a step a stopped process began (its last message answers tool calls: a turn taken
+// up after a restart), where each answer the conversation holds stands for a response played.
+func resumedAt(req llm.Request) int {
+	n := len(req.Messages)
+	if n == 0 || len(req.Messages[n-1].ToolResults) == 0 || req.Messages[n-1].Text != "" {
+		return 0
+	}
+	played := 0
+	for _, m := range req.Messages {
+		if m.Role == llm.RoleAssistant {
+			played++
+		}
+	}
+	return played
 }
 
 // played is response i as it is played now: variables filled in, and tool call ids made unique
