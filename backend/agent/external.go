@@ -126,7 +126,8 @@ func (r *Runtime) openExternal(ctx context.Context, sess store.Session) (externa
 		return s, err
 	}
 	s.AgentSession = stored
-	status := external.AgentStatus{SessionID: sess.ID, Agent: sess.ExternalAgent, Name: external.AgentName(sess.ExternalAgent), State: external.StatusStarting}
+	status := external.AgentStatus{SessionID: sess.ID, Agent: sess.ExternalAgent, Name: external.AgentName(sess.ExternalAgent),
+		State: external.StatusStarting}
 	r.opts.Publish(external.EventAgentStatus, status)
 	info, err := r.opts.External.Open(ctx, s)
 	if err != nil {

@@ -8,7 +8,11 @@ package external
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
+	"strings"
 	"time"
+
+	"mvdan.cc/sh/v3/shell"
 
 	"agentdesk/backend/errs"
 )
@@ -161,4 +165,23 @@ type AgentStatus struct {
 	State     string `json:"state"`
 	Loaded    bool   `json:"loaded,omitempty"` // ready with its own earlier session
 	Error     string `json:"error,omitempty"`
+}
+
+// AgentName is what to call an agent: the program of its command line, past launchers such as
+// npx or node and variable assignments ("npx -y opencode-ai acp" is "opencode-ai").
+func AgentName(command string) string {
+	args, err := shell.Fields(command, func(string) string { return "" })
+	if err != nil || len(args) == 0 {
+		return strings.TrimSpace(command)
+	}
+	launchers := map[string]bool{"env": true, "npx": true, "bunx": true, "node": true, "bun": true, "deno": true,
+		"uvx": true, "python": true, "python3": true, "pnpm": true, "dlx": true, "exec": true, "run": true}
+	for _, a := range args {
+		base := filepath.Base(a)
+		if strings.HasPrefix(a, "-") || strings.Contains(a, "=") || launchers[base] {
+			continue
+		}
+		return strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	return filepath.Base(args[0])
 }

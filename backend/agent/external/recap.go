@@ -1,33 +1,11 @@
 package external
 
 import (
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
-	"mvdan.cc/sh/v3/shell"
-
 	"agentdesk/backend/provider/llm"
 )
-
-// AgentName is what to call an agent: the program of its command line, past launchers such as
-// npx or node and variable assignments ("npx -y opencode-ai acp" is "opencode-ai").
-func AgentName(command string) string {
-	args, err := shell.Fields(command, func(string) string { return "" })
-	if err != nil || len(args) == 0 {
-		return strings.TrimSpace(command)
-	}
-	launchers := map[string]bool{"env": true, "npx": true, "bunx": true, "node": true, "bun": true, "deno": true,
-		"uvx": true, "python": true, "python3": true, "pnpm": true, "dlx": true, "exec": true, "run": true}
-	for _, a := range args {
-		base := filepath.Base(a)
-		if strings.HasPrefix(a, "-") || strings.Contains(a, "=") || launchers[base] {
-			continue
-		}
-		return strings.TrimSuffix(base, filepath.Ext(base))
-	}
-	return filepath.Base(args[0])
-}
 
 // recapLen bounds the recap an agent starting afresh is given; the end is kept.
 const recapLen = 24000
