@@ -13,7 +13,7 @@ import (
 	"testing/fstest"
 	"time"
 
-	"agentdesk/backend/agent"
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/bus"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/i18n"
@@ -180,9 +180,9 @@ func TestBridgeErrorsKeepTheirStatus(t *testing.T) {
 // says so: here one that cannot start, so no process outlives the test.
 func TestTheAgentStartsWhenItsSessionOpens(t *testing.T) {
 	svc := newServices(t)
-	statuses := make(chan agent.AgentStatus, 8)
+	statuses := make(chan external.AgentStatus, 8)
 	svc.Bus.Subscribe(func(e bus.Event) {
-		if s, ok := e.Data.(agent.AgentStatus); ok {
+		if s, ok := e.Data.(external.AgentStatus); ok {
 			statuses <- s
 		}
 	})
@@ -194,25 +194,25 @@ func TestTheAgentStartsWhenItsSessionOpens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	next := func() agent.AgentStatus {
+	next := func() external.AgentStatus {
 		select {
 		case st := <-statuses:
 			return st
 		case <-time.After(10 * time.Second):
 			t.Fatal("no agent.status")
 		}
-		return agent.AgentStatus{}
+		return external.AgentStatus{}
 	}
-	if st := next(); st.State != agent.AgentStarting || st.Name != "opencode" || st.SessionID != s.ID {
+	if st := next(); st.State != external.StatusStarting || st.Name != "opencode" || st.SessionID != s.ID {
 		t.Fatalf("starting: %+v", st)
 	}
-	if st := next(); st.State != agent.AgentFailed || !strings.Contains(st.Error, "EXTERNAL_AGENT_FAILED") {
+	if st := next(); st.State != external.StatusFailed || !strings.Contains(st.Error, "EXTERNAL_AGENT_FAILED") {
 		t.Fatalf("failed, saying why: %+v", st)
 	}
 	if _, err := sessions.Transcript(TranscriptRequest{ID: s.ID}); err != nil {
 		t.Fatal(err)
 	}
-	if st := next(); st.State != agent.AgentStarting {
+	if st := next(); st.State != external.StatusStarting {
 		t.Fatalf("opening the session starts it again: %+v", st)
 	}
 	next()

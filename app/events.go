@@ -2,6 +2,7 @@ package app
 
 import (
 	"agentdesk/backend/agent"
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/bus"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/mcp"
@@ -20,31 +21,31 @@ const (
 // table does not list (checkEvents in app_test.go).
 func EventPayloads() map[string]any {
 	return map[string]any{
-		agent.EventTurnStarted:   agent.TurnStarted{},
-		agent.EventTurnDelta:     agent.Delta{},
-		agent.EventToolCall:      agent.ToolCallView{},
-		agent.EventToolOutput:    agent.Delta{},
-		agent.EventToolProgress:  agent.ProgressView{},
-		agent.EventToolDone:      agent.ToolDoneView{},
-		agent.EventDirectDone:    agent.DirectResult{},
-		agent.EventTurnEnded:     agent.TurnEnded{},
-		agent.EventQueue:         agent.QueueView{},
-		agent.EventSessionFailed: agent.SessionFailed{},
-		agent.EventModeChanged:   agent.ModeView{},
-		agent.EventCleared:       agent.ClearedView{},
-		agent.EventAgentStatus:   agent.AgentStatus{},
-		agent.EventCheckpoint:    agent.CheckpointView{},
-		agent.EventCompacted:     agent.CompactedView{},
-		agent.EventRuleAdded:     agent.RuleAdded{},
-		decision.EventAsked:      decision.Decision{},
-		decision.EventResolved:   decision.Resolved{},
-		mcp.EventChanged:         mcp.ChangedView{},
-		rewind.EventRestored:     rewind.RestoreDone{},
-		rewind.EventReviewed:     rewind.ReviewDone{},
-		bus.EventOverflow:        bus.Overflow{},
-		EventSessionsChanged:     SessionsChanged{},
-		EventSessionState:        SessionState{},
-		EventSettingsChanged:     SettingsView{},
-		EventRulesChanged:        []RuleView{},
+		agent.EventTurnStarted:    agent.TurnStarted{},
+		agent.EventTurnDelta:      agent.Delta{},
+		agent.EventToolCall:       agent.ToolCallView{},
+		agent.EventToolOutput:     agent.Delta{},
+		agent.EventToolProgress:   agent.ProgressView{},
+		agent.EventToolDone:       agent.ToolDoneView{},
+		agent.EventDirectDone:     agent.DirectResult{},
+		agent.EventTurnEnded:      agent.TurnEnded{},
+		agent.EventQueue:          agent.QueueView{},
+		agent.EventSessionFailed:  agent.SessionFailed{},
+		agent.EventModeChanged:    agent.ModeView{},
+		agent.EventCleared:        agent.ClearedView{},
+		external.EventAgentStatus: external.AgentStatus{},
+		agent.EventCheckpoint:     agent.CheckpointView{},
+		agent.EventCompacted:      agent.CompactedView{},
+		agent.EventRuleAdded:      agent.RuleAdded{},
+		decision.EventAsked:       decision.Decision{},
+		decision.EventResolved:    decision.Resolved{},
+		mcp.EventChanged:          mcp.ChangedView{},
+		rewind.EventRestored:      rewind.RestoreDone{},
+		rewind.EventReviewed:      rewind.ReviewDone{},
+		bus.EventOverflow:         bus.Overflow{},
+		EventSessionsChanged:      SessionsChanged{},
+		EventSessionState:         SessionState{},
+		EventSettingsChanged:      SettingsView{},
+		EventRulesChanged:         []RuleView{},
 	}
 }

@@ -43,6 +43,11 @@ var rules = []rule{
 		return !inAny(pkg, "store", "checkpoint")
 	}, prefix("gorm.io")},
 	{"eventlog imports no tool, policy or sandbox package", only("eventlog"), anyPrefix(logForbids...)},
+	// The ACP client speaks to external agents in agent/external's terms without linking the
+	// runtime, so the vocabulary must not reach back into agent, the store or the tools.
+	{"agent/external uses the standard library, errs, mode, policy, provider/llm, the diff library and the shell parser only",
+		only("agent/external"), notStdlib("agentdesk/backend/errs", "agentdesk/backend/mode", "agentdesk/backend/policy",
+			"agentdesk/backend/provider/llm", "github.com/pmezard/go-difflib/difflib", "mvdan.cc/sh/v3/shell")},
 }
 
 // logForbids are what storage must not link: the tools, the gate and the sandbox.
@@ -144,16 +149,20 @@ func TestImportRulesCatchViolations(t *testing.T) {
 	write("policy/bad.go", `package policy; import _ "gorm.io/gorm"`)
 	write("eventlog/bad.go", `package eventlog; import _ "agentdesk/backend/tool"`)
 	write("eventlog/bad2.go", `package eventlog; import _ "agentdesk/backend/sandbox/helper"`)
+	write("agent/external/bad.go", `package external; import _ "agentdesk/backend/agent"`)
+	write("agent/external/bad2.go", `package external; import _ "agentdesk/backend/store"`)
 	write("session/gorm.go", `package session; import _ "gorm.io/driver/sqlite"`)
 	write("display/bad.go", `package display; import _ "agentdesk/backend/mode"`)
 	write("serve/ok.go", `package serve; import _ "net/http"`)
 	write("agent/ok_test.go", `package agent; import _ "net/http"`)
 	write("checkpoint/ok.go", `package checkpoint; import _ "gorm.io/gorm"`)
 	write("eventlog/ok.go", `package eventlog; import _ "agentdesk/backend/display"`)
+	write("agent/external/ok.go", `package external; import _ "agentdesk/backend/policy"`)
+	write("agent/external/ok_test.go", `package external; import _ "agentdesk/backend/decision"`)
 	got := violations(t, root)
 	// policy/bad.go breaks two rules: policy's own list, and GORM outside the store.
-	if len(got) != 9 {
-		t.Fatalf("want 9 violations, got %d: %v", len(got), got)
+	if len(got) != 11 {
+		t.Fatalf("want 11 violations, got %d: %v", len(got), got)
 	}
 }
 

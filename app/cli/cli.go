@@ -16,6 +16,7 @@ import (
 
 	"agentdesk/backend/acp/client"
 	"agentdesk/backend/agent"
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/i18n"
 	"agentdesk/backend/mode"
@@ -154,7 +155,7 @@ func (c *Context) exitFor(err error) int {
 	c.errorf(err)
 	switch errs.KindOf(err) {
 	case errs.InvalidValue, errs.InvalidInput, errs.Usage, errs.NoWorkspace, errs.MissingArgument, errs.AlreadyExists, errs.NotFound,
-		mode.ChatWithOverride, agent.ChatWithExternalAgent, agent.ExternalAgentNoPlan, agent.ShortcutInChat, client.ExternalAgentNotSaved:
+		mode.ChatWithOverride, external.ChatRefused, external.NoPlanMode, agent.ShortcutInChat, client.ExternalAgentNotSaved:
 		return ExitUsage
 	}
 	return ExitFailure

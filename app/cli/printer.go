@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"agentdesk/backend/agent"
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/bus"
 )
 
@@ -46,12 +47,12 @@ func (p *runPrinter) text(e bus.Event) {
 		if e.Name == agent.EventTurnDelta {
 			fmt.Fprint(w, d.Text)
 		}
-	case agent.AgentStatus:
-		if d.State == agent.AgentStarting {
+	case external.AgentStatus:
+		if d.State == external.StatusStarting {
 			fmt.Fprintln(c.Stderr, c.T("cli.run.starting", "Name", d.Name))
 		}
 	case agent.ToolCallView:
-		if d.Verdict == agent.VerdictExternal {
+		if d.Verdict == external.Verdict {
 			p.held[d.CallID] = d
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"agentdesk/backend/agent"
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/bus"
 	"agentdesk/backend/i18n"
 )
@@ -20,10 +21,10 @@ func TestRunPrinterShowsAnExternalCallOnceWithItsVerdict(t *testing.T) {
 	var out bytes.Buffer
 	p := newRunPrinter(&Context{Env: Env{Stdout: &out, Stderr: &bytes.Buffer{}}, msgs: msgs, lang: "en"}, false)
 	for _, d := range []any{
-		agent.ToolCallView{CallID: "asked", Name: "write", Summary: "write", Verdict: agent.VerdictExternal},
+		agent.ToolCallView{CallID: "asked", Name: "write", Summary: "write", Verdict: external.Verdict},
 		agent.ToolCallView{CallID: "asked", Name: "write", Summary: "hello.txt", Verdict: "allow"},
 		agent.ToolDoneView{CallID: "asked", Name: "write", Output: "Wrote file successfully."},
-		agent.ToolCallView{CallID: "own", Name: "read", Summary: "notes.md", Verdict: agent.VerdictExternal},
+		agent.ToolCallView{CallID: "own", Name: "read", Summary: "notes.md", Verdict: external.Verdict},
 		agent.ToolDoneView{CallID: "own", Name: "read", Output: "notes"},
 	} {
 		p.print(bus.Event{Name: "tool", Data: d})

@@ -2,170 +2,13 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
-	"time"
 
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/errs"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
+	"agentdesk/backend/store"
 )
-
-// Error kinds of sessions that run on an external ACP agent (R-ACP-2).
-const (
-	// ChatWithExternalAgent refuses Chat for an external agent: AgentDesk cannot enforce that
-	// agent's no-tool contract (R-MODE-3).
-	ChatWithExternalAgent errs.Kind = "CHAT_WITH_EXTERNAL_AGENT"
-	// ExternalAgentFailed ends a turn whose agent could not start, died or broke off.
-	ExternalAgentFailed errs.Kind = "EXTERNAL_AGENT_FAILED"
-	// ExternalAgentProtocol ends a turn whose agent wrote something that is not ACP.
-	ExternalAgentProtocol errs.Kind = "EXTERNAL_AGENT_PROTOCOL"
-	// ExternalAgentUnavailable is a session on an external agent in a process that cannot run one.
-	ExternalAgentUnavailable errs.Kind = "EXTERNAL_AGENT_UNAVAILABLE"
-)
-
-// VerdictExternal marks a tool call that an external agent made: it passed that agent's own
-// permission flow, not our gate, and its approvals reached the person as decisions.
-const VerdictExternal = "external"
-
-// ExternalAgents runs prompts on external ACP agents; backend/acp/client implements it. The
-// runtime keeps the turn itself — queue, decisions, events and turn records — exactly as for
-// the built-in loop, and hands only the prompt to the agent.
-type ExternalAgents interface {
-	// Open starts the session's agent when it is not running: initialize, then session/load of
-	// the agent's own earlier session when it has one, else session/new.
-	Open(ctx context.Context, s ExternalSession) (ExternalInfo, error)
-	// Prompt sends one prompt to the session's agent (starting it when needed, as Open does)
-	// and reports what the agent does to h until the agent answers. The stop reason is ACP's
-	// ("end_turn", "cancelled", …). When ctx ends, the agent is told to cancel.
-	Prompt(ctx context.Context, p ExternalPrompt, h ExternalHandler) (stopReason string, err error)
-	// Info reports what the session's running agent offers; ok is false when none runs.
-	Info(sessionID string) (info ExternalInfo, ok bool)
-}
-
-// ExternalSession names the agent of one AgentDesk session and how to start it.
-type ExternalSession struct {
-	SessionID string
-	Command   string // the agent's command line, as saved in Settings
-	Workspace string
-	// AgentSession is the id the agent gave this session when it last ran ("" for none): a
-	// restarted agent is asked to load it, so it keeps its memory.
-	AgentSession string
-	// StartTimeout bounds initialize and session/new or session/load (a Setting).
-	StartTimeout time.Duration
-}
-
-// ExternalInfo is what a started agent offers.
-type ExternalInfo struct {
-	AgentSession string // the agent's id of the session now in force
-	Loaded       bool   // the agent loaded its earlier session
-	PlanMode     bool   // the agent has a mode for planning (a mode, or a value of its mode option)
-}
-
-// ExternalPrompt is one prompt for an external agent.
-type ExternalPrompt struct {
-	ExternalSession
-	TurnID string
-	Text   string
-	ModeID string // the selector id in force (see ModeID)
-	// ExecutionMode is the turn's resolved execution mode: the agent is put in its plan mode
-	// for the read-only ones and in its working mode for the others.
-	ExecutionMode string
-	// Notes are what AgentDesk has to tell the agent before the person's text: why calls it
-	// asked for since its last prompt were declined (ACP's permission answer has no reason).
-	Notes []string
-	// Recap is the conversation before this turn, for an agent that starts afresh on a session
-	// with a history (its own session could not be loaded); "" when there is none.
-	Recap func() string
-}
-
-// ExternalToolCall is a tool call the agent reports; empty fields were not reported.
-type ExternalToolCall struct {
-	ID        string
-	Title     string
-	Kind      string // ACP: read, edit, delete, move, search, execute, think, fetch, switch_mode, other
-	Status    string // ACP: pending, in_progress, completed, failed
-	Input     json.RawMessage
-	Output    string
-	Locations []string       // the paths it touches, absolute
-	Diffs     []ExternalDiff // the changes it makes to files
-}
-
-// ExternalDiff is one file change a tool call reports.
-type ExternalDiff struct {
-	Path    string
-	OldText *string // nil for a new file
-	NewText string
-}
-
-// ExternalOption is one answer the agent offers in a permission request.
-type ExternalOption struct {
-	ID   string
-	Kind string // ACP: allow_once, allow_always, reject_once, reject_always
-	Name string
-}
-
-// ExternalPermission is the agent asking before a tool call.
-type ExternalPermission struct {
-	Call    ExternalToolCall
-	Options []ExternalOption
-}
-
-// ExternalAnswer is the answer to a permission request: the agent's option ("" means the
-// request ended unanswered, ACP's cancelled outcome) and, for a decline, why.
-type ExternalAnswer struct {
-	OptionID string
-	Reason   string
-}
-
-// ExternalHandler receives what the external agent does during a prompt.
-type ExternalHandler interface {
-	Text(chunk string)
-	ToolCall(c ExternalToolCall)
-	ToolUpdate(c ExternalToolCall)
-	// Permission puts the request through AgentDesk's gate, and to the person through the
-	// decision registry where the gate asks.
-	Permission(ctx context.Context, p ExternalPermission) (ExternalAnswer, error)
-	// ModeChanged reports a switch the agent made itself, as one of our selector ids.
-	ModeChanged(id string)
-	// ReadTextFile and WriteTextFile are ACP's client file system, through the gate and the
-	// file tools. Line is 1-based; 0 and limit 0 mean from the start and to the end.
-	ReadTextFile(ctx context.Context, path string, line, limit int) (string, error)
-	WriteTextFile(ctx context.Context, path, content string) error
-}
-
-// ModeIDs are the selector ids every surface speaks (ACP and external agents): the two
-// interaction modes, then the overrides, each meaning Smart with that override.
-func ModeIDs() []string {
-	ids := []string{string(mode.Smart), string(mode.Chat)}
-	for _, o := range mode.Overrides {
-		ids = append(ids, string(o))
-	}
-	return ids
-}
-
-// ModeID is the selector id of a preference: its override when set, else its interaction mode.
-func ModeID(p mode.Preference) string {
-	if p.Override.IsSet() {
-		return string(p.Override)
-	}
-	return string(p.Interaction)
-}
-
-// ModeInput turns a selector id into the follow-up input every caller validates through the
-// one validator; an unknown id is INVALID_VALUE.
-func ModeInput(id string) (mode.FollowUpInput, error) {
-	smart, none := string(mode.Smart), ""
-	switch id {
-	case string(mode.Smart):
-		return mode.FollowUpInput{InteractionMode: &smart, ExecutionOverride: &none}, nil
-	case string(mode.Chat):
-		chat := string(mode.Chat)
-		return mode.FollowUpInput{InteractionMode: &chat}, nil
-	}
-	if o := mode.Override(id); o.IsSet() && o.Valid() {
-		return mode.FollowUpInput{InteractionMode: &smart, ExecutionOverride: &id}, nil
-	}
-	return mode.FollowUpInput{}, errs.Invalid("modeId", id, ModeIDs())
-}
 
 // checkExternal refuses Chat for a session on an external agent, and Smart · Plan for one whose
 // agent is known to have no plan mode; the runtime calls it after the one validator, for
@@ -179,12 +22,12 @@ func (r *Runtime) checkExternal(sessionID string, p mode.Preference) error {
 		return err
 	}
 	if p.Interaction == mode.Chat {
-		return errs.New(ChatWithExternalAgent, "Agent", sess.ExternalAgent)
+		return errs.New(external.ChatRefused, "Agent", sess.ExternalAgent)
 	}
 	if r.opts.External == nil {
 		return nil
 	}
-	return refusePlan(r, ExternalSession{SessionID: sessionID, Command: sess.ExternalAgent}, p)
+	return refusePlan(r, external.Session{SessionID: sessionID, Command: sess.ExternalAgent}, p)
 }
 
 // CheckInput validates a message's mode as Send would, without sending it, so a caller can
@@ -211,4 +54,130 @@ func (r *Runtime) runTurn(t *turn) (status, failure string) {
 		return t.run()
 	}
 	return r.runExternal(t, sess)
+}
+
+// runExternal opens the agent, refuses Plan where the agent has no plan mode, then runs the
+// turn's prompt and any message that steered the turn meanwhile, as further prompts.
+func (r *Runtime) runExternal(t *turn, sess store.Session) (string, string) {
+	command := sess.ExternalAgent
+	if r.opts.External == nil {
+		return t.fail(errs.New(external.AgentUnavailable, "Agent", command))
+	}
+	x := &extTurn{t: t, command: command, calls: map[string]*extCall{}, cleared: map[string]bool{}}
+	base, err := r.openExternal(t.ctx, sess)
+	if err != nil {
+		return t.fail(err)
+	}
+	if err := refusePlan(r, base, t.pref); err != nil {
+		return t.fail(err)
+	}
+	text := t.text // already in the log: the store records it with the turn
+	for {
+		notes, err := r.opts.Store.TakeAgentNotes(t.sessionID)
+		if err != nil {
+			return t.fail(err)
+		}
+		stop, err := r.opts.External.Prompt(t.ctx, external.Prompt{Session: base, TurnID: t.active.turnID,
+			Text: text, ModeID: external.ModeID(t.pref), ExecutionMode: string(t.exec), Notes: notes, Recap: r.recap(t.sessionID)}, x)
+		t.deltas.flush()
+		if ferr := x.finish(err != nil || stop == "cancelled" || t.ctx.Err() != nil); ferr != nil && err == nil {
+			err = ferr
+		}
+		switch {
+		case t.ctx.Err() != nil || stop == "cancelled":
+			return store.TurnCancelled, ""
+		case err != nil:
+			return t.fail(err)
+		}
+		if text = drainSteering(t.active); text == "" {
+			return store.TurnDone, ""
+		}
+		if err := t.record(eventlog.UserMessage{TurnID: t.active.turnID, Text: text, Steer: true}); err != nil {
+			return t.fail(err)
+		}
+	}
+}
+
+// OpenExternal starts the agent of a session that runs on one, so it is ready when the person
+// writes, not started by the first prompt. A session on the built-in runtime has nothing to do.
+func (r *Runtime) OpenExternal(ctx context.Context, sessionID string) error {
+	sess, err := r.opts.Store.GetSession(sessionID)
+	if err != nil || sess.ExternalAgent == "" {
+		return err
+	}
+	if r.opts.External == nil {
+		return errs.New(external.AgentUnavailable, "Agent", sess.ExternalAgent)
+	}
+	_, err = r.openExternal(ctx, sess)
+	return err
+}
+
+// openExternal starts the session's agent unless it runs, announcing it, and remembers the
+// session id the agent gave, for session/load after a restart.
+func (r *Runtime) openExternal(ctx context.Context, sess store.Session) (external.Session, error) {
+	s := external.Session{SessionID: sess.ID, Command: sess.ExternalAgent, Workspace: sess.Workspace,
+		StartTimeout: r.opts.Store.ExternalStartTimeout()}
+	if info, ok := r.opts.External.Info(sess.ID); ok {
+		s.AgentSession = info.AgentSession
+		return s, nil
+	}
+	stored, err := r.opts.Store.AgentSession(sess.ID, sess.ExternalAgent)
+	if err != nil {
+		return s, err
+	}
+	s.AgentSession = stored
+	status := external.AgentStatus{SessionID: sess.ID, Agent: sess.ExternalAgent, Name: external.AgentName(sess.ExternalAgent),
+		State: external.StatusStarting}
+	r.opts.Publish(external.EventAgentStatus, status)
+	info, err := r.opts.External.Open(ctx, s)
+	if err != nil {
+		status.State, status.Error = external.StatusFailed, r.errorText(err)
+		r.opts.Publish(external.EventAgentStatus, status)
+		return s, err
+	}
+	if info.AgentSession != "" && info.AgentSession != stored {
+		if err := r.opts.Store.SetAgentSession(sess.ID, sess.ExternalAgent, info.AgentSession); err != nil {
+			return s, err
+		}
+	}
+	s.AgentSession = info.AgentSession
+	status.State, status.Loaded = external.StatusReady, info.Loaded
+	r.opts.Publish(external.EventAgentStatus, status)
+	return s, nil
+}
+
+// refusePlan fails a Smart · Plan turn on an agent without a plan mode (ACP's modes or a value
+// of its mode option): it would run as the agent's working mode.
+func refusePlan(r *Runtime, s external.Session, p mode.Preference) error {
+	if p.Override != mode.Plan {
+		return nil
+	}
+	if info, ok := r.opts.External.Info(s.SessionID); ok && !info.PlanMode {
+		return errs.New(external.NoPlanMode, "Agent", s.Command)
+	}
+	return nil
+}
+
+// recap is the conversation before the turn that is about to be sent, as plain text for an
+// agent that starts afresh on a session with a history. It is read when needed only.
+func (r *Runtime) recap(sessionID string) func() string {
+	return func() string {
+		log, err := r.opts.Store.Log(sessionID)
+		if err != nil {
+			return ""
+		}
+		cut := len(log)
+		for cut > 0 && !isUserMessage(log[cut-1]) {
+			cut--
+		}
+		if cut > 0 {
+			cut-- // the turn's own message goes as the prompt
+		}
+		return external.Recap(buildHistory(log[:cut]))
+	}
+}
+
+func isUserMessage(r eventlog.Record) bool {
+	_, ok := r.Payload.(eventlog.UserMessage)
+	return ok
 }

@@ -1,126 +1,36 @@
 package agent
 
 import (
-	"agentdesk/backend/eventlog"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/decision"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/store"
 )
 
-func TestGateCallsFromACPKinds(t *testing.T) {
-	in := func(s string) json.RawMessage { return json.RawMessage(s) }
-	for _, c := range []struct {
-		name string
-		call ExternalToolCall
-		want []policy.Call
-	}{
-		{"a read names its location", ExternalToolCall{Kind: "read", Locations: []string{"/ws/a.go"}},
-			[]policy.Call{{Kind: policy.KindRead, Path: "/ws/a.go"}}},
-		{"an edit names its diff's file", ExternalToolCall{Kind: "edit", Diffs: []ExternalDiff{{Path: "/ws/b.go"}}},
-			[]policy.Call{{Kind: policy.KindEdit, Path: "/ws/b.go"}}},
-		{"an edit's input path counts", ExternalToolCall{Kind: "edit", Input: in(`{"filePath":"/ws/c.go"}`)},
-			[]policy.Call{{Kind: policy.KindEdit, Path: "/ws/c.go"}}},
-		{"a delete changes its file", ExternalToolCall{Kind: "delete", Locations: []string{"/ws/old"}},
-			[]policy.Call{{Kind: policy.KindWrite, Path: "/ws/old"}}},
-		{"a move changes both files", ExternalToolCall{Kind: "move", Input: in(`{"source":"/ws/a","destination":"/ws/b"}`)},
-			[]policy.Call{{Kind: policy.KindWrite, Path: "/ws/a"}, {Kind: policy.KindWrite, Path: "/ws/b"}}},
-		{"an execute carries its command", ExternalToolCall{Kind: "execute", Input: in(`{"command":"go test ./..."}`)},
-			[]policy.Call{{Kind: policy.KindBash, Command: "go test ./..."}}},
-		{"an execute's argv is joined", ExternalToolCall{Kind: "execute", Input: in(`{"command":["ls","-la"]}`)},
-			[]policy.Call{{Kind: policy.KindBash, Command: "ls -la"}}},
-		{"an execute without its command cannot be judged", ExternalToolCall{Kind: "execute", Input: in(`{"cwd":"/ws"}`)},
-			[]policy.Call{{Kind: policy.KindOther}}},
-		{"a fetch reaches the network", ExternalToolCall{Kind: "fetch", Input: in(`{"url":"https://x"}`)},
-			[]policy.Call{{Kind: policy.KindFetch}}},
-		{"a read without a path cannot be judged", ExternalToolCall{Kind: "read"}, []policy.Call{{Kind: policy.KindOther}}},
-		{"a search may be anything", ExternalToolCall{Kind: "search", Locations: []string{"/ws"}}, []policy.Call{{Kind: policy.KindOther}}},
-		{"think is unknown to the gate", ExternalToolCall{Kind: "think"}, []policy.Call{{Kind: policy.KindOther}}},
-		{"a missing kind is unknown", ExternalToolCall{}, []policy.Call{{Kind: policy.KindOther}}},
-		{"a kind from a later protocol is unknown", ExternalToolCall{Kind: "teleport"}, []policy.Call{{Kind: policy.KindOther}}},
-	} {
-		if got := gateCalls(c.call); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
-		}
-	}
-}
-
-func TestMergeKeepsWhatTheFirstReportLacked(t *testing.T) {
-	first := ExternalToolCall{ID: "c", Title: "bash", Kind: "execute", Input: json.RawMessage(`{"cwd":"/ws"}`)}
-	perm := ExternalToolCall{ID: "c", Input: json.RawMessage(`{"command":"rm -rf build"}`), Locations: []string{"/ws/build"}}
-	got := first.merge(perm)
-	var in map[string]string
-	json.Unmarshal(got.Input, &in)
-	if got.Title != "bash" || got.Kind != "execute" || in["cwd"] != "/ws" || in["command"] != "rm -rf build" || len(got.Locations) != 1 {
-		t.Fatalf("merged: %+v %s", got, got.Input)
-	}
-	if again := got.merge(ExternalToolCall{Input: json.RawMessage(`{}`)}); string(again.Input) != string(got.Input) {
-		t.Fatalf("an empty later input forgets nothing: %s", again.Input)
-	}
-}
-
-func TestShortTitleAndDescription(t *testing.T) {
-	if got := shortTitle(ExternalToolCall{Title: "Write a.go\nwith a long body"}); got != "Write a.go …" {
-		t.Errorf("one line: %q", got)
-	}
-	if got := shortTitle(ExternalToolCall{Kind: "edit"}); got != "edit" {
-		t.Errorf("the kind when untitled: %q", got)
-	}
-	if got := shortTitle(ExternalToolCall{Title: strings.Repeat("x", 200)}); len([]rune(got)) != titleLen {
-		t.Errorf("clipped: %d", len([]rune(got)))
-	}
-	old := "a\nb\n"
-	d := describeCall(ExternalToolCall{Diffs: []ExternalDiff{{Path: "src/x.txt", OldText: &old, NewText: "a\nc\n"}}})
-	if !strings.Contains(d, "--- a/src/x.txt") || !strings.Contains(d, "-b") || !strings.Contains(d, "+c") {
-		t.Errorf("a diff: %q", d)
-	}
-	if d := describeCall(ExternalToolCall{Diffs: []ExternalDiff{{Path: "new.txt", NewText: "hi\n"}}}); !strings.Contains(d, "--- /dev/null") || !strings.Contains(d, "+hi") {
-		t.Errorf("a new file: %q", d)
-	}
-	none := ""
-	d = describeCall(ExternalToolCall{Diffs: []ExternalDiff{{Path: "/ws/hello.txt", OldText: &none, NewText: "hello"}}})
-	if want := "--- /dev/null\n+++ /ws/hello.txt\n@@ -0,0 +1 @@\n+hello"; d != want {
-		t.Errorf("an empty old text is a new file, an absolute path stays as is:\n%s\nwant\n%s", d, want)
-	}
-}
-
-func TestAgentName(t *testing.T) {
-	for cmd, want := range map[string]string{
-		"opencode acp":                        "opencode",
-		"npx -y opencode-ai acp":              "opencode-ai",
-		"/usr/bin/node /x/fixtures/agent.mjs": "agent",
-		"env FOO=1 gemini --experimental-acp": "gemini",
-		"goose acp":                           "goose",
-	} {
-		if got := AgentName(cmd); got != want {
-			t.Errorf("%q: %q, want %q", cmd, got, want)
-		}
-	}
-}
-
 // permissionCase runs one permission request of the fake agent in a session of the given
 // permission mode (and override) and reports how it was answered and whether the person was asked.
-func permissionCase(t *testing.T, o harnessOpts, callOf func(ws string) ExternalToolCall, rules ...policy.Rule) (ExternalAnswer, []decision.Decision, *harness) {
+func permissionCase(t *testing.T, o harnessOpts, callOf func(ws string) external.ToolCall, rules ...policy.Rule) (external.Answer, []decision.Decision, *harness) {
 	t.Helper()
-	var ans ExternalAnswer
-	var call ExternalToolCall
-	f := &fakeAgent{info: ExternalInfo{PlanMode: true}, script: func(ctx context.Context, h ExternalHandler) (string, error) {
-		h.ToolCall(ExternalToolCall{ID: call.ID, Title: call.Title, Kind: call.Kind, Status: "pending", Input: json.RawMessage(`{}`)})
+	var ans external.Answer
+	var call external.ToolCall
+	f := &fakeAgent{info: external.Info{PlanMode: true}, script: func(ctx context.Context, h external.Handler) (string, error) {
+		h.ToolCall(external.ToolCall{ID: call.ID, Title: call.Title, Kind: call.Kind, Status: "pending", Input: json.RawMessage(`{}`)})
 		var err error
-		ans, err = h.Permission(ctx, ExternalPermission{Call: call, Options: []ExternalOption{
+		ans, err = h.Permission(ctx, external.Permission{Call: call, Options: []external.Option{
 			{ID: "once", Kind: "allow_once"}, {ID: "always", Kind: "allow_always"}, {ID: "no", Kind: "reject_once"}}})
 		if err != nil {
 			t.Errorf("permission: %v", err)
 		}
-		h.ToolUpdate(ExternalToolCall{ID: call.ID, Status: "completed"})
+		h.ToolUpdate(external.ToolCall{ID: call.ID, Status: "completed"})
 		return "end_turn", nil
 	}}
 	h := externalHarness(t, f, o)
@@ -147,7 +57,7 @@ func TestExternalPermissionsPassTheGate(t *testing.T) {
 	for _, c := range []struct {
 		name       string
 		opts       harnessOpts
-		call       func(ws string) ExternalToolCall
+		call       func(ws string) external.ToolCall
 		rules      []policy.Rule
 		wantOption string
 		wantAsked  bool
@@ -155,56 +65,56 @@ func TestExternalPermissionsPassTheGate(t *testing.T) {
 		verdict    string
 	}{
 		{"full access allows an edit inside the workspace without asking", harnessOpts{permission: "full"},
-			func(ws string) ExternalToolCall {
-				return ExternalToolCall{ID: "e", Kind: "edit", Locations: []string{filepath.Join(ws, "a.go")}}
+			func(ws string) external.ToolCall {
+				return external.ToolCall{ID: "e", Kind: "edit", Locations: []string{filepath.Join(ws, "a.go")}}
 			},
 			nil, "once", false, "", "allow"},
 		{"auto allows an edit inside the workspace", harnessOpts{permission: "auto"},
-			func(ws string) ExternalToolCall {
-				return ExternalToolCall{ID: "e", Kind: "edit", Locations: []string{filepath.Join(ws, "a.go")}}
+			func(ws string) external.ToolCall {
+				return external.ToolCall{ID: "e", Kind: "edit", Locations: []string{filepath.Join(ws, "a.go")}}
 			},
 			nil, "once", false, "", "allow"},
 		{"ask allows a read inside the workspace", harnessOpts{permission: "ask"},
-			func(ws string) ExternalToolCall {
-				return ExternalToolCall{ID: "r", Kind: "read", Locations: []string{filepath.Join(ws, "a.go")}}
+			func(ws string) external.ToolCall {
+				return external.ToolCall{ID: "r", Kind: "read", Locations: []string{filepath.Join(ws, "a.go")}}
 			},
 			nil, "once", false, "", "allow"},
 		{"ask asks for an edit, and the reason goes back", harnessOpts{permission: "ask"},
-			func(ws string) ExternalToolCall {
-				return ExternalToolCall{ID: "e", Kind: "edit", Locations: []string{filepath.Join(ws, "a.go")}}
+			func(ws string) external.ToolCall {
+				return external.ToolCall{ID: "e", Kind: "edit", Locations: []string{filepath.Join(ws, "a.go")}}
 			},
 			nil, "no", true, "not now, tests first", "ask"},
 		{"auto asks for an edit outside the workspace", harnessOpts{permission: "auto"},
-			func(string) ExternalToolCall {
-				return ExternalToolCall{ID: "e", Kind: "edit", Locations: []string{"/etc/hosts"}}
+			func(string) external.ToolCall {
+				return external.ToolCall{ID: "e", Kind: "edit", Locations: []string{"/etc/hosts"}}
 			},
 			nil, "no", true, "not now", "ask"},
 		{"full access still asks for a fetch", harnessOpts{permission: "full"},
-			func(string) ExternalToolCall {
-				return ExternalToolCall{ID: "f", Kind: "fetch", Input: json.RawMessage(`{"url":"https://x"}`)}
+			func(string) external.ToolCall {
+				return external.ToolCall{ID: "f", Kind: "fetch", Input: json.RawMessage(`{"url":"https://x"}`)}
 			},
 			nil, "no", true, "not now", "ask"},
 		{"full access still asks for an unknown kind", harnessOpts{permission: "full"},
-			func(string) ExternalToolCall { return ExternalToolCall{ID: "o", Kind: "think"} },
+			func(string) external.ToolCall { return external.ToolCall{ID: "o", Kind: "think"} },
 			nil, "no", true, "not now", "ask"},
 		{"plan denies an edit at once with the reason", harnessOpts{permission: "full", override: "plan"},
-			func(ws string) ExternalToolCall {
-				return ExternalToolCall{ID: "e", Kind: "edit", Locations: []string{filepath.Join(ws, "a.go")}}
+			func(ws string) external.ToolCall {
+				return external.ToolCall{ID: "e", Kind: "edit", Locations: []string{filepath.Join(ws, "a.go")}}
 			},
 			nil, "no", false, "WRITE_DISABLED_IN_READ_ONLY", "deny"},
 		{"auto asks for a read-only command, which the agent runs outside AgentDesk's sandbox", harnessOpts{permission: "auto"},
-			func(string) ExternalToolCall {
-				return ExternalToolCall{ID: "x", Kind: "execute", Input: json.RawMessage(`{"command":"ls -la"}`)}
+			func(string) external.ToolCall {
+				return external.ToolCall{ID: "x", Kind: "execute", Input: json.RawMessage(`{"command":"ls -la"}`)}
 			},
 			nil, "no", true, "not now", "ask"},
 		{"full access runs the agent's command", harnessOpts{permission: "full"},
-			func(string) ExternalToolCall {
-				return ExternalToolCall{ID: "x", Kind: "execute", Input: json.RawMessage(`{"command":"ls -la"}`)}
+			func(string) external.ToolCall {
+				return external.ToolCall{ID: "x", Kind: "execute", Input: json.RawMessage(`{"command":"ls -la"}`)}
 			},
 			nil, "once", false, "", "allow"},
 		{"a deny rule holds under full access", harnessOpts{permission: "full"},
-			func(string) ExternalToolCall {
-				return ExternalToolCall{ID: "x", Kind: "execute", Input: json.RawMessage(`{"command":"git push"}`)}
+			func(string) external.ToolCall {
+				return external.ToolCall{ID: "x", Kind: "execute", Input: json.RawMessage(`{"command":"git push"}`)}
 			},
 			[]policy.Rule{{Effect: policy.Deny, Command: "git push"}}, "no", false, "DENIED_BY_RULE", "deny"},
 	} {
@@ -222,16 +132,16 @@ func TestExternalPermissionsPassTheGate(t *testing.T) {
 }
 
 func TestApprovalIsBuiltFromThePermissionRequestNotTheBareFirstCall(t *testing.T) {
-	var ans ExternalAnswer
+	var ans external.Answer
 	old := "package a\n"
-	f := &fakeAgent{info: ExternalInfo{PlanMode: true}}
+	f := &fakeAgent{info: external.Info{PlanMode: true}}
 	h := externalHarness(t, f)
 	path := filepath.Join(h.workspace, "a.go")
-	f.script = func(ctx context.Context, x ExternalHandler) (string, error) {
-		x.ToolCall(ExternalToolCall{ID: "w", Title: "write", Kind: "edit", Status: "pending", Input: json.RawMessage(`{}`)})
-		ans, _ = x.Permission(ctx, ExternalPermission{Call: ExternalToolCall{ID: "w", Title: "Write a.go",
-			Locations: []string{path}, Diffs: []ExternalDiff{{Path: path, OldText: &old, NewText: "package a\n\nfunc A() {}\n"}}},
-			Options: []ExternalOption{{ID: "once", Kind: "allow_once"}, {ID: "no", Kind: "reject_once"}}})
+	f.script = func(ctx context.Context, x external.Handler) (string, error) {
+		x.ToolCall(external.ToolCall{ID: "w", Title: "write", Kind: "edit", Status: "pending", Input: json.RawMessage(`{}`)})
+		ans, _ = x.Permission(ctx, external.Permission{Call: external.ToolCall{ID: "w", Title: "Write a.go",
+			Locations: []string{path}, Diffs: []external.Diff{{Path: path, OldText: &old, NewText: "package a\n\nfunc A() {}\n"}}},
+			Options: []external.Option{{ID: "once", Kind: "allow_once"}, {ID: "no", Kind: "reject_once"}}})
 		return "end_turn", nil
 	}
 	var payload decision.ApprovalPayload
@@ -255,16 +165,16 @@ func TestApprovalIsBuiltFromThePermissionRequestNotTheBareFirstCall(t *testing.T
 }
 
 func TestFileSystemCallsPassTheGate(t *testing.T) {
-	f := &fakeAgent{info: ExternalInfo{PlanMode: true}}
+	f := &fakeAgent{info: external.Info{PlanMode: true}}
 	h := externalHarness(t, f)
 	approved := filepath.Join(h.workspace, "approved.txt")
 	other := filepath.Join(h.workspace, "other.txt")
 	os.WriteFile(other, []byte("before\n"), 0o644)
 	var errs []error
 	var read string
-	f.script = func(ctx context.Context, x ExternalHandler) (string, error) {
-		x.Permission(ctx, ExternalPermission{Call: ExternalToolCall{ID: "e", Kind: "edit", Locations: []string{approved}},
-			Options: []ExternalOption{{ID: "once", Kind: "allow_once"}, {ID: "no", Kind: "reject_once"}}})
+	f.script = func(ctx context.Context, x external.Handler) (string, error) {
+		x.Permission(ctx, external.Permission{Call: external.ToolCall{ID: "e", Kind: "edit", Locations: []string{approved}},
+			Options: []external.Option{{ID: "once", Kind: "allow_once"}, {ID: "no", Kind: "reject_once"}}})
 		errs = append(errs, x.WriteTextFile(ctx, approved, "hello\n"))
 		errs = append(errs, x.WriteTextFile(ctx, other, "after\n"))
 		var err error
@@ -300,13 +210,13 @@ func TestFileSystemCallsPassTheGate(t *testing.T) {
 }
 
 func TestPlanIsRefusedForAnAgentWithoutAPlanMode(t *testing.T) {
-	f := &fakeAgent{info: ExternalInfo{PlanMode: false}, script: func(context.Context, ExternalHandler) (string, error) {
+	f := &fakeAgent{info: external.Info{PlanMode: false}, script: func(context.Context, external.Handler) (string, error) {
 		t.Error("nothing is sent to the agent")
 		return "end_turn", nil
 	}}
 	h := externalHarness(t, f, harnessOpts{override: "plan"})
 	h.send("plan it", mode.FollowUpInput{})
-	if turns := h.turns(); turns[0].Status != store.TurnFailed || !strings.HasPrefix(turns[0].Error, string(ExternalAgentNoPlan)) {
+	if turns := h.turns(); turns[0].Status != store.TurnFailed || !strings.HasPrefix(turns[0].Error, string(external.NoPlanMode)) {
 		t.Fatalf("the turn fails with a clear error: %+v", turns[0])
 	}
 	none, plan := "", "plan"
@@ -320,8 +230,8 @@ func TestPlanIsRefusedForAnAgentWithoutAPlanMode(t *testing.T) {
 
 func TestOpenExternalRemembersTheAgentsSessionAndRecaps(t *testing.T) {
 	var recaps []string
-	f := &fakeAgent{info: ExternalInfo{AgentSession: "agent-1", PlanMode: true}}
-	f.script = func(ctx context.Context, x ExternalHandler) (string, error) {
+	f := &fakeAgent{info: external.Info{AgentSession: "agent-1", PlanMode: true}}
+	f.script = func(ctx context.Context, x external.Handler) (string, error) {
 		recaps = append(recaps, f.prompts[len(f.prompts)-1].Recap())
 		x.Text("done")
 		return "end_turn", nil
@@ -333,9 +243,9 @@ func TestOpenExternalRemembersTheAgentsSessionAndRecaps(t *testing.T) {
 	if id, _ := h.st.AgentSession(h.session, "fake-agent --acp"); id != "agent-1" {
 		t.Fatalf("the agent's session id is stored: %q", id)
 	}
-	statuses := h.named(EventAgentStatus)
-	if len(statuses) != 2 || statuses[0].Data.(AgentStatus).State != AgentStarting || statuses[1].Data.(AgentStatus).State != AgentReady ||
-		statuses[0].Data.(AgentStatus).Name != "fake-agent" {
+	statuses := h.named(external.EventAgentStatus)
+	if len(statuses) != 2 || statuses[0].Data.(external.AgentStatus).State != external.StatusStarting || statuses[1].Data.(external.AgentStatus).State != external.StatusReady ||
+		statuses[0].Data.(external.AgentStatus).Name != "fake-agent" {
 		t.Fatalf("starting, then ready: %+v", statuses)
 	}
 	h.send("first message", mode.FollowUpInput{})
@@ -360,11 +270,11 @@ func TestOpenExternalRemembersTheAgentsSessionAndRecaps(t *testing.T) {
 }
 
 func TestTheLogKeepsTheCallAsItsRequestDescribedIt(t *testing.T) {
-	f := &fakeAgent{info: ExternalInfo{PlanMode: true}, script: func(ctx context.Context, x ExternalHandler) (string, error) {
-		x.ToolCall(ExternalToolCall{ID: "b", Title: "bash", Kind: "execute", Status: "pending", Input: json.RawMessage(`{"cwd":"/ws"}`)})
-		x.Permission(ctx, ExternalPermission{Call: ExternalToolCall{ID: "b", Title: "Run tests", Input: json.RawMessage(`{"command":"go test"}`)},
-			Options: []ExternalOption{{ID: "once", Kind: "allow_once"}}})
-		x.ToolUpdate(ExternalToolCall{ID: "b", Status: "completed", Output: "ok"})
+	f := &fakeAgent{info: external.Info{PlanMode: true}, script: func(ctx context.Context, x external.Handler) (string, error) {
+		x.ToolCall(external.ToolCall{ID: "b", Title: "bash", Kind: "execute", Status: "pending", Input: json.RawMessage(`{"cwd":"/ws"}`)})
+		x.Permission(ctx, external.Permission{Call: external.ToolCall{ID: "b", Title: "Run tests", Input: json.RawMessage(`{"command":"go test"}`)},
+			Options: []external.Option{{ID: "once", Kind: "allow_once"}}})
+		x.ToolUpdate(external.ToolCall{ID: "b", Status: "completed", Output: "ok"})
 		return "end_turn", nil
 	}}
 	h := externalHarness(t, f, harnessOpts{permission: "full"})

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
@@ -17,14 +18,14 @@ import (
 // would through the handler, in order, and answers with a stop reason.
 type fakeAgent struct {
 	mu      sync.Mutex
-	prompts []ExternalPrompt
-	opened  []ExternalSession
-	info    ExternalInfo
+	prompts []external.Prompt
+	opened  []external.Session
+	info    external.Info
 	running bool
-	script  func(ctx context.Context, h ExternalHandler) (string, error)
+	script  func(ctx context.Context, h external.Handler) (string, error)
 }
 
-func (f *fakeAgent) Open(ctx context.Context, s ExternalSession) (ExternalInfo, error) {
+func (f *fakeAgent) Open(ctx context.Context, s external.Session) (external.Info, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.opened = append(f.opened, s)
@@ -32,20 +33,20 @@ func (f *fakeAgent) Open(ctx context.Context, s ExternalSession) (ExternalInfo, 
 	return f.info, nil
 }
 
-func (f *fakeAgent) Info(string) (ExternalInfo, bool) {
+func (f *fakeAgent) Info(string) (external.Info, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.info, f.running
 }
 
-func (f *fakeAgent) Prompt(ctx context.Context, p ExternalPrompt, h ExternalHandler) (string, error) {
+func (f *fakeAgent) Prompt(ctx context.Context, p external.Prompt, h external.Handler) (string, error) {
 	f.mu.Lock()
 	f.prompts = append(f.prompts, p)
 	f.mu.Unlock()
 	return f.script(ctx, h)
 }
 
-func externalHarness(t *testing.T, f ExternalAgents, o ...harnessOpts) *harness {
+func externalHarness(t *testing.T, f external.Agents, o ...harnessOpts) *harness {
 	opts := harnessOpts{}
 	if len(o) > 0 {
 		opts = o[0]
@@ -58,32 +59,16 @@ func externalHarness(t *testing.T, f ExternalAgents, o ...harnessOpts) *harness 
 	return h
 }
 
-func TestModeIDsRoundTrip(t *testing.T) {
-	for _, id := range ModeIDs() {
-		in, err := ModeInput(id)
-		if err != nil {
-			t.Fatalf("%s: %v", id, err)
-		}
-		fu, err := mode.ValidateFollowUp(mode.Preference{Interaction: mode.Smart, Override: mode.Debug}, in)
-		if err != nil || ModeID(fu.Preference) != id {
-			t.Fatalf("%s reads back as %q (%v)", id, ModeID(fu.Preference), err)
-		}
-	}
-	if _, err := ModeInput("agent"); errs.KindOf(err) != errs.InvalidValue {
-		t.Fatalf("an unknown id: %v", err)
-	}
-}
-
 func TestExternalTurnIsRecordedLikeABuiltInOne(t *testing.T) {
-	f := &fakeAgent{script: func(ctx context.Context, h ExternalHandler) (string, error) {
+	f := &fakeAgent{script: func(ctx context.Context, h external.Handler) (string, error) {
 		h.Text("Running ")
-		h.ToolCall(ExternalToolCall{ID: "c1", Title: "Run tests", Kind: "execute", Status: "pending", Input: json.RawMessage(`{"command":"go test"}`)})
-		ans, err := h.Permission(ctx, ExternalPermission{Call: ExternalToolCall{ID: "c1"},
-			Options: []ExternalOption{{ID: "ok", Kind: "allow_once"}, {ID: "no", Kind: "reject_once"}}})
+		h.ToolCall(external.ToolCall{ID: "c1", Title: "Run tests", Kind: "execute", Status: "pending", Input: json.RawMessage(`{"command":"go test"}`)})
+		ans, err := h.Permission(ctx, external.Permission{Call: external.ToolCall{ID: "c1"},
+			Options: []external.Option{{ID: "ok", Kind: "allow_once"}, {ID: "no", Kind: "reject_once"}}})
 		if err != nil || ans.OptionID != "ok" {
 			t.Errorf("permission: %+v %v", ans, err)
 		}
-		h.ToolUpdate(ExternalToolCall{ID: "c1", Status: "completed", Output: "PASS"})
+		h.ToolUpdate(external.ToolCall{ID: "c1", Status: "completed", Output: "PASS"})
 		h.Text("done.")
 		h.ModeChanged("plan")
 		return "end_turn", nil
@@ -117,7 +102,7 @@ func TestExternalTurnIsRecordedLikeABuiltInOne(t *testing.T) {
 		t.Fatalf("the card, then its verdict; one decision and one result: %d %d %d", len(calls),
 			len(h.named(EventToolDone)), len(h.named(decision.EventAsked)))
 	}
-	if first, last := calls[0].Data.(ToolCallView), calls[1].Data.(ToolCallView); first.Verdict != VerdictExternal ||
+	if first, last := calls[0].Data.(ToolCallView), calls[1].Data.(ToolCallView); first.Verdict != external.Verdict ||
 		last.CallID != "c1" || last.Verdict != "ask" || last.Layer != "mode" {
 		t.Fatalf("the card shows the gate's verdict once it asked: %+v then %+v", first, last)
 	}
@@ -130,10 +115,10 @@ func TestExternalSessionWithoutARuntimeFails(t *testing.T) {
 	h := externalHarness(t, nil)
 	h.rt.opts.External = nil
 	h.send("hello", mode.FollowUpInput{})
-	if turns := h.turns(); turns[0].Status != store.TurnFailed || !strings.HasPrefix(turns[0].Error, string(ExternalAgentUnavailable)) {
+	if turns := h.turns(); turns[0].Status != store.TurnFailed || !strings.HasPrefix(turns[0].Error, string(external.AgentUnavailable)) {
 		t.Fatalf("%+v", turns[0])
 	}
-	if _, err := h.rt.Configure(h.session, mode.FollowUpInput{InteractionMode: str("chat")}); errs.KindOf(err) != ChatWithExternalAgent {
+	if _, err := h.rt.Configure(h.session, mode.FollowUpInput{InteractionMode: str("chat")}); errs.KindOf(err) != external.ChatRefused {
 		t.Fatalf("chat: %v", err)
 	}
 }

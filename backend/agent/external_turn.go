@@ -5,11 +5,10 @@ import (
 	"strings"
 	"sync"
 
-	"agentdesk/backend/errs"
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
-	"agentdesk/backend/store"
 )
 
 // extTurn is a turn running on an external agent. It records the conversation in the session
@@ -34,57 +33,15 @@ type extTurn struct {
 // extCall is what is known of one of the agent's calls: its first report merged with every
 // later one, including the tool call inside its permission request.
 type extCall struct {
-	ExternalToolCall
+	external.ToolCall
 	name     string // its short title, as shown and recorded
 	open     bool
 	recorded bool   // its call is in the log (once it is described fully, or ends)
 	output   string // the last output reported
-	verdict  string // the gate's, or VerdictExternal for a call the agent ran on its own
+	verdict  string // the gate's, or external.Verdict for a call the agent ran on its own
 	layer    string
 	code     string
 	approved string // how the person answered, when asked
-}
-
-// runExternal opens the agent, refuses Plan where the agent has no plan mode, then runs the
-// turn's prompt and any message that steered the turn meanwhile, as further prompts.
-func (r *Runtime) runExternal(t *turn, sess store.Session) (string, string) {
-	command := sess.ExternalAgent
-	if r.opts.External == nil {
-		return t.fail(errs.New(ExternalAgentUnavailable, "Agent", command))
-	}
-	x := &extTurn{t: t, command: command, calls: map[string]*extCall{}, cleared: map[string]bool{}}
-	base, err := r.openExternal(t.ctx, sess)
-	if err != nil {
-		return t.fail(err)
-	}
-	if err := refusePlan(r, base, t.pref); err != nil {
-		return t.fail(err)
-	}
-	text := t.text // already in the log: the store records it with the turn
-	for {
-		notes, err := r.opts.Store.TakeAgentNotes(t.sessionID)
-		if err != nil {
-			return t.fail(err)
-		}
-		stop, err := r.opts.External.Prompt(t.ctx, ExternalPrompt{ExternalSession: base, TurnID: t.active.turnID,
-			Text: text, ModeID: ModeID(t.pref), ExecutionMode: string(t.exec), Notes: notes, Recap: r.recap(t.sessionID)}, x)
-		t.deltas.flush()
-		if ferr := x.finish(err != nil || stop == "cancelled" || t.ctx.Err() != nil); ferr != nil && err == nil {
-			err = ferr
-		}
-		switch {
-		case t.ctx.Err() != nil || stop == "cancelled":
-			return store.TurnCancelled, ""
-		case err != nil:
-			return t.fail(err)
-		}
-		if text = drainSteering(t.active); text == "" {
-			return store.TurnDone, ""
-		}
-		if err := t.record(eventlog.UserMessage{TurnID: t.active.turnID, Text: text, Steer: true}); err != nil {
-			return t.fail(err)
-		}
-	}
 }
 
 // Text streams the agent's words as turn.delta and keeps them for the log.
@@ -97,20 +54,20 @@ func (x *extTurn) Text(chunk string) {
 
 // ToolCall records the text so far with the call, as a model message with a tool call would be,
 // and shows the call's card. A call reported again is an update.
-func (x *extTurn) ToolCall(c ExternalToolCall) {
+func (x *extTurn) ToolCall(c external.ToolCall) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.openLocked(c)
 }
 
 // openLocked starts a call not seen before and merges a known one; it returns the call.
-func (x *extTurn) openLocked(c ExternalToolCall) *extCall {
+func (x *extTurn) openLocked(c external.ToolCall) *extCall {
 	if known, ok := x.calls[c.ID]; ok || c.ID == "" {
 		x.updateLocked(c)
 		return known
 	}
-	call := &extCall{ExternalToolCall: c, open: true, verdict: VerdictExternal, layer: VerdictExternal}
-	call.name = shortTitle(c)
+	call := &extCall{ToolCall: c, open: true, verdict: external.Verdict, layer: external.Verdict}
+	call.name = c.ShortTitle()
 	if len(call.Input) == 0 {
 		call.Input = json.RawMessage("{}")
 	}
@@ -124,7 +81,7 @@ func (x *extTurn) openLocked(c ExternalToolCall) *extCall {
 		x.recordLocked(eventlog.AssistantMessage{TurnID: x.t.active.turnID, Text: text})
 	}
 	x.publishCardLocked(call, policy.Verdict{})
-	x.updateLocked(ExternalToolCall{ID: c.ID, Status: c.Status, Output: c.Output})
+	x.updateLocked(external.ToolCall{ID: c.ID, Status: c.Status, Output: c.Output})
 	return call
 }
 
@@ -133,8 +90,8 @@ func (x *extTurn) recordCallLocked(call *extCall) {
 	if call.recorded {
 		return
 	}
-	call.recorded, call.name = true, shortTitle(call.ExternalToolCall)
-	if empty(call.Input) {
+	call.recorded, call.name = true, call.ShortTitle()
+	if external.EmptyInput(call.Input) {
 		call.Input = json.RawMessage("{}")
 	}
 	x.recordLocked(eventlog.AssistantMessage{TurnID: x.t.active.turnID,
@@ -144,24 +101,24 @@ func (x *extTurn) recordCallLocked(call *extCall) {
 // publishCardLocked shows (or updates) a call's card, with the gate's verdict once it has one.
 func (x *extTurn) publishCardLocked(call *extCall, v policy.Verdict) {
 	view := ToolCallView{SessionID: x.t.sessionID, TurnID: x.t.active.turnID, CallID: call.ID, Name: call.name,
-		Input: call.Input, Summary: describeCall(call.ExternalToolCall), Verdict: call.verdict, Layer: call.layer,
+		Input: call.Input, Summary: call.Describe(), Verdict: call.verdict, Layer: call.layer,
 		Code: call.code, ReasonKey: v.ReasonKey}
 	x.t.rt.opts.Publish(EventToolCall, view)
 }
 
 // ToolUpdate streams a call's output and ends it when the agent says it finished.
-func (x *extTurn) ToolUpdate(c ExternalToolCall) {
+func (x *extTurn) ToolUpdate(c external.ToolCall) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.updateLocked(c)
 }
 
-func (x *extTurn) updateLocked(c ExternalToolCall) {
+func (x *extTurn) updateLocked(c external.ToolCall) {
 	call, ok := x.calls[c.ID]
 	if !ok || !call.open {
 		return
 	}
-	call.ExternalToolCall = call.merge(c)
+	call.ToolCall = call.Merge(c)
 	if c.Output != "" && c.Output != call.output {
 		chunk := c.Output
 		if strings.HasPrefix(c.Output, call.output) {
@@ -196,7 +153,7 @@ func (x *extTurn) closeLocked(call *extCall, output string, isError bool) {
 // approved plan exit: the preference is saved and session.mode published. Chat is never taken
 // from an external agent.
 func (x *extTurn) ModeChanged(id string) {
-	in, err := ModeInput(id)
+	in, err := external.ModeInput(id)
 	if err != nil || id == string(mode.Chat) {
 		return
 	}
@@ -242,13 +199,4 @@ func (x *extTurn) recordLocked(e eventlog.Event) {
 	if err := x.t.record(e); err != nil && x.err == nil {
 		x.err = err
 	}
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, v := range s {
-		if strings.TrimSpace(v) != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/checkpoint"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
@@ -52,7 +53,7 @@ type Options struct {
 	Messages  *i18n.Bundle
 	DataDir   string
 	// External runs the turns of sessions on an external ACP agent; nil refuses them.
-	External ExternalAgents
+	External external.Agents
 	// MCP serves the tools of the MCP servers (backend/mcp.Host); nil means none.
 	MCP tool.ServedTools
 	// MaxSteps is the model requests of a turn between two continue decisions; zero reads the

@@ -15,7 +15,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
-	"agentdesk/backend/agent"
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/session"
 )
@@ -28,7 +28,7 @@ const ExternalAgentNotSaved errs.Kind = "EXTERNAL_AGENT_NOT_SAVED"
 const CancelGrace = 3 * time.Second
 
 // Pool keeps one running agent per AgentDesk session and runs prompts on it. It implements
-// agent.ExternalAgents.
+// external.Agents.
 type Pool struct {
 	log io.Writer // the agents' stderr and connection diagnostics; never stdout
 
@@ -54,21 +54,21 @@ func NewPool(logw io.Writer) *Pool {
 
 // Open starts the session's agent unless it runs (again, after a crash) and reports what it
 // offers.
-func (p *Pool) Open(ctx context.Context, s agent.ExternalSession) (agent.ExternalInfo, error) {
+func (p *Pool) Open(ctx context.Context, s external.Session) (external.Info, error) {
 	c, err := p.open(ctx, s)
 	if err != nil {
-		return agent.ExternalInfo{}, err
+		return external.Info{}, err
 	}
 	return c.info(), nil
 }
 
 // Info reports what the session's running agent offers.
-func (p *Pool) Info(sessionID string) (agent.ExternalInfo, bool) {
+func (p *Pool) Info(sessionID string) (external.Info, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	sl := p.slots[sessionID]
 	if sl == nil || sl.c == nil || !sl.c.alive() {
-		return agent.ExternalInfo{}, false
+		return external.Info{}, false
 	}
 	return sl.c.info(), true
 }
@@ -76,8 +76,8 @@ func (p *Pool) Info(sessionID string) (agent.ExternalInfo, bool) {
 // Prompt sends one prompt to the session's agent, starting the agent first when it is not
 // running. The agent is put in the mode the turn runs as; what AgentDesk has to tell it (the
 // reasons of declined calls, the conversation so far when it started afresh) goes first.
-func (p *Pool) Prompt(ctx context.Context, pr agent.ExternalPrompt, h agent.ExternalHandler) (string, error) {
-	c, err := p.open(ctx, pr.ExternalSession)
+func (p *Pool) Prompt(ctx context.Context, pr external.Prompt, h external.Handler) (string, error) {
+	c, err := p.open(ctx, pr.Session)
 	if err != nil {
 		return "", err
 	}
@@ -114,11 +114,11 @@ func (p *Pool) Prompt(ctx context.Context, pr agent.ExternalPrompt, h agent.Exte
 }
 
 // open returns the session's running agent, or starts one.
-func (p *Pool) open(ctx context.Context, s agent.ExternalSession) (*conn, error) {
+func (p *Pool) open(ctx context.Context, s external.Session) (*conn, error) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
-		return nil, errs.New(agent.ExternalAgentUnavailable, "Agent", s.Command)
+		return nil, errs.New(external.AgentUnavailable, "Agent", s.Command)
 	}
 	sl := p.slots[s.SessionID]
 	if sl == nil {
@@ -146,7 +146,7 @@ func (p *Pool) open(ctx context.Context, s agent.ExternalSession) (*conn, error)
 	}
 	if p.closed {
 		c.stop()
-		return nil, errs.New(agent.ExternalAgentUnavailable, "Agent", s.Command)
+		return nil, errs.New(external.AgentUnavailable, "Agent", s.Command)
 	}
 	sl.c = c
 	return c, nil
@@ -156,7 +156,7 @@ func (p *Pool) open(ctx context.Context, s agent.ExternalSession) (*conn, error)
 // starts it afresh.
 func (p *Pool) failed(sessionID string, c *conn, err error) error {
 	out := c.failure(err)
-	if !c.alive() || errs.KindOf(out) == agent.ExternalAgentProtocol {
+	if !c.alive() || errs.KindOf(out) == external.AgentProtocol {
 		c.stop()
 		p.mu.Lock()
 		if sl := p.slots[sessionID]; sl != nil && sl.c == c {
@@ -204,7 +204,7 @@ func CreateSession(svc *session.Service, in session.CreateInput, command string)
 		return session.View{}, errs.New(ExternalAgentNotSaved, "Agent", command)
 	}
 	if in.Mode.InteractionMode != nil && *in.Mode.InteractionMode == "chat" {
-		return session.View{}, errs.New(agent.ChatWithExternalAgent, "Agent", command)
+		return session.View{}, errs.New(external.ChatRefused, "Agent", command)
 	}
 	in.ExternalAgent = command
 	return svc.Create(in) // one unit of work: the session never exists without its agent

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"agentdesk/backend/agent"
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/bus"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
@@ -244,44 +245,29 @@ func TestPermissionRequestBecomesAnApprovalDecision(t *testing.T) {
 	}
 }
 
-func TestOptionMapping(t *testing.T) {
-	opts := []agent.ExternalOption{{ID: "a1", Kind: "allow_once"}, {ID: "aa", Kind: "allow_always"}, {ID: "ra", Kind: "reject_always"}}
-	for _, c := range []struct {
-		choice decision.Choice
-		want   string
-	}{{decision.AllowOnce, "a1"}, {decision.AllowSession, "a1"}, {decision.AllowAlways, "a1"}, {decision.Reject, "ra"}, {"", ""}} {
-		if got := agent.ExternalOptionFor(c.choice, opts); got != c.want {
-			t.Errorf("%q -> %q, want %q", c.choice, got, c.want)
-		}
-	}
-	if got := agent.ExternalOptionFor(decision.AllowSession, opts[1:]); got != "aa" {
-		t.Errorf("an agent without allow_once gets its allow_always: %q", got)
-	}
-}
-
 func TestChatIsRefusedForAnExternalAgent(t *testing.T) {
 	r := newRig(t)
 	chat := "chat"
 	_, err := CreateSession(r.svc, session.CreateInput{Title: "t", Workspace: t.TempDir(), Mode: mode.FollowUpInput{InteractionMode: &chat}}, r.cmd)
-	if errs.KindOf(err) != agent.ChatWithExternalAgent {
+	if errs.KindOf(err) != external.ChatRefused {
 		t.Fatalf("create in Chat: %v", err)
 	}
 	if _, err := CreateSession(r.svc, session.CreateInput{Title: "t", Workspace: t.TempDir()}, "goose acp"); errs.KindOf(err) != ExternalAgentNotSaved {
 		t.Fatalf("a command line not saved in Settings: %v", err)
 	}
 	id := r.newSession()
-	if _, err := r.rt.Configure(id, mode.FollowUpInput{InteractionMode: &chat}); errs.KindOf(err) != agent.ChatWithExternalAgent {
+	if _, err := r.rt.Configure(id, mode.FollowUpInput{InteractionMode: &chat}); errs.KindOf(err) != external.ChatRefused {
 		t.Fatalf("switch to Chat: %v", err)
 	}
-	if _, err := r.rt.Send(agent.Input{SessionID: id, Text: "hello", Mode: mode.FollowUpInput{InteractionMode: &chat}}); errs.KindOf(err) != agent.ChatWithExternalAgent {
+	if _, err := r.rt.Send(agent.Input{SessionID: id, Text: "hello", Mode: mode.FollowUpInput{InteractionMode: &chat}}); errs.KindOf(err) != external.ChatRefused {
 		t.Fatalf("a message in Chat: %v", err)
 	}
 	if state, _ := r.st.ModeInForce(id); state.Preference != mode.Default {
 		t.Fatalf("nothing changed: %+v", state.Preference)
 	}
 	msgs, _ := i18n.Load()
-	en := msgs.Error("en", errs.New(agent.ChatWithExternalAgent, "Agent", "goose acp"))
-	zh := msgs.Error("zh-CN", errs.New(agent.ChatWithExternalAgent, "Agent", "goose acp"))
+	en := msgs.Error("en", errs.New(external.ChatRefused, "Agent", "goose acp"))
+	zh := msgs.Error("zh-CN", errs.New(external.ChatRefused, "Agent", "goose acp"))
 	if !strings.Contains(en, "no-tool contract") || zh == en || !strings.Contains(zh, "goose acp") {
 		t.Fatalf("the refusal is localized: %q / %q", en, zh)
 	}
@@ -291,7 +277,7 @@ func TestCrashedAgentEndsTheTurnWithAnError(t *testing.T) {
 	r := newRig(t)
 	id := r.newSession()
 	turn := r.send(id, "crash now")
-	if turn.Status != store.TurnFailed || !strings.HasPrefix(turn.Error, string(agent.ExternalAgentFailed)) ||
+	if turn.Status != store.TurnFailed || !strings.HasPrefix(turn.Error, string(external.AgentFailed)) ||
 		!strings.Contains(turn.Error, "crashing on purpose") {
 		t.Fatalf("a crash fails the turn with a clear error: %s %q", turn.Status, turn.Error)
 	}
@@ -307,7 +293,7 @@ func TestNonsenseEndsTheTurnWithAProtocolError(t *testing.T) {
 	r := newRig(t)
 	id := r.newSession()
 	turn := r.send(id, "garbage")
-	if turn.Status != store.TurnFailed || !strings.HasPrefix(turn.Error, string(agent.ExternalAgentProtocol)) ||
+	if turn.Status != store.TurnFailed || !strings.HasPrefix(turn.Error, string(external.AgentProtocol)) ||
 		!strings.Contains(turn.Error, "this is not json") {
 		t.Fatalf("nonsense fails the turn and says what came: %s %q", turn.Status, turn.Error)
 	}

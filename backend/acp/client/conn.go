@@ -18,7 +18,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 	"mvdan.cc/sh/v3/shell"
 
-	"agentdesk/backend/agent"
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/proc"
 	"agentdesk/backend/sandbox"
@@ -36,7 +36,7 @@ type conn struct {
 	exited  chan struct{}
 
 	mu       sync.Mutex
-	handler  agent.ExternalHandler
+	handler  external.Handler
 	modes    agentModes
 	loaded   bool   // the agent loaded its earlier session
 	recap    bool   // the next prompt starts with the conversation so far (a fresh agent session)
@@ -45,11 +45,11 @@ type conn struct {
 }
 
 // start runs the command in the workspace, initializes ACP and opens the session.
-func start(ctx context.Context, s agent.ExternalSession, logw io.Writer) (*conn, error) {
+func start(ctx context.Context, s external.Session, logw io.Writer) (*conn, error) {
 	command := s.Command
 	args, err := shell.Fields(command, func(string) string { return "" })
 	if err != nil || len(args) == 0 {
-		return nil, errs.New(agent.ExternalAgentFailed, "Agent", command, "Detail", "cannot parse the command line")
+		return nil, errs.New(external.AgentFailed, "Agent", command, "Detail", "cannot parse the command line")
 	}
 	c := &conn{command: command, stderr: &tail{w: logw}, exited: make(chan struct{})}
 	// Its own process group under the supervising helper: stopping the agent, or AgentDesk
@@ -101,7 +101,7 @@ func start(ctx context.Context, s agent.ExternalSession, logw io.Writer) (*conn,
 }
 
 func (c *conn) startErr(err error) error {
-	return errs.Wrap(agent.ExternalAgentFailed, err, "Agent", c.command, "Detail", err.Error())
+	return errs.Wrap(external.AgentFailed, err, "Agent", c.command, "Detail", err.Error())
 }
 
 // DefaultStartTimeout applies when the caller names no start-up limit.
@@ -110,7 +110,7 @@ const DefaultStartTimeout = 120 * time.Second
 // open runs initialize, then session/load of the agent's earlier session where it has one and
 // can load it, else session/new — all within the start-up limit, which a slow agent that
 // misses it is told in the error.
-func (c *conn) open(ctx context.Context, s agent.ExternalSession) error {
+func (c *conn) open(ctx context.Context, s external.Session) error {
 	limit := s.StartTimeout
 	if limit <= 0 {
 		limit = DefaultStartTimeout
@@ -126,7 +126,7 @@ func (c *conn) open(ctx context.Context, s agent.ExternalSession) error {
 	return err
 }
 
-func (c *conn) handshake(ctx context.Context, s agent.ExternalSession) error {
+func (c *conn) handshake(ctx context.Context, s external.Session) error {
 	ir, err := c.conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber,
 		ClientCapabilities: acp.ClientCapabilities{Fs: acp.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}},
 		ClientInfo:         &acp.Implementation{Name: "agentdesk", Version: "1"}})
@@ -134,7 +134,7 @@ func (c *conn) handshake(ctx context.Context, s agent.ExternalSession) error {
 		return err
 	}
 	if ir.ProtocolVersion != acp.ProtocolVersionNumber {
-		return errs.New(agent.ExternalAgentProtocol, "Agent", c.command,
+		return errs.New(external.AgentProtocol, "Agent", c.command,
 			"Detail", fmt.Sprintf("protocol version %d, want %d", ir.ProtocolVersion, acp.ProtocolVersionNumber))
 	}
 	if s.AgentSession != "" && ir.AgentCapabilities.LoadSession {
@@ -147,7 +147,7 @@ func (c *conn) handshake(ctx context.Context, s agent.ExternalSession) error {
 		return err
 	}
 	if ns.SessionId == "" {
-		return errs.New(agent.ExternalAgentProtocol, "Agent", c.command, "Detail", "session/new returned no sessionId")
+		return errs.New(external.AgentProtocol, "Agent", c.command, "Detail", "session/new returned no sessionId")
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -158,7 +158,7 @@ func (c *conn) handshake(ctx context.Context, s agent.ExternalSession) error {
 // load asks the agent to load its earlier session. A refusal is not an error: the caller
 // starts a new session and the first prompt recaps the conversation. The history the agent
 // replays meanwhile is not recorded again (no prompt is running, so no handler listens).
-func (c *conn) load(ctx context.Context, s agent.ExternalSession) (bool, error) {
+func (c *conn) load(ctx context.Context, s external.Session) (bool, error) {
 	c.mu.Lock()
 	c.session = acp.SessionId(s.AgentSession)
 	c.mu.Unlock()
@@ -179,16 +179,16 @@ func (c *conn) load(ctx context.Context, s agent.ExternalSession) (bool, error) 
 }
 
 // info is what the running agent offers.
-func (c *conn) info() agent.ExternalInfo {
+func (c *conn) info() external.Info {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return agent.ExternalInfo{AgentSession: string(c.session), Loaded: c.loaded, PlanMode: c.modes.plan() != ""}
+	return external.Info{AgentSession: string(c.session), Loaded: c.loaded, PlanMode: c.modes.plan() != ""}
 }
 
 // promptBlocks is the prompt as sent: what AgentDesk has to tell the agent first (the
 // conversation so far for a fresh agent session, the reasons of calls declined since its last
 // prompt), then the person's text.
-func (c *conn) promptBlocks(pr agent.ExternalPrompt) []acp.ContentBlock {
+func (c *conn) promptBlocks(pr external.Prompt) []acp.ContentBlock {
 	c.mu.Lock()
 	recap, notes := c.recap, pr.Notes
 	c.recap = false
@@ -284,7 +284,7 @@ func (c *conn) failure(err error) error {
 	nonsense := c.nonsense
 	c.mu.Unlock()
 	if nonsense != "" {
-		return errs.New(agent.ExternalAgentProtocol, "Agent", c.command, "Detail", nonsense)
+		return errs.New(external.AgentProtocol, "Agent", c.command, "Detail", nonsense)
 	}
 	if !c.alive() {
 		select { // the process is on its way out: give its status a moment to arrive
@@ -300,13 +300,13 @@ func (c *conn) failure(err error) error {
 		if t := c.stderr.String(); t != "" {
 			detail += ": " + t
 		}
-		return errs.New(agent.ExternalAgentFailed, "Agent", c.command, "Detail", detail)
+		return errs.New(external.AgentFailed, "Agent", c.command, "Detail", detail)
 	}
 	var re *acp.RequestError
 	if errors.As(err, &re) {
-		return errs.New(agent.ExternalAgentFailed, "Agent", c.command, "Detail", requestDetail(re))
+		return errs.New(external.AgentFailed, "Agent", c.command, "Detail", requestDetail(re))
 	}
-	return errs.Wrap(agent.ExternalAgentFailed, err, "Agent", c.command, "Detail", err.Error())
+	return errs.Wrap(external.AgentFailed, err, "Agent", c.command, "Detail", err.Error())
 }
 
 func requestDetail(re *acp.RequestError) string {
@@ -326,16 +326,16 @@ func (c *conn) stopReason(resp acp.PromptResponse) (string, error) {
 	case acp.StopReasonEndTurn, acp.StopReasonMaxTokens, acp.StopReasonMaxTurnRequests, acp.StopReasonRefusal, acp.StopReasonCancelled:
 		return string(resp.StopReason), nil
 	}
-	return "", errs.New(agent.ExternalAgentProtocol, "Agent", c.command, "Detail", "stopReason "+clip(string(resp.StopReason), 80))
+	return "", errs.New(external.AgentProtocol, "Agent", c.command, "Detail", "stopReason "+clip(string(resp.StopReason), 80))
 }
 
-func (c *conn) setHandler(h agent.ExternalHandler) {
+func (c *conn) setHandler(h external.Handler) {
 	c.mu.Lock()
 	c.handler = h
 	c.mu.Unlock()
 }
 
-func (c *conn) current() agent.ExternalHandler {
+func (c *conn) current() external.Handler {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.handler

@@ -7,7 +7,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
-	"agentdesk/backend/agent"
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/errs"
 )
 
@@ -28,7 +28,7 @@ const ExternalAgentStartTimeout errs.Kind = "EXTERNAL_AGENT_START_TIMEOUT"
 // decide it.
 const NotInPrompt errs.Kind = "EXTERNAL_AGENT_NOT_IN_PROMPT"
 
-// RequestPermission goes through AgentDesk's gate (agent.ExternalHandler.Permission), with the
+// RequestPermission goes through AgentDesk's gate (external.Handler.Permission), with the
 // request's own tool call: it carries the path, the diff and the command that the first report
 // of the call often lacks. A decline's reason travels in _meta (the runtime also tells the
 // agent at the start of its next prompt). A request outside a prompt is answered cancelled.
@@ -37,9 +37,9 @@ func (c *conn) RequestPermission(ctx context.Context, req acp.RequestPermissionR
 	if h == nil || req.SessionId != c.sessionID() {
 		return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeCancelled()}, nil
 	}
-	p := agent.ExternalPermission{Call: callOf(req.ToolCall)}
+	p := external.Permission{Call: callOf(req.ToolCall)}
 	for _, o := range req.Options {
-		p.Options = append(p.Options, agent.ExternalOption{ID: string(o.OptionId), Kind: string(o.Kind), Name: o.Name})
+		p.Options = append(p.Options, external.Option{ID: string(o.OptionId), Kind: string(o.Kind), Name: o.Name})
 	}
 	ans, err := h.Permission(ctx, p)
 	if err != nil || ans.OptionID == "" {
@@ -89,8 +89,8 @@ func (c *conn) SessionUpdate(ctx context.Context, n acp.SessionNotification) err
 }
 
 // callOf reads an ACP tool call (or update) as the runtime sees it; what it lacks stays empty.
-func callOf(tu acp.ToolCallUpdate) agent.ExternalToolCall {
-	c := agent.ExternalToolCall{ID: string(tu.ToolCallId), Input: raw(tu.RawInput), Output: contentText(tu.Content, tu.RawOutput)}
+func callOf(tu acp.ToolCallUpdate) external.ToolCall {
+	c := external.ToolCall{ID: string(tu.ToolCallId), Input: raw(tu.RawInput), Output: contentText(tu.Content, tu.RawOutput)}
 	if tu.Title != nil {
 		c.Title = *tu.Title
 	}
@@ -105,7 +105,7 @@ func callOf(tu acp.ToolCallUpdate) agent.ExternalToolCall {
 	}
 	for _, tc := range tu.Content {
 		if d := tc.Diff; d != nil {
-			c.Diffs = append(c.Diffs, agent.ExternalDiff{Path: d.Path, OldText: d.OldText, NewText: d.NewText})
+			c.Diffs = append(c.Diffs, external.Diff{Path: d.Path, OldText: d.OldText, NewText: d.NewText})
 		}
 	}
 	return c
@@ -184,7 +184,7 @@ func (c *conn) WriteTextFile(ctx context.Context, req acp.WriteTextFileRequest) 
 	return acp.WriteTextFileResponse{}, nil
 }
 
-func (c *conn) inPrompt(session acp.SessionId) (agent.ExternalHandler, error) {
+func (c *conn) inPrompt(session acp.SessionId) (external.Handler, error) {
 	h := c.current()
 	if h == nil || session != c.sessionID() {
 		return nil, &acp.RequestError{Code: -32603, Message: string(NotInPrompt) + ": no AgentDesk turn is running to decide this call"}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"agentdesk/backend/agent"
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/i18n"
@@ -94,21 +94,21 @@ func TestPlanIsRefusedWhereTheAgentHasNoPlanMode(t *testing.T) {
 	r := newRig(t)
 	id, _ := r.sessionOn("--modes=noplan", "ask", "plan")
 	turn := r.send(id, "hello")
-	if turn.Status != store.TurnFailed || !strings.HasPrefix(turn.Error, string(agent.ExternalAgentNoPlan)) {
+	if turn.Status != store.TurnFailed || !strings.HasPrefix(turn.Error, string(external.NoPlanMode)) {
 		t.Fatalf("a clear error, nothing sent: %s %q (said %q)", turn.Status, turn.Error, r.said(id))
 	}
 	if r.said(id) != "" {
 		t.Fatalf("the agent was not prompted: %q", r.said(id))
 	}
 	msgs := r.msgs(t)
-	if en := msgs.Error("en", errs.New(agent.ExternalAgentNoPlan, "Agent", "x")); !strings.Contains(en, "plan") {
+	if en := msgs.Error("en", errs.New(external.NoPlanMode, "Agent", "x")); !strings.Contains(en, "plan") {
 		t.Fatalf("message: %q", en)
 	}
 	none := ""
 	r.rt.Configure(id, mode.FollowUpInput{ExecutionOverride: &none})
 	r.done(id, "hello")
 	plan := "plan"
-	if _, err := r.rt.Configure(id, mode.FollowUpInput{ExecutionOverride: &plan}); errs.KindOf(err) != agent.ExternalAgentNoPlan {
+	if _, err := r.rt.Configure(id, mode.FollowUpInput{ExecutionOverride: &plan}); errs.KindOf(err) != external.NoPlanMode {
 		t.Fatalf("choosing Plan for it is refused: %v", err)
 	}
 }
@@ -211,12 +211,12 @@ func TestTheStartUpLimit(t *testing.T) {
 	r := newRig(t)
 	p := NewPool(nil)
 	defer p.Close()
-	_, err := p.Open(context.Background(), agent.ExternalSession{SessionID: "s", Command: r.cmd + " --slow-start=3000",
+	_, err := p.Open(context.Background(), external.Session{SessionID: "s", Command: r.cmd + " --slow-start=3000",
 		Workspace: t.TempDir(), StartTimeout: 300 * time.Millisecond})
 	if errs.KindOf(err) != ExternalAgentStartTimeout || !strings.Contains(r.msgs(t).Error("en", err), "300ms") {
 		t.Fatalf("a slow agent is stopped at the limit, which the error names: %v", err)
 	}
-	info, err := p.Open(context.Background(), agent.ExternalSession{SessionID: "s", Command: r.cmd, Workspace: t.TempDir()})
+	info, err := p.Open(context.Background(), external.Session{SessionID: "s", Command: r.cmd, Workspace: t.TempDir()})
 	if err != nil || !info.PlanMode || info.AgentSession == "" {
 		t.Fatalf("a prompt one starts: %+v %v", info, err)
 	}
@@ -236,12 +236,12 @@ func realDir(t *testing.T, dir string) string {
 func TestEveryExternalMessageIsLocalized(t *testing.T) {
 	keys := []string{"cli.run.verdict.external", "cli.run.starting", "settings.agents.startTimeout.label",
 		"composer.approval.agentLead", "composer.approval.externalReasonPlaceholder"}
-	for _, k := range []errs.Kind{agent.ExternalAgentNoPlan, agent.ExternalCallDeclined, agent.ChatWithExternalAgent,
-		agent.ExternalAgentFailed, agent.ExternalAgentProtocol, agent.ExternalAgentUnavailable, ExternalAgentNotSaved,
+	for _, k := range []errs.Kind{external.NoPlanMode, external.CallDeclined, external.ChatRefused,
+		external.AgentFailed, external.AgentProtocol, external.AgentUnavailable, ExternalAgentNotSaved,
 		ExternalAgentStartTimeout, NotInPrompt} {
 		keys = append(keys, "error."+string(k))
 	}
-	for _, s := range []string{agent.AgentStarting, agent.AgentReady, agent.AgentFailed, "loaded"} {
+	for _, s := range []string{external.StatusStarting, external.StatusReady, external.StatusFailed, "loaded"} {
 		keys = append(keys, "agent.status."+s)
 	}
 	for _, m := range i18n.Missing(keys...) {

@@ -6,7 +6,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
-	"agentdesk/backend/agent"
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 )
@@ -16,7 +16,7 @@ const ConfigMode = "mode"
 
 // preferenceOf is the preference a selector id stands for.
 func preferenceOf(id string) (mode.Preference, error) {
-	in, err := agent.ModeInput(id)
+	in, err := external.ModeInput(id)
 	if err != nil {
 		return mode.Preference{}, err
 	}
@@ -36,10 +36,10 @@ func (s *Server) modes(sessionID string) (*acp.SessionModeState, []acp.SessionCo
 	if err != nil {
 		return nil, nil, err
 	}
-	current := agent.ModeID(state.Preference)
+	current := external.ModeID(state.Preference)
 	out := &acp.SessionModeState{CurrentModeId: acp.SessionModeId(current), AvailableModes: []acp.SessionMode{}}
 	values := acp.SessionConfigSelectOptionsUngrouped{}
-	for _, id := range agent.ModeIDs() {
+	for _, id := range external.ModeIDs() {
 		if id == string(mode.Chat) && sess.ExternalAgent != "" {
 			continue
 		}
@@ -97,7 +97,7 @@ func (s *Server) SetSessionConfigOption(ctx context.Context, req acp.SetSessionC
 // setMode applies or queues a switch. The session.mode event the runtime publishes for an
 // immediate switch is held back and announced after the reply instead.
 func (s *Server) setMode(method, sessionID, modeID string) error {
-	in, err := agent.ModeInput(modeID)
+	in, err := external.ModeInput(modeID)
 	if err != nil {
 		return err
 	}

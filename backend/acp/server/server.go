@@ -16,6 +16,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"agentdesk/backend/agent"
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/bus"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
@@ -238,7 +239,7 @@ func (s *Server) fail(err error) error {
 	kind := errs.KindOf(err)
 	code := -32603
 	switch kind {
-	case errs.InvalidValue, errs.InvalidInput, errs.NoWorkspace, mode.ChatWithOverride, agent.ChatWithExternalAgent, agent.ShortcutInChat:
+	case errs.InvalidValue, errs.InvalidInput, errs.NoWorkspace, mode.ChatWithOverride, external.ChatRefused, agent.ShortcutInChat:
 		code = -32602
 	case errs.NotFound:
 		code = -32002

@@ -1,4 +1,4 @@
-package agent
+package external
 
 import (
 	"encoding/json"
@@ -10,11 +10,11 @@ import (
 	"github.com/pmezard/go-difflib/difflib"
 )
 
-// merge is what is known of a call after a later report: every field the report carries
+// Merge is what is known of a call after a later report: every field the report carries
 // replaces the earlier one, and input objects are merged key by key. Agents such as opencode
 // report a call first with little ("rawInput":{}) and describe it fully only when they ask
 // permission, so nothing earlier is forgotten and nothing later is ignored.
-func (c ExternalToolCall) merge(n ExternalToolCall) ExternalToolCall {
+func (c ToolCall) Merge(n ToolCall) ToolCall {
 	if strings.TrimSpace(n.Title) != "" {
 		c.Title = n.Title
 	}
@@ -42,7 +42,7 @@ func (c ExternalToolCall) merge(n ExternalToolCall) ExternalToolCall {
 // mergeInput merges two raw inputs: objects key by key (the later wins), anything else is
 // replaced by a later value that says something.
 func mergeInput(old, later json.RawMessage) json.RawMessage {
-	if empty(later) {
+	if EmptyInput(later) {
 		return old
 	}
 	var a, b map[string]json.RawMessage
@@ -59,7 +59,8 @@ func mergeInput(old, later json.RawMessage) json.RawMessage {
 	return out
 }
 
-func empty(raw json.RawMessage) bool {
+// EmptyInput reports a raw input that says nothing: absent, {} or null.
+func EmptyInput(raw json.RawMessage) bool {
 	s := strings.TrimSpace(string(raw))
 	return s == "" || s == "{}" || s == "null"
 }
@@ -67,8 +68,8 @@ func empty(raw json.RawMessage) bool {
 // titleLen bounds a call's title: the detail goes in its summary.
 const titleLen = 80
 
-// shortTitle is a call's one-line title: the agent's title (or its kind), first line only.
-func shortTitle(c ExternalToolCall) string {
+// ShortTitle is the call's one-line title: the agent's title (or its kind), first line only.
+func (c ToolCall) ShortTitle() string {
 	t := strings.TrimSpace(firstNonEmpty(c.Title, c.Kind, "tool"))
 	if i := strings.IndexByte(t, '\n'); i >= 0 {
 		t = strings.TrimSpace(t[:i]) + " …"
@@ -79,29 +80,29 @@ func shortTitle(c ExternalToolCall) string {
 	return t
 }
 
-// describeCall is what the card and the approval show in full: the command, else the change as
-// a unified diff, else the paths and the input as the agent sent it.
-func describeCall(c ExternalToolCall) string {
+// Describe is what the card and the approval show in full: the command, else the change as a
+// unified diff, else the paths and the input as the agent sent it.
+func (c ToolCall) Describe() string {
 	if cmd := commandOf(c.Input); cmd != "" {
 		return cmd
 	}
 	if len(c.Diffs) > 0 {
-		return unifiedDiffs(c.Diffs)
+		return UnifiedDiff(c.Diffs)
 	}
 	var parts []string
 	parts = append(parts, c.Locations...)
-	if !empty(c.Input) {
+	if !EmptyInput(c.Input) {
 		parts = append(parts, string(c.Input))
 	}
 	if len(parts) == 0 {
-		return shortTitle(c)
+		return c.ShortTitle()
 	}
 	return strings.Join(parts, "\n")
 }
 
-// unifiedDiffs renders the changes a call reports as one unified diff. A file that did not
+// UnifiedDiff renders the changes a call reports as one unified diff. A file that did not
 // exist (no old text, or an empty one) is compared with /dev/null.
-func unifiedDiffs(diffs []ExternalDiff) string {
+func UnifiedDiff(diffs []Diff) string {
 	var b strings.Builder
 	for _, d := range diffs {
 		name := filepath.ToSlash(d.Path)
@@ -173,7 +174,7 @@ func words(v any) string {
 
 // pathsOf are the files a call names: its locations, its diffs' paths and the usual path keys
 // of its input, each once.
-func pathsOf(c ExternalToolCall) []string {
+func pathsOf(c ToolCall) []string {
 	var out []string
 	add := func(p string) {
 		if p = strings.TrimSpace(p); p != "" && !slices.Contains(out, p) {
@@ -195,4 +196,13 @@ func pathsOf(c ExternalToolCall) []string {
 		}
 	}
 	return out
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if strings.TrimSpace(v) != "" {
+			return v
+		}
+	}
+	return ""
 }
