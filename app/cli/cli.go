@@ -64,6 +64,7 @@ func commands() []command {
 		{"settings", runSettings},
 		{"route", runRoute},
 		{"run", runRun},
+		{"resume", runResume},
 		{"acp", runACP},
 		{"mcp", runMCP},
 		{"checkpoints", runCheckpoints},

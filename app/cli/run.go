@@ -24,6 +24,11 @@ func runFlags(c *Context, fs *flag.FlagSet) {
 	createFlags(c, fs)
 	fs.String("session", "", c.T("cli.flag.session"))
 	fs.String("once", "", c.T("cli.flag.once"))
+	providerFlags(c, fs)
+}
+
+// providerFlags name a provider for this command instead of the one Settings names.
+func providerFlags(c *Context, fs *flag.FlagSet) {
 	fs.String("provider", "", c.T("cli.flag.provider"))
 	fs.String("script", "", c.T("cli.flag.script"))
 	fs.String("record", "", c.T("cli.flag.record"))
@@ -125,8 +130,10 @@ func titleOf(prompt string) string {
 	return line
 }
 
-// runTurn runs the turn and any queued after it. The host's close (withHost) prints the last
-// events: the printer's subscription drains at the close.
+// runTurn runs the turn and any queued after it. A turn of the session that a stopped process
+// left waiting on the person is taken up first, its decision asked again on the terminal; a
+// message without text only takes it up (`agentdesk resume`). The host's close (withHost) prints
+// the last events: the printer's subscription drains at the close.
 func (c *Context) runTurn(h *host.Host, fs *flag.FlagSet, in agent.Input) int {
 	out := newRunPrinter(c, wantsJSON(fs))
 	printer := h.Bus.Subscribe(out.print, bus.Queue(printerQueue))
@@ -135,6 +142,19 @@ func (c *Context) runTurn(h *host.Host, fs *flag.FlagSet, in agent.Input) int {
 	rt := h.Runtime
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() {
+		<-ctx.Done()
+		rt.Cancel(in.SessionID)
+	}()
+	turnID, err := c.takeUp(h, in.SessionID)
+	switch {
+	case err != nil:
+		return c.exitFor(err)
+	case in.Text == "" && turnID == "":
+		return c.exitFor(errs.New(NothingToResume, "ID", in.SessionID))
+	case in.Text == "":
+		return exitForTurn(h.Store, in.SessionID, turnID)
+	}
 	// An external agent starts first, so what it offers (a plan mode) is known to the
 	// validator, and its start-up shows as such rather than as a slow turn; a message it could
 	// never take (Chat) is refused before it starts.
@@ -148,12 +168,20 @@ func (c *Context) runTurn(h *host.Host, fs *flag.FlagSet, in agent.Input) int {
 	if err != nil {
 		return c.exitFor(err)
 	}
-	go func() {
-		<-ctx.Done()
-		h.Runtime.Cancel(in.SessionID)
-	}()
-	h.Runtime.Wait(context.Background(), in.SessionID)
+	rt.Wait(context.Background(), in.SessionID)
 	return exitForTurn(h.Store, in.SessionID, ack.TurnID)
+}
+
+// takeUp resumes the session's turn that waits on the person after a stop, if there is one, and
+// waits for it to end; it returns that turn's id ("" when there was none).
+func (c *Context) takeUp(h *host.Host, sessionID string) (string, error) {
+	n, err := h.Runtime.Resume(sessionID)
+	if err != nil || n == 0 {
+		return "", err
+	}
+	turnID, _ := h.Runtime.Running(sessionID)
+	h.Runtime.Wait(context.Background(), sessionID)
+	return turnID, nil
 }
 
 // printerQueue is the terminal printer's bus queue: a terminal or pipe that falls this far
