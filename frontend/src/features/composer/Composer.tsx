@@ -1,6 +1,8 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import type { Decision, ResolveRequest } from '../../bridge';
 import { ErrorNotice } from '../../ui/ErrorNotice';
-import type { ModeContext } from './ComposerMode';
+import { decisionScope, drafts as defaultDrafts, type DraftStore } from '../drafts/draftStore';
+import type { AnyComposerMode, ModeContext } from './ComposerMode';
 import { occupant, type QueueState } from './decisionQueue';
 import { ModeActions } from './ModeActions';
 import { MorphBox } from './MorphBox';
@@ -19,6 +21,7 @@ export function Composer({
   controls,
   onCycleMode,
   testId = 'composer',
+  drafts = defaultDrafts,
 }: {
   queue: QueueState;
   ctx: ModeContext;
@@ -27,6 +30,7 @@ export function Composer({
   /** Shift+Tab in the empty message box: Smart → Smart · Plan (or the pinned override) → Chat. */
   onCycleMode: () => void;
   testId?: string;
+  drafts?: DraftStore;
 }) {
   const occ = occupant(queue);
   const mode = modeFor(occ);
@@ -34,9 +38,32 @@ export function Composer({
   const key = decision ? `decision-${decision.id}` : occ.kind;
 
   // Each occupant keeps its own state; the idle box's text lives with the owner (ctx.text).
-  const [slot, setSlot] = useState<{ key: string; state: unknown }>(() => ({ key, state: mode.init(decision) }));
-  const current = slot.key === key ? slot.state : mode.init(decision);
+  // A decision's answer starts from its draft, if one was being written.
+  const session = ctx.sessionId;
+  const draftScope = decision && session !== null && mode.draft ? decisionScope(decision.id) : null;
+  const [slot, setSlot] = useState<{ key: string; state: unknown }>(() => ({ key, state: initState(mode, decision, session, drafts) }));
+  const current = slot.key === key ? slot.state : initState(mode, decision, session, drafts);
   if (slot.key !== key) setSlot({ key, state: current });
+
+  useEffect(() => {
+    if (draftScope !== null && session !== null && mode.draft) drafts.set(session, draftScope, mode.draft.save(current));
+  }, [current, draftScope, session, mode, drafts]);
+
+  // Once the answer went through, the decision is over and its draft with it.
+  const answerCtx = useMemo<ModeContext>(
+    () =>
+      draftScope === null || session === null
+        ? ctx
+        : {
+            ...ctx,
+            resolve: async (req: ResolveRequest) => {
+              const won = await ctx.resolve(req);
+              drafts.clear(session, draftScope);
+              return won;
+            },
+          },
+    [ctx, draftScope, session, drafts],
+  );
 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -63,7 +90,7 @@ export function Composer({
       setBusy(true);
       setError(null);
       try {
-        await mode.perform(actionId, stateRef.current, ctx, decision, setState);
+        await mode.perform(actionId, stateRef.current, answerCtx, decision, setState);
       } catch (err) {
         setError(err);
       } finally {
@@ -71,7 +98,7 @@ export function Composer({
         setBusy(false);
       }
     },
-    [mode, ctx, decision, setState],
+    [mode, ctx, answerCtx, decision, setState],
   );
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -130,4 +157,17 @@ export function Composer({
       </div>
     </div>
   );
+}
+
+/** The mode's first state for what occupies the box, with the draft of its answer when one was kept. */
+function initState(mode: AnyComposerMode, decision: Decision | null, session: string | null, drafts: DraftStore): unknown {
+  const init: unknown = mode.init(decision);
+  if (!mode.draft || !decision || session === null) return init;
+  const saved = drafts.get(session, decisionScope(decision.id));
+  if (saved === undefined) return init;
+  try {
+    return mode.draft.restore(init, saved, decision);
+  } catch {
+    return init;
+  }
 }
