@@ -38,9 +38,9 @@ export function Composer({
   const key = decision ? `decision-${decision.id}` : occ.kind;
 
   // Each occupant keeps its own state; the idle box's text lives with the owner (ctx.text).
-  // A decision's answer starts from its draft, if one was being written.
+  // A decision's answer (or a tool's form) starts from its draft, if one was being written.
   const session = ctx.sessionId;
-  const draftScope = decision && session !== null && mode.draft ? decisionScope(decision.id) : null;
+  const draftScope = scopeOf(mode, decision, session);
   const [slot, setSlot] = useState<{ key: string; state: unknown }>(() => ({ key, state: initState(mode, decision, session, drafts) }));
   const current = slot.key === key ? slot.state : initState(mode, decision, session, drafts);
   if (slot.key !== key) setSlot({ key, state: current });
@@ -49,7 +49,8 @@ export function Composer({
     if (draftScope !== null && session !== null && mode.draft) drafts.set(session, draftScope, mode.draft.save(current));
   }, [current, draftScope, session, mode, drafts]);
 
-  // Once the answer went through, the decision is over and its draft with it.
+  // Once the answer went through (or the tool ran), the draft has nothing left to keep. A run the
+  // gate holds for confirmation has not happened yet.
   const answerCtx = useMemo<ModeContext>(
     () =>
       draftScope === null || session === null
@@ -60,6 +61,11 @@ export function Composer({
               const won = await ctx.resolve(req);
               drafts.clear(session, draftScope);
               return won;
+            },
+            runTool: async (name, input, approved) => {
+              const result = await ctx.runTool(name, input, approved);
+              if (!result?.needsApproval) drafts.clear(session, draftScope);
+              return result;
             },
           },
     [ctx, draftScope, session, drafts],
@@ -159,11 +165,18 @@ export function Composer({
   );
 }
 
+/** Where the occupant's draft is kept: per decision, or per mode for the person's own (the fn-form). */
+function scopeOf(mode: AnyComposerMode, decision: Decision | null, session: string | null): string | null {
+  if (!mode.draft || session === null) return null;
+  return decision ? decisionScope(decision.id) : mode.id;
+}
+
 /** The mode's first state for what occupies the box, with the draft of its answer when one was kept. */
 function initState(mode: AnyComposerMode, decision: Decision | null, session: string | null, drafts: DraftStore): unknown {
   const init: unknown = mode.init(decision);
-  if (!mode.draft || !decision || session === null) return init;
-  const saved = drafts.get(session, decisionScope(decision.id));
+  const scope = scopeOf(mode, decision, session);
+  if (!mode.draft || scope === null || session === null) return init;
+  const saved = drafts.get(session, scope);
   if (saved === undefined) return init;
   try {
     return mode.draft.restore(init, saved, decision);

@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../app/App';
@@ -64,7 +64,7 @@ describe('drafts in the composer', () => {
     await user.type(input(), '{Enter}');
     await waitFor(() => expect(input().value).toBe(''));
     expect(drafts.get('s1', MESSAGE)).toBeUndefined();
-    view = await reload(fake, view);
+    await reload(fake, view);
     expect(input().value).toBe('');
   });
 
@@ -99,5 +99,27 @@ describe('drafts in the composer', () => {
     expect(drafts.get('s1', decisionScope('q1'))).toEqual({ selected: [], text: 'neither' });
     act(() => fake.emit('decision.resolved', { id: 'q1', sessionId: 's1', kind: 'question', outcome: 'timed_out', reasonKey: 'decision.reason.timed_out' }));
     await waitFor(() => expect(drafts.get('s1', decisionScope('q1'))).toBeUndefined());
+  });
+
+  it('keeps a tool form being filled in when it is left or the page reloads, until the tool ran', async () => {
+    const fake = desk();
+    const user = userEvent.setup();
+    const view = await open(fake);
+    await waitFor(() => expect(shownSession()).toBe('s1'));
+    const pathBox = async () => within(await screen.findByTestId('fn-field-path')).getByRole('textbox') as HTMLInputElement;
+    await user.click(screen.getByTestId('open-fn-form'));
+    await user.type(await pathBox(), 'READ');
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByTestId('open-fn-form'));
+    expect((await pathBox()).value).toBe('READ');
+
+    await reload(fake, view);
+    await waitFor(() => expect(shownSession()).toBe('s1'));
+    await user.click(screen.getByTestId('open-fn-form'));
+    await user.type(await pathBox(), 'ME.md');
+    await user.click(screen.getByTestId('fn-form-run'));
+    await waitFor(() => expect(screen.getByTestId('composer').dataset.mode).toBe('idle'));
+    expect(fake.calls.find((c) => c.method === 'Composer.RunTool')?.req).toEqual({ sessionId: 's1', name: 'read', input: { path: 'README.md' } });
+    expect(drafts.get('s1', 'fn-form')).toBeUndefined();
   });
 });
