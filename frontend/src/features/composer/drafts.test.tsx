@@ -71,14 +71,14 @@ describe('drafts in the composer', () => {
   it('keeps a half-typed reject reason across a reload and forgets it once answered', async () => {
     const fake = desk();
     const user = userEvent.setup();
-    let view = await open(fake);
+    const view = await open(fake);
     await waitFor(() => expect(shownSession()).toBe('s1'));
     const decision = { id: 'd1', sessionId: 's1', kind: 'approval' as const, payload: { tool: 'bash', kind: 'bash', summary: 'rm -rf build', command: 'rm -rf build' } };
     act(() => void fake.ask(decision));
     await user.type(screen.getByTestId('approval-reason'), 'not on main');
 
     fake.transcriptOf('s1').pending.push({ ...decision, turnId: 't1', createdAt: '2025-01-02T10:00:00Z', deadline: '' });
-    view = await reload(fake, view);
+    await reload(fake, view);
     const reason = (await screen.findByTestId('approval-reason')) as HTMLInputElement;
     expect(reason.value).toBe('not on main');
     // The other session's box knows nothing of it.
