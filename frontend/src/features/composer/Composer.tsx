@@ -1,6 +1,8 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import type { Decision, ResolveRequest } from '../../bridge';
 import { ErrorNotice } from '../../ui/ErrorNotice';
-import type { ModeContext } from './ComposerMode';
+import { decisionScope, drafts as defaultDrafts, type DraftStore } from '../drafts/draftStore';
+import type { AnyComposerMode, ModeContext } from './ComposerMode';
 import { occupant, type QueueState } from './decisionQueue';
 import { ModeActions } from './ModeActions';
 import { MorphBox } from './MorphBox';
@@ -19,6 +21,7 @@ export function Composer({
   controls,
   onCycleMode,
   testId = 'composer',
+  drafts = defaultDrafts,
 }: {
   queue: QueueState;
   ctx: ModeContext;
@@ -27,6 +30,7 @@ export function Composer({
   /** Shift+Tab in the empty message box: Smart → Smart · Plan (or the pinned override) → Chat. */
   onCycleMode: () => void;
   testId?: string;
+  drafts?: DraftStore;
 }) {
   const occ = occupant(queue);
   const mode = modeFor(occ);
@@ -34,9 +38,38 @@ export function Composer({
   const key = decision ? `decision-${decision.id}` : occ.kind;
 
   // Each occupant keeps its own state; the idle box's text lives with the owner (ctx.text).
-  const [slot, setSlot] = useState<{ key: string; state: unknown }>(() => ({ key, state: mode.init(decision) }));
-  const current = slot.key === key ? slot.state : mode.init(decision);
+  // A decision's answer (or a tool's form) starts from its draft, if one was being written.
+  const session = ctx.sessionId;
+  const draftScope = scopeOf(mode, decision, session);
+  const [slot, setSlot] = useState<{ key: string; state: unknown }>(() => ({ key, state: initState(mode, decision, session, drafts) }));
+  const current = slot.key === key ? slot.state : initState(mode, decision, session, drafts);
   if (slot.key !== key) setSlot({ key, state: current });
+
+  useEffect(() => {
+    if (draftScope !== null && session !== null && mode.draft) drafts.set(session, draftScope, mode.draft.save(current));
+  }, [current, draftScope, session, mode, drafts]);
+
+  // Once the answer went through (or the tool ran), the draft has nothing left to keep. A run the
+  // gate holds for confirmation has not happened yet.
+  const answerCtx = useMemo<ModeContext>(
+    () =>
+      draftScope === null || session === null
+        ? ctx
+        : {
+            ...ctx,
+            resolve: async (req: ResolveRequest) => {
+              const won = await ctx.resolve(req);
+              drafts.clear(session, draftScope);
+              return won;
+            },
+            runTool: async (name, input, approved) => {
+              const result = await ctx.runTool(name, input, approved);
+              if (!result?.needsApproval) drafts.clear(session, draftScope);
+              return result;
+            },
+          },
+    [ctx, draftScope, session, drafts],
+  );
 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -63,7 +96,7 @@ export function Composer({
       setBusy(true);
       setError(null);
       try {
-        await mode.perform(actionId, stateRef.current, ctx, decision, setState);
+        await mode.perform(actionId, stateRef.current, answerCtx, decision, setState);
       } catch (err) {
         setError(err);
       } finally {
@@ -71,7 +104,7 @@ export function Composer({
         setBusy(false);
       }
     },
-    [mode, ctx, decision, setState],
+    [mode, ctx, answerCtx, decision, setState],
   );
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -130,4 +163,24 @@ export function Composer({
       </div>
     </div>
   );
+}
+
+/** Where the occupant's draft is kept: per decision, or per mode for the person's own (the fn-form). */
+function scopeOf(mode: AnyComposerMode, decision: Decision | null, session: string | null): string | null {
+  if (!mode.draft || session === null) return null;
+  return decision ? decisionScope(decision.id) : mode.id;
+}
+
+/** The mode's first state for what occupies the box, with the draft of its answer when one was kept. */
+function initState(mode: AnyComposerMode, decision: Decision | null, session: string | null, drafts: DraftStore): unknown {
+  const init: unknown = mode.init(decision);
+  const scope = scopeOf(mode, decision, session);
+  if (!mode.draft || scope === null || session === null) return init;
+  const saved = drafts.get(session, scope);
+  if (saved === undefined) return init;
+  try {
+    return mode.draft.restore(init, saved, decision);
+  } catch {
+    return init;
+  }
 }

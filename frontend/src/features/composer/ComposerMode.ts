@@ -73,6 +73,24 @@ export interface ComposerMode<S> {
   ) => Promise<void>;
   /** Escape: 'leave' closes the mode (fn-form); 'stop' stops the running turn. */
   escape: 'leave' | 'stop';
+  /**
+   * What of a decision's answer is kept while it is being written, so a reload or a look at
+   * another session does not lose it. Absent: nothing is kept.
+   */
+  draft?: DraftCodec<S>;
+}
+
+export interface DraftCodec<S> {
+  /** What to keep, as plain JSON; null or '' when nothing was typed. */
+  save: (state: S) => unknown;
+  /** The state again from what was kept (written by an older page, perhaps): anything unexpected is left out. */
+  restore: (init: S, saved: unknown, decision: Decision | null) => S;
+}
+
+/** A kept field of a saved draft, when it is text. */
+export function savedText(saved: unknown, field: string): string {
+  const v = saved && typeof saved === 'object' ? (saved as Record<string, unknown>)[field] : undefined;
+  return typeof v === 'string' ? v : '';
 }
 
 // The registry holds modes of different state types; each mode only ever sees its own state.

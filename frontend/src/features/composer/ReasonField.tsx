@@ -1,3 +1,5 @@
+import { useCaretAtEnd } from '../drafts/caretAtEnd';
+
 /**
  * The one-line reason a decision card sends with its refusal. Enter (outside an IME
  * composition) refuses at once, so only a focused Allow button ever allows.
@@ -19,8 +21,10 @@ export function ReasonField({
   onChange: (reason: string) => void;
   onRefuse: () => void;
 }) {
+  const caret = useCaretAtEnd<HTMLInputElement>();
   return (
     <input
+      {...caret}
       className="input decision__reason"
       data-testid={testId}
       aria-label={label}

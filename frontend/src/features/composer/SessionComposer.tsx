@@ -3,6 +3,8 @@ import { BridgeError, type Api, type Permission, type Session } from '../../brid
 import { useT } from '../../i18n/I18nProvider';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { useStore } from '../../ui/store';
+import { drafts } from '../drafts/draftStore';
+import { useDraftText } from '../drafts/useDraftText';
 import type { SessionLive } from '../transcript/sessionLive';
 import { runningMode } from '../transcript/transcriptReducer';
 import { ChipsBand } from './ChipsBand';
@@ -31,12 +33,17 @@ export function SessionComposer({
   const t = useT();
   const state = useStore(live);
   const settings = useProviderSettings(api);
-  const [text, setText] = useState('');
+  const [text, setText] = useDraftText(session.id);
   const [controlError, setControlError] = useState<unknown>(null);
   const { transcript, decisions } = state;
   const shownError = controlError ?? state.backgroundError;
   const running = transcript.running !== '';
-  useDemoSuggestion(session, state.status === 'ready' && transcript.turns.length === 0, setText);
+  useDemoSuggestion(session, state.status === 'ready' && transcript.turns.length === 0, text, setText);
+  const pendingIds = decisions.pending.map((d) => d.id).join('\n');
+  useEffect(() => {
+    // Only the loaded list says which decisions still wait; before it, every draft may still be needed.
+    if (state.status === 'ready') drafts.keepDecisions(session.id, pendingIds ? pendingIds.split('\n') : []);
+  }, [state.status, session.id, pendingIds]);
   const preference = state.preference ?? sessionPreference(session);
   const pin = usePin(preference);
 
@@ -152,9 +159,10 @@ export function SessionComposer({
 }
 
 /** A fresh demo session lands with a suggested first message in the box (issue 12). */
-function useDemoSuggestion(session: Session, empty: boolean, setText: (s: string) => void) {
+function useDemoSuggestion(session: Session, empty: boolean, text: string, setText: (s: string) => void) {
   const t = useT();
-  const offered = useRef(false);
+  // A draft the person left wins over the suggestion, and clearing it does not bring one back.
+  const offered = useRef(text !== '');
   useEffect(() => {
     if (!session.demo || !empty || offered.current) return;
     offered.current = true;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createApi } from '../../bridge';
 import { BridgeError } from '../../bridge/errors';
 import { FakeDesk } from '../../app/testing/fakeDesk';
+import { createDraftStore, NEW_TASK } from '../drafts/draftStore';
 import { createNewTaskStore } from './newTaskStore';
 import { draftPermissionDisplay } from './permission';
 
@@ -132,5 +133,32 @@ describe('the new-task flow', () => {
     draft.setText('go');
     await draft.submit();
     expect(creates(fake)[0]).toMatchObject({ workspace: '/work/x' });
+  });
+});
+
+describe('the new task\'s draft', () => {
+  it('comes back in a new page, survives a failed first send and goes once the task started', async () => {
+    const fake = new FakeDesk();
+    const data: Record<string, string> = {};
+    const storage = { getItem: (k: string) => data[k] ?? null, setItem: (k: string, v: string) => void (data[k] = v) };
+    const page = () => {
+      const drafts = createDraftStore({ storage });
+      return { drafts, task: createNewTaskStore(createApi(() => fake), drafts) };
+    };
+
+    const first = page();
+    first.task.setText('fix the flaky test');
+    first.drafts.flush();
+
+    const second = page();
+    expect(second.task.get().text).toBe('fix the flaky test');
+    fake.failNext['Composer.Send'] = new BridgeError('INTERNAL', 'boom');
+    expect(await second.task.submit()).toBeNull();
+    expect(second.drafts.text(NEW_TASK)).toBe('fix the flaky test');
+
+    expect(await second.task.submit()).not.toBeNull();
+    expect(second.task.get().text).toBe('');
+    second.drafts.flush();
+    expect(page().task.get().text).toBe('');
   });
 });

@@ -1,5 +1,6 @@
 import { BridgeError, type Api, type Permission, type Session, type Unsubscribe } from '../../bridge';
 import { createStore } from '../../ui/store';
+import { drafts as defaultDrafts, MESSAGE, NEW_TASK, type DraftStore } from '../drafts/draftStore';
 import { isPermission, type DefaultPermission } from './permission';
 import { DEFAULT_PREFERENCE, normalizePreference, type Preference } from './selector';
 
@@ -39,8 +40,8 @@ const initial = (): NewTaskState => ({
  * send kept its session; a failed first send removes the session it made and leaves the draft.
  * Nothing here writes the Settings default.
  */
-export function createNewTaskStore(api: Api) {
-  const store = createStore<NewTaskState>(initial());
+export function createNewTaskStore(api: Api, drafts: DraftStore = defaultDrafts) {
+  const store = createStore<NewTaskState>({ ...initial(), text: drafts.text(NEW_TASK) });
   let query = 0;
 
   const patch = (p: Partial<NewTaskState>) => store.set((s) => ({ ...s, ...p }));
@@ -90,6 +91,7 @@ export function createNewTaskStore(api: Api) {
       return null;
     }
     ++query;
+    drafts.clear(NEW_TASK, MESSAGE);
     store.set(initial());
     return created;
   }
@@ -98,7 +100,10 @@ export function createNewTaskStore(api: Api) {
     ...store,
     refreshDefault,
     submit,
-    setText: (text: string) => patch({ text }),
+    setText: (text: string) => {
+      drafts.set(NEW_TASK, MESSAGE, text);
+      patch({ text });
+    },
     choosePermission: (permission: Permission | null) => patch({ permission }),
     setPreference: (p: Preference) => patch({ preference: normalizePreference(p) }),
     setWorkspace: (workspace: string) => patch({ workspace }),

@@ -1,5 +1,6 @@
 import type { Api, Session, SessionsChanged, Unsubscribe } from '../../bridge';
 import { createStore } from '../../ui/store';
+import { drafts } from '../drafts/draftStore';
 import { applyState, mergeList, mergeSession, nextUnread } from './sessionState';
 
 export interface SessionsState {
@@ -122,7 +123,10 @@ export function createSessionsStore(api: Api, storage: UnreadStorage = localUnre
     start(): Unsubscribe {
       const offs = [
         api.sessions.onChanged((c) => {
-          c.removed.forEach((id) => removed.add(id));
+          c.removed.forEach((id) => {
+            removed.add(id);
+            drafts.dropSession(id);
+          });
           setSessions((prev) => applyChanged(prev, c));
         }),
         api.sessions.onState((e) => setSessions((prev) => applyState(prev, e))),
@@ -167,6 +171,7 @@ export function createSessionsStore(api: Api, storage: UnreadStorage = localUnre
     async remove(id: string): Promise<void> {
       await api.sessions.remove(id);
       removed.add(id);
+      drafts.dropSession(id);
       setSessions((list) => list.filter((x) => x.id !== id));
     },
   };

@@ -1,4 +1,4 @@
-import type { ComposerMode } from '../../ComposerMode';
+import { savedText, type ComposerMode } from '../../ComposerMode';
 import { toolLabel } from '../../toolLabel';
 import { ApprovalBody, approvalPayload, type ApprovalState } from './ApprovalBody';
 import { verdictsOf } from './StagedReview';
@@ -65,4 +65,17 @@ export const approvalMode: ComposerMode<ApprovalState> = {
     });
   },
   escape: 'stop',
+  draft: {
+    save: (s) => (s.reason || Object.keys(s.rejected ?? {}).length ? { reason: s.reason, rejected: s.rejected ?? {} } : null),
+    restore: (init, saved) => ({ ...init, reason: savedText(saved, 'reason'), rejected: rejectedOf(saved) }),
+  },
 };
+
+/** The hunks a kept draft rejected, with their reasons; anything else in it is dropped. */
+function rejectedOf(saved: unknown): Record<number, string> {
+  const raw = saved && typeof saved === 'object' ? (saved as { rejected?: unknown }).rejected : undefined;
+  if (!raw || typeof raw !== 'object') return {};
+  const out: Record<number, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (/^\d+$/.test(k) && typeof v === 'string') out[Number(k)] = v;
+  return out;
+}

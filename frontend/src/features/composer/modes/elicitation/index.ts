@@ -1,5 +1,5 @@
 import type { ComposerMode } from '../../ComposerMode';
-import { buildInput } from '../fn-form/schemaForm';
+import { buildInput, fieldsOf, type FormValues } from '../fn-form/schemaForm';
 import { ElicitationBody, elicitationPayload, formOf, type ElicitationState } from './ElicitationBody';
 
 /**
@@ -32,4 +32,17 @@ export const elicitationMode: ComposerMode<ElicitationState> = {
     await ctx.resolve({ id: decision.id, action: 'accept', content: built.input });
   },
   escape: 'stop',
+  draft: {
+    save: (s) => (Object.keys(s.values).length ? { values: s.values } : null),
+    restore: (init, saved, decision) => {
+      // Only the fields the form has, with values of the kinds a field holds.
+      const names = new Set(fieldsOf(formOf(elicitationPayload(decision?.payload))).map((f) => f.name));
+      const raw = saved && typeof saved === 'object' ? (saved as { values?: unknown }).values : undefined;
+      const values: FormValues = {};
+      if (raw && typeof raw === 'object') {
+        for (const [k, v] of Object.entries(raw)) if (names.has(k) && (typeof v === 'string' || typeof v === 'boolean')) values[k] = v;
+      }
+      return { ...init, values };
+    },
+  },
 };

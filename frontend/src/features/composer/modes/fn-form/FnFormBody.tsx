@@ -37,7 +37,12 @@ export function FnFormBody({ state, setState, ctx, run, busy }: ModeBodyProps<Fn
     if (loaded) return;
     let live = true;
     listTools().then(
-      (tools) => live && setState((s) => ({ ...s, tools, selected: s.selected || (tools[0]?.name ?? '') })),
+      (tools) =>
+        live &&
+        // A form kept from before names a tool this mode may no longer offer: start that one afresh.
+        setState((s) =>
+          tools.some((x) => x.name === s.selected) ? { ...s, tools } : { ...s, tools, selected: tools[0]?.name ?? '', values: {} },
+        ),
       (loadError: unknown) => live && setState((s) => ({ ...s, loadError: loadError ?? new Error('tools') })),
     );
     return () => {

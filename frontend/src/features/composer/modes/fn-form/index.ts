@@ -1,6 +1,6 @@
-import type { ComposerMode } from '../../ComposerMode';
+import { savedText, type ComposerMode } from '../../ComposerMode';
 import { FnFormBody, selectedTool, type FnFormState } from './FnFormBody';
-import { buildInput } from './schemaForm';
+import { buildInput, type FormValues } from './schemaForm';
 
 /** The person runs a tool directly (R-DEC-1); the result lands in the transcript. Esc leaves. */
 export const fnFormMode: ComposerMode<FnFormState> = {
@@ -44,5 +44,16 @@ export const fnFormMode: ComposerMode<FnFormState> = {
     if (result?.needsApproval) setState((s) => ({ ...s, confirm: { input: built.input, result } }));
   },
   escape: 'leave',
+  draft: {
+    save: (s) => (s.selected && Object.keys(s.values).length ? { selected: s.selected, values: s.values } : null),
+    restore: (init, saved) => {
+      const raw = saved && typeof saved === 'object' ? (saved as { values?: unknown }).values : undefined;
+      const values: FormValues = {};
+      if (raw && typeof raw === 'object') {
+        for (const [k, v] of Object.entries(raw)) if (typeof v === 'string' || typeof v === 'boolean') values[k] = v;
+      }
+      return { ...init, selected: savedText(saved, 'selected'), values };
+    },
+  },
 };
 

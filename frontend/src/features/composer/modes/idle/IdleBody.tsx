@@ -1,4 +1,5 @@
 import type { KeyboardEvent } from 'react';
+import { useCaretAtEnd } from '../../../drafts/caretAtEnd';
 import { AutoGrowTextarea } from '../../AutoGrowTextarea';
 import type { ModeBodyProps } from '../../ComposerMode';
 import { useTakeFocus } from '../../takeFocus';
@@ -7,6 +8,7 @@ import { useTakeFocus } from '../../takeFocus';
 export function IdleBody({ ctx, run, busy }: ModeBodyProps<null>) {
   const { t } = ctx;
   const takeFocus = useTakeFocus();
+  const caret = useCaretAtEnd<HTMLTextAreaElement>();
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
@@ -15,6 +17,7 @@ export function IdleBody({ ctx, run, busy }: ModeBodyProps<null>) {
   };
   return (
     <AutoGrowTextarea
+      {...caret}
       className="composer__input"
       data-testid="composer-input"
       aria-label={t('composer.input.label')}

@@ -2,6 +2,7 @@ import type { PlanReviewPayload } from '../../../../bridge';
 import { fieldsOf } from '../../../../bridge/wire';
 import { Markdown } from '../../../transcript/Markdown';
 import { splitTitle } from '../../../transcript/markdown';
+import { useCaretAtEnd } from '../../../drafts/caretAtEnd';
 import { AutoGrowTextarea } from '../../AutoGrowTextarea';
 import type { ModeBodyProps } from '../../ComposerMode';
 
@@ -19,6 +20,7 @@ export function planPayload(p: unknown): { title: string; body: string } {
 export function PlanReviewBody({ state, setState, decision, ctx, run, busy }: ModeBodyProps<PlanReviewState>) {
   const { t } = ctx;
   const plan = planPayload(decision?.payload);
+  const caret = useCaretAtEnd<HTMLTextAreaElement>();
   return (
     <div className="decision decision--plan" data-testid="plan-review">
       <div className="plan-card" tabIndex={0} aria-label={t('composer.plan.region')}>
@@ -26,6 +28,7 @@ export function PlanReviewBody({ state, setState, decision, ctx, run, busy }: Mo
       </div>
       <AutoGrowTextarea
         className="input decision__text"
+        {...caret}
         data-testid="plan-feedback"
         aria-label={t('composer.plan.feedbackLabel')}
         placeholder={t('composer.plan.feedbackPlaceholder')}

@@ -1,4 +1,4 @@
-import type { ComposerMode } from '../../ComposerMode';
+import { savedText, type ComposerMode } from '../../ComposerMode';
 import { PlanReviewBody, planPayload, type PlanReviewState } from './PlanReviewBody';
 
 /** Approve leaves plan mode; Keep planning returns the feedback verbatim to the agent (R-PLAN-2). */
@@ -18,4 +18,8 @@ export const planReviewMode: ComposerMode<PlanReviewState> = {
     await ctx.resolve({ id: decision.id, choice: id, ...(id === 'keep_planning' && feedback ? { feedback } : {}) });
   },
   escape: 'stop',
+  draft: {
+    save: (s) => (s.feedback ? { feedback: s.feedback } : null),
+    restore: (init, saved) => ({ ...init, feedback: savedText(saved, 'feedback') }),
+  },
 };

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { QuestionPayload } from '../../../../bridge';
 import { fieldsOf } from '../../../../bridge/wire';
+import { useCaretAtEnd } from '../../../drafts/caretAtEnd';
 import { AutoGrowTextarea } from '../../AutoGrowTextarea';
 import type { ModeBodyProps } from '../../ComposerMode';
 import { useTakeFocus } from '../../takeFocus';
@@ -21,6 +22,7 @@ export function QuestionBody({ state, setState, decision, ctx, run, busy }: Mode
   const takeFocus = useTakeFocus();
   const q = questionPayload(decision?.payload);
   const name = useId();
+  const caret = useCaretAtEnd<HTMLTextAreaElement>();
   const toggle = (opt: string) =>
     setState((s) => ({
       ...s,
@@ -53,6 +55,7 @@ export function QuestionBody({ state, setState, decision, ctx, run, busy }: Mode
       )}
       <AutoGrowTextarea
         className="input decision__text"
+        {...caret}
         data-testid="question-free-text"
         aria-label={t('composer.question.textLabel')}
         placeholder={q.options.length ? t('composer.question.otherPlaceholder') : t('composer.question.textPlaceholder')}

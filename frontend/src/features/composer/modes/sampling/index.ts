@@ -1,4 +1,4 @@
-import type { ComposerMode } from '../../ComposerMode';
+import { savedText, type ComposerMode } from '../../ComposerMode';
 import { SamplingBody, samplingPayload, type SamplingState } from './SamplingBody';
 
 const CHOICES = ['allow_once', 'allow_server', 'deny'] as const;
@@ -30,4 +30,8 @@ export const samplingMode: ComposerMode<SamplingState> = {
     await ctx.resolve({ id: decision.id, choice: id, ...(id === 'deny' && reason ? { reason } : {}) });
   },
   escape: 'stop',
+  draft: {
+    save: (s) => (s.reason ? { reason: s.reason } : null),
+    restore: (init, saved) => ({ ...init, reason: savedText(saved, 'reason') }),
+  },
 };
