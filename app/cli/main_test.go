@@ -15,7 +15,11 @@ import (
 func TestMain(m *testing.M) {
 	sandbox.RunHelperIfRequested()
 	if os.Getenv(envAsAgentdesk) == "1" {
-		os.Exit(Main(os.Args[1:], Env{Stdout: os.Stdout, Stderr: os.Stderr}))
+		env := Env{Stdout: os.Stdout, Stderr: os.Stderr}
+		if os.Getenv(envAsTerminal) == "1" { // a pipe the test types into stands for the terminal
+			env.Stdin, env.IsTerminal = os.Stdin, func() bool { return true }
+		}
+		os.Exit(Main(os.Args[1:], env))
 	}
 	os.Exit(m.Run())
 }

@@ -138,7 +138,7 @@ func (s *Server) NewSession(ctx context.Context, req acp.NewSessionRequest) (acp
 }
 
 // LoadSession replays the session's history from its log, then reports its mode in force,
-// restored from the log (R-PLAN-1).
+// restored from the log (R-PLAN-1), and takes up a turn left waiting on the person.
 func (s *Server) LoadSession(ctx context.Context, req acp.LoadSessionRequest) (acp.LoadSessionResponse, error) {
 	id := string(req.SessionId)
 	log, err := s.opts.Store.Log(id)
@@ -155,10 +155,24 @@ func (s *Server) LoadSession(ctx context.Context, req acp.LoadSessionRequest) (a
 	s.out.flush()
 	s.attach(id)
 	s.forwardMCP(id, req.McpServers)
+	if err := s.takeUp(id); err != nil {
+		return acp.LoadSessionResponse{}, err
+	}
 	return acp.LoadSessionResponse{Modes: modes, ConfigOptions: options}, nil
 }
 
-// ResumeSession attaches to a session without replaying it.
+// takeUp brings back the session's turn that a stopped AgentDesk left waiting on the person:
+// once attached, the client is asked its decision again (session/request_permission) and sees
+// the turn carry on.
+func (s *Server) takeUp(id string) error {
+	if _, err := s.opts.Runtime.Resume(id); err != nil {
+		return s.fail(err)
+	}
+	return nil
+}
+
+// ResumeSession attaches to a session without replaying it, and takes up a turn left waiting
+// on the person.
 func (s *Server) ResumeSession(ctx context.Context, req acp.ResumeSessionRequest) (acp.ResumeSessionResponse, error) {
 	id := string(req.SessionId)
 	modes, options, err := s.modes(id)
@@ -166,6 +180,9 @@ func (s *Server) ResumeSession(ctx context.Context, req acp.ResumeSessionRequest
 		return acp.ResumeSessionResponse{}, s.fail(err)
 	}
 	s.attach(id)
+	if err := s.takeUp(id); err != nil {
+		return acp.ResumeSessionResponse{}, err
+	}
 	return acp.ResumeSessionResponse{Modes: modes, ConfigOptions: options}, nil
 }
 

@@ -2,6 +2,8 @@
 // TypeScript SDK is the client, the scripted provider stands in for the model.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { start, tempDir, initialize, newSession, acp, kindOf, modeUpdates } from "../lib/harness.mjs";
 
 const MODE_IDS = ["smart", "chat", "execute", "plan", "analyze", "debug", "verified"];
@@ -244,6 +246,44 @@ test("an approved plan leaves plan mode and re-announces the mode", async () => 
     assert.deepEqual(modeUpdates(h.updates, id), ["plan", "smart"]);
   } finally {
     await h.close();
+  }
+});
+
+test("a permission request left waiting when the agent is killed comes back on session/load, and the turn goes on", async () => {
+  const dir = tempDir();
+  const responses = [{ tool_calls: [{ name: "bash", input: { command: "echo made > out.txt" } }] }, { text: "Made it." }];
+  const first = start(dir, { responses, onPermission: () => new Promise(() => {}) });
+  let id;
+  let firstCall;
+  try {
+    await initialize(first.agent);
+    id = (await newSession(first.agent, first.workspace)).sessionId;
+    prompt(first, id, "make out.txt").catch(() => {}); // the process dies under it
+    await first.until(() => first.permissions.length === 1, "the first permission request");
+    firstCall = first.permissions[0].toolCall;
+    first.child.kill("SIGKILL");
+  } finally {
+    await first.close();
+  }
+  assert.equal(existsSync(join(first.workspace, "out.txt")), false);
+
+  const second = start(dir, {
+    responses,
+    onPermission: ({ params }) => ({ outcome: { outcome: "selected", optionId: params.options.find((o) => o.kind === "allow_once").optionId } }),
+  });
+  try {
+    await initialize(second.agent);
+    await second.agent.request(acp.methods.agent.session.load, { sessionId: id, cwd: second.workspace, mcpServers: [] });
+    await second.until(() => second.permissions.length === 1, "the permission request asked again");
+    const again = second.permissions[0];
+    assert.equal(again.sessionId, id);
+    assert.equal(again.toolCall.toolCallId, firstCall.toolCallId);
+    assert.equal(again.toolCall.title, firstCall.title);
+    await second.until(() => second.updates.some((n) => n.sessionId === id && kindOf(n) === "agent_message_chunk" &&
+      n.update.content.text.includes("Made")), "the turn carried on to the model's answer");
+    assert.equal(readFileSync(join(second.workspace, "out.txt"), "utf8").trim(), "made");
+  } finally {
+    await second.close();
   }
 });
 
