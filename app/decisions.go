@@ -55,6 +55,8 @@ func (f *Decisions) Resolve(req ResolveRequest) (ResolveResult, error) {
 		res = decision.Elicitation(decision.ElicitationAction(req.Action), req.Content)
 	case decision.KindSampling:
 		res = decision.Sampling(decision.SamplingChoice(req.Choice), req.Reason)
+	case decision.KindContinue:
+		res = decision.Continue(decision.ContinueChoice(req.Choice))
 	default:
 		res = decision.Answer(req.Selected, req.Text)
 	}

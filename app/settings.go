@@ -1,8 +1,10 @@
 package app
 
 import (
+	"strconv"
 	"time"
 
+	"agentdesk/backend/agent"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/i18n"
@@ -16,10 +18,12 @@ type SettingsView struct {
 	Language          string                `json:"language"`
 	DefaultPermission policy.PermissionMode `json:"defaultPermission"`
 	DecisionTimeout   string                `json:"decisionTimeout"`
-	Theme             Theme                 `json:"theme"`
-	Provider          ProviderView          `json:"provider"`
-	ProviderReady     bool                  `json:"providerReady"`
-	ExternalAgents    []string              `json:"externalAgents"`
+	// StepLimit is how many model requests a turn makes before it pauses to ask whether to go on.
+	StepLimit      int          `json:"stepLimit"`
+	Theme          Theme        `json:"theme"`
+	Provider       ProviderView `json:"provider"`
+	ProviderReady  bool         `json:"providerReady"`
+	ExternalAgents []string     `json:"externalAgents"`
 	// ExternalStartTimeout bounds an external agent's start-up, a Go duration such as "2m0s".
 	ExternalStartTimeout string `json:"externalStartTimeout"`
 	// CommandLine is the provider the command line fixed for every turn (serve --provider …),
@@ -131,7 +135,7 @@ func (f *Settings) Get() (SettingsView, error) {
 		return SettingsView{}, f.s.fail(err)
 	}
 	return SettingsView{Checkpoints: checkpoints, Language: f.s.Language(), DefaultPermission: def.Mode, Theme: Theme(theme), ExternalAgents: agents,
-		DecisionTimeout: decision.FormatTimeout(decision.TimeoutSetting(f.s.Store)()), Provider: prov, ProviderReady: f.s.providerReady(prov),
+		DecisionTimeout: decision.FormatTimeout(decision.TimeoutSetting(f.s.Store)()), StepLimit: agent.StepLimit(f.s.Store), Provider: prov, ProviderReady: f.s.providerReady(prov),
 		ShellEnvPassthrough: pass, Sandbox: sandbox.Status(), ExternalStartTimeout: f.s.Store.ExternalStartTimeout().String(),
 		CommandLine: f.s.commandLine}, nil
 }
@@ -167,6 +171,19 @@ func (f *Settings) SetDecisionTimeout(req ValueRequest) (SettingsView, error) {
 		return SettingsView{}, f.s.fail(err)
 	}
 	if err := f.s.Store.SetSetting(decision.SettingTimeout, decision.FormatTimeout(d)); err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	return f.publish()
+}
+
+// SetStepLimit sets how many model requests a turn makes between two continue decisions; it
+// applies from the next turn.
+func (f *Settings) SetStepLimit(req ValueRequest) (SettingsView, error) {
+	n, err := agent.ParseStepLimit(req.Value)
+	if err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	if err := f.s.Store.SetSetting(agent.SettingStepLimit, strconv.Itoa(n)); err != nil {
 		return SettingsView{}, f.s.fail(err)
 	}
 	return f.publish()

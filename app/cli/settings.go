@@ -4,8 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"maps"
+	"strconv"
 	"strings"
 
+	"agentdesk/backend/agent"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/policy"
@@ -30,6 +32,16 @@ func settingsTable() map[string]setting {
 					return err
 				}
 				return st.SetSetting(decision.SettingTimeout, decision.FormatTimeout(d))
+			},
+		},
+		"step-limit": {
+			get: func(st *store.Store) (string, error) { return strconv.Itoa(agent.StepLimit(st)), nil },
+			set: func(st *store.Store, value string) error {
+				n, err := agent.ParseStepLimit(value)
+				if err != nil {
+					return err
+				}
+				return st.SetSetting(agent.SettingStepLimit, strconv.Itoa(n))
 			},
 		},
 		"shell-env-passthrough": {

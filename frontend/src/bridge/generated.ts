@@ -198,7 +198,7 @@ export interface Decision {
 }
 
 /** Kind is what the composer morphs into to take the answer (R-DEC-1). */
-export type DecisionKind = 'question' | 'approval' | 'plan_review' | 'elicitation' | 'sampling';
+export type DecisionKind = 'question' | 'approval' | 'plan_review' | 'elicitation' | 'sampling' | 'continue';
 
 /** DecisionRef names one decision. */
 export interface DecisionRef {
@@ -541,7 +541,7 @@ export interface NamesRequest {
 }
 
 /** Outcome is how a decision ended. */
-export type Outcome = 'answered' | 'rejected' | 'timed_out' | 'cancelled' | 'interrupted';
+export type Outcome = 'answered' | 'rejected' | 'timed_out' | 'cancelled' | 'interrupted' | 'suspended';
 
 /** Overflow is the data of EventOverflow. */
 export interface Overflow {
@@ -891,6 +891,8 @@ export interface SettingsView {
   language: string;
   defaultPermission: PermissionMode;
   decisionTimeout: string;
+  /** StepLimit is how many model requests a turn makes before it pauses to ask whether to go on. */
+  stepLimit: number;
   theme: Theme;
   provider: ProviderView;
   providerReady: boolean;
@@ -1229,6 +1231,11 @@ export interface Methods {
   'Settings.SetProvider': { req: SetProviderRequest; res: SettingsView };
   /** SetShellEnvPassthrough saves the variables shell commands keep despite secret-like names. */
   'Settings.SetShellEnvPassthrough': { req: NamesRequest; res: SettingsView };
+  /**
+   * SetStepLimit sets how many model requests a turn makes between two continue decisions; it
+   * applies from the next turn.
+   */
+  'Settings.SetStepLimit': { req: ValueRequest; res: SettingsView };
   /** SetTheme picks system, light or dark. */
   'Settings.SetTheme': { req: ThemeRequest; res: SettingsView };
   /**

@@ -103,6 +103,8 @@ export interface AskedDecision {
     path?: string;
     tool?: string;
     question?: string;
+    /** A continue decision's count of model requests so far. */
+    steps?: number;
     title?: string;
   } | null;
 }

@@ -24,8 +24,10 @@ export function notificationText(d: AskedDecision, t: TFunction): NotificationTe
           ? p.message
           : d.kind === 'sampling'
             ? p.messages?.[p.messages.length - 1]?.text
-            : p.title;
-  const kind = ['approval', 'question', 'plan_review', 'elicitation', 'sampling'].includes(d.kind) ? d.kind : 'other';
+            : d.kind === 'continue'
+              ? t('composer.continue.title', { Count: p.steps })
+              : p.title;
+  const kind = ['approval', 'question', 'plan_review', 'elicitation', 'sampling', 'continue'].includes(d.kind) ? d.kind : 'other';
   return {
     title: t(`notify.title.${kind}`),
     body: detail ? clip(detail) : t('notify.body.default'),

@@ -2,6 +2,7 @@ import type { DecisionKind } from '../../../bridge';
 import type { AnyComposerMode } from '../ComposerMode';
 import type { Occupant } from '../decisionQueue';
 import { approvalMode } from './approval';
+import { continueMode } from './continue';
 import { elicitationMode } from './elicitation';
 import { fnFormMode } from './fn-form';
 import { idleMode } from './idle';
@@ -11,7 +12,7 @@ import { samplingMode } from './sampling';
 import { setupMode } from './setup';
 
 /** Every composer mode, by id. Adding a decision kind means adding a folder and a line here. */
-export const MODES: readonly AnyComposerMode[] = [idleMode, fnFormMode, setupMode, questionMode, approvalMode, planReviewMode, elicitationMode, samplingMode];
+export const MODES: readonly AnyComposerMode[] = [idleMode, fnFormMode, setupMode, questionMode, approvalMode, planReviewMode, elicitationMode, samplingMode, continueMode];
 
 const byId = new Map(MODES.map((m) => [m.id, m]));
 const byKind = new Map<DecisionKind, AnyComposerMode>(
