@@ -86,7 +86,7 @@ func (t globTool) Run(ctx context.Context, env Env, input json.RawMessage) (Resu
 // find lists the matches below the pattern's base, shown as base joined with the path below it.
 // The walk goes through a root opened at the base, so no symlink leads it out of that folder.
 func (gp globPattern) find(ctx context.Context, at *site) ([]string, error) {
-	if len(gp.alts) == 0 {
+	if len(gp.segs) == 0 {
 		return gp.literal(at), nil
 	}
 	dir, err := at.openDir()
