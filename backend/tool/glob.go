@@ -1,7 +1,6 @@
 package tool
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -36,13 +35,9 @@ type globInput struct {
 	Pattern string `json:"pattern"`
 }
 
-type globTool struct{}
+type globTool struct{ about }
 
 var globSchema = globSpec.schema()
-
-func (globTool) Name() mode.Tool         { return mode.ToolGlob }
-func (globTool) Description() string     { return globDescription }
-func (globTool) Schema() json.RawMessage { return bytes.Clone(globSchema) }
 
 func (globTool) decode(input json.RawMessage) (globInput, globPattern, error) {
 	var in globInput
