@@ -38,6 +38,19 @@ func (f *System) NotifyDecision(req DecisionRef) error {
 	return f.s.fail(notify(title, f.decisionBody(row)))
 }
 
+// notifyWaiting says on the desktop what already waits as the window opens: decisions a turn
+// taken up after a restart asked again before any page could hear of them.
+func (s *Services) notifyWaiting() {
+	rows, err := s.Store.AllPending()
+	if err != nil {
+		return
+	}
+	f := &System{s}
+	for _, row := range rows {
+		f.NotifyDecision(DecisionRef{ID: row.ID}) // a desktop without notifications is no reason to stop
+	}
+}
+
 // decisionBody is the line under the notification's title; a payload that does not read falls
 // back to the kind's name, so the person still learns a decision waits.
 func (f *System) decisionBody(row store.DecisionRow) string {

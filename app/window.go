@@ -29,6 +29,7 @@ func RunWindow(s *Services, assets fs.FS) error {
 			stop = relay(s.Bus, func(name string, data any) { runtime.EventsEmit(ctx, name, data) })
 		},
 		OnDomReady: func(ctx context.Context) {
+			s.notifyWaiting()
 			if marksWanted() {
 				markComposer(ctx, os.Stderr)
 			}

@@ -27,7 +27,7 @@ type Options struct {
 
 // Registry holds every pending decision of the app.
 type Registry struct {
-	st      *store.Store
+	st      Store
 	out     *outbox
 	timeout func() time.Duration
 	now     func() time.Time
@@ -53,7 +53,7 @@ type entry struct {
 }
 
 // New returns a registry that persists to st and announces through publish (Bus.Publish).
-func New(st *store.Store, publish func(name string, data any), opts Options) *Registry {
+func New(st Store, publish func(name string, data any), opts Options) *Registry {
 	if publish == nil {
 		publish = func(string, any) {}
 	}

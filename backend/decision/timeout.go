@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"agentdesk/backend/errs"
-	"agentdesk/backend/store"
 )
 
 // SettingTimeout is the settings key of how long a decision waits for its answer (R-DEC-5).
@@ -56,7 +55,7 @@ func FormatTimeout(d time.Duration) string {
 // TimeoutSetting reads decision-timeout from the settings at every ask, so a change applies to
 // the next decision without a restart. Unset reads as the default (no timeout); so does a stored
 // value that no longer parses, since writes go through ParseTimeout and only damage gets here.
-func TimeoutSetting(st *store.Store) func() time.Duration {
+func TimeoutSetting(st Settings) func() time.Duration {
 	return func() time.Duration {
 		raw, ok, err := st.GetSetting(SettingTimeout)
 		if err != nil || !ok {

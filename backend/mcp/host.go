@@ -41,7 +41,7 @@ type Options struct {
 // Host runs the MCP servers of every session: one connection per server and workspace, started
 // at first use, started again at the next call after it crashed, and stopped by Close.
 type Host struct {
-	st   *store.Store
+	st   Store
 	opts Options
 
 	mu       sync.Mutex
@@ -115,7 +115,7 @@ type server struct {
 }
 
 // NewHost returns a host over st; nothing starts until a server is used.
-func NewHost(st *store.Store, opts Options) *Host {
+func NewHost(st Store, opts Options) *Host {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
@@ -357,7 +357,7 @@ type pinBook interface {
 }
 
 type storedPins struct {
-	st *store.Store
+	st Store
 	id string
 }
 

@@ -17,7 +17,6 @@ import (
 	"agentdesk/backend/errs"
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/hunk"
-	"agentdesk/backend/store"
 )
 
 // Error kinds; their messages are "error.<kind>" in locales/.
@@ -60,7 +59,7 @@ const previewCap = 256 << 10
 
 // Service reviews and restores the sessions of one store.
 type Service struct {
-	Store       *store.Store
+	Store       Store
 	Checkpoints *checkpoint.Store
 	// Running reports a session whose turn runs.
 	Running func(sessionID string) bool
