@@ -51,9 +51,6 @@ export type CheckpointUsage = G.Usage;
 export type CheckpointSettings = G.CheckpointSettingsView;
 
 /** A write's or an edit's change staged for review before apply (Go: decision.StagedReview). */
-export interface StagedReview {
-  stagedId: number;
-  hunks: ServerHunk[] | null;
-}
+export type StagedReview = G.StagedReview;
 
 export type HunkVerdict = G.HunkVerdict;

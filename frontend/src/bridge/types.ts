@@ -5,7 +5,7 @@
  * type, decision payloads by kind), constants and live-only fields.
  */
 import type * as G from './generated';
-import type { CheckpointMark, RestoreMark, ReviewMark, StagedReview } from './checkpoints';
+import type { CheckpointMark, RestoreMark, ReviewMark } from './checkpoints';
 
 /**
  * Every value of the union T, in the order given: the compiler refuses a list that misses one, so a
@@ -122,21 +122,10 @@ export interface ToolProgress {
   /** The latest message the server sent with its progress, '' before any. */
   message: string;
 }
-export interface DirectItem {
+/** A tool the person ran from the composer (Go: app.DirectResult, without its session). */
+export interface DirectItem extends Omit<G.DirectResult, 'sessionId'> {
   type: 'direct';
   turnId: '';
-  callId: string;
-  name: string;
-  input: unknown;
-  output: string;
-  isError: boolean;
-  code?: string;
-  /** The gate asks under the session's permission: nothing ran until the person confirms. */
-  needsApproval?: boolean;
-  reasonKey?: string;
-  reasonArgs?: TArgsWire | null;
-  summary?: string;
-  display?: DisplayMessage;
 }
 export interface ModeItem {
   type: 'mode';
@@ -203,81 +192,40 @@ export type Item = { /** The log entry a stored item starts at; absent on one on
 
 export type DecisionKind = G.DecisionKind;
 
+/**
+ * The decision payloads and answers by kind (Go: decision.Forms, generated). Where Go spells a field
+ * as any JSON or a plain string, the UI's refinement narrows it.
+ */
+export type DecisionForms = G.DecisionForms;
+
 /** A form an MCP server asks the person to fill in while one of its tools runs. */
-export interface ElicitationPayload {
-  server: string;
-  tool: string;
-  message: string;
+export type ElicitationPayload = Omit<G.ElicitationPayload, 'schema'> & {
   /** A flat object schema: string, number, integer, boolean and enum properties. */
   schema: ToolDef['inputSchema'] | null;
-}
+};
+export type ElicitationAnswer = G.ElicitationAnswer;
 
 /** One message of a sampling request, as the server wrote it (plain text, never HTML). */
-export interface SamplingMessage {
-  role: 'user' | 'assistant';
-  text: string;
-}
+export type SamplingMessage = G.SamplingMessage & { role: 'user' | 'assistant' };
+/**
+ * An MCP server asks to use the person's model (sampling) while one of its tools runs; as the card
+ * reads it, with no null list.
+ */
+export type SamplingPayload = Omit<G.SamplingPayload, 'messages'> & { messages: SamplingMessage[] };
+export type SamplingAnswer = G.SamplingAnswer;
 
-/** An MCP server asks to use the person's model (sampling) while one of its tools runs. */
-export interface SamplingPayload {
-  server: string;
-  /** The tool whose call asks; '' when the server asks outside a call. */
-  tool: string;
-  /** The session's model, which would answer. */
-  model: string;
-  systemPrompt: string;
-  messages: SamplingMessage[];
-  maxTokens: number;
-}
-
-export interface ApprovalPayload {
-  tool: string;
-  kind: string;
-  /** The full command or parameters. */
-  summary: string;
-  path?: string;
-  command?: string;
-  code?: string;
-  reasonKey?: string;
-  reasonArgs?: TArgsWire | null;
-  /**
-   * What "Allow for this session" and "Always allow" would save, shown before the person
-   * confirms: always the exact call, and a program + subcommand prefix where one is safe.
-   */
-  scopes?: ScopeOption[] | null;
-  /** Set when the command asks to leave the sandbox: only "Allow once" can answer it. */
-  escalation?: string;
-  /** The external ACP agent asking ("opencode"); absent for AgentDesk's own tools. */
-  agent?: string;
-  /** The change an external agent's call makes, as a unified diff. */
-  diff?: string;
-  /** A write's or an edit's change to its file, for the diff (features/diff). */
-  change?: { path: string; before: string; after: string; created?: boolean; omitted?: string } | null;
-  /** Set when the change is staged for review before apply: the card takes a verdict per hunk. */
-  review?: StagedReview | null;
-}
+export type ApprovalPayload = G.ApprovalPayload;
+export type ApprovalAnswer = G.ApprovalAnswer;
 export type ScopeId = 'exact' | 'prefix';
-export interface ScopeOption {
-  id: ScopeId;
-  command?: string;
-  path?: string;
-  /** The MCP tool saved, as rules spell it: mcp:server/tool. */
-  mcp?: string;
-}
+/** A scope the approval card offers, its id one the UI knows (Go: decision.ScopeExact, ScopePrefix). */
+export type ScopeOption = G.ScopeOption & { id: ScopeId };
 
 /** agent.status: an external agent starting when its session opens, ready, or failed to start. */
 export type AgentStatusEvent = G.AgentStatus;
-export interface QuestionPayload {
-  question: string;
-  options?: string[] | null;
-  multiple?: boolean;
-}
-export interface PlanReviewPayload {
-  /** Markdown */
-  plan: string;
-  /** The plan's first heading. */
-  title?: string;
-}
+export type QuestionPayload = G.QuestionPayload;
+export type QuestionAnswer = G.QuestionAnswer;
+export type PlanReviewPayload = G.PlanPayload;
+export type PlanAnswer = G.PlanAnswer;
 
 export type Decision = G.Decision;
 
@@ -287,19 +235,17 @@ export type Resolved = G.Resolved;
 
 export type ResolveRequest = G.ResolveRequest;
 
-export interface Transcript {
-  sessionId: string;
-  /** The running turn's id, or ''. */
-  running: string;
+/**
+ * A session's transcript as the page holds it (Go: app.Transcript): its lists never null, its items
+ * and turns by type, and what only the client keeps.
+ */
+export interface Transcript
+  extends Pick<G.Transcript, 'sessionId' | 'running'>,
+    Partial<Pick<G.Transcript, 'first' | 'last' | 'more'>> {
   queue: QueueItem[];
   pending: Decision[];
   turns: Turn[];
   items: Item[];
-  /** The log entries of the page: its first and last (0 when empty). */
-  first?: number;
-  last?: number;
-  /** The log holds entries before `first`: the next older page is asked with before = first. */
-  more?: boolean;
   /** Client side only: the last delta seq applied per stream, so a stale or repeated one is dropped. */
   deltaSeq?: Record<string, number>;
   /**
