@@ -2,6 +2,25 @@ import { transport } from './select';
 import { typedTransport } from './typed';
 import type { Language, Permission, Theme } from './types';
 import type * as G from './generated';
+import type {
+  RuleView as Rule,
+  ServerView as McpServer,
+  ToolState as McpToolState,
+  McpToolView as McpTool,
+  Config as McpConfig,
+  LogView as McpLog,
+  ImportItem as McpImportItem,
+  MCPImportView as McpImportResult,
+  LocalServer,
+  SetProviderRequest as ProviderChoice,
+  Resolved as ResolvedDecision,
+} from './generated';
+
+/** The wire types the UI uses as they are (generated from Go), under the names it knows them by. */
+export type {
+  Rule, McpServer, McpToolState, McpTool, McpConfig, McpLog, McpImportItem, McpImportResult, LocalServer,
+  ProviderChoice, ResolvedDecision,
+};
 import { fieldsOf } from './wire';
 
 // Shared with the app API's types; re-exported so the settings features import from one place.
@@ -47,26 +66,6 @@ export interface AppSettings
 export type SandboxSupport = Pick<G.Support, 'kind' | 'abi' | 'network' | 'protect_git'> &
   Partial<Pick<G.Support, 'namespaces' | 'uncovered' | 'view' | 'reason'>>;
 
-export type Rule = G.RuleView;
-
-export type McpServer = G.ServerView;
-
-export type McpToolState = G.ToolState;
-
-export type McpTool = G.McpToolView;
-
-export type McpConfig = G.Config;
-
-export type McpLog = G.LogView;
-
-export type McpImportItem = G.ImportItem;
-
-export type McpImportResult = G.MCPImportView;
-
-export type LocalServer = G.LocalServer;
-
-export type ProviderChoice = G.SetProviderRequest;
-
 /** Any kind's payload fields, for a reader that looks at whichever are there. */
 type AnyPayload = { [K in keyof G.DecisionForms]: G.DecisionForms[K]['payload'] }[keyof G.DecisionForms];
 type Merged<U> = (U extends unknown ? (u: U) => void : never) extends (m: infer M) => void ? M : never;
@@ -76,8 +75,6 @@ export interface AskedDecision extends Pick<G.Decision, 'id' | 'sessionId' | 'ki
   /** The wire's payload (any JSON) read leniently: any kind's fields, each possibly absent. */
   payload?: Partial<Merged<AnyPayload>> | null;
 }
-
-export type ResolvedDecision = G.Resolved;
 
 /**
  * The typed Settings/System API: the Settings page, onboarding, theme and notifications use this.

@@ -4,8 +4,72 @@
  * are the UI's own refinements (unions the Go side spells as plain strings, the timeline's items by
  * type, decision payloads by kind), constants and live-only fields.
  */
-import type * as G from './generated';
 import type { CheckpointMark, RestoreMark, ReviewMark } from './checkpoints';
+import type * as G from './generated';
+import type {
+  // The person's preference chosen in the composer's selector (R-MODE-1).
+  InteractionMode as Interaction,
+  // The "Advanced…" choice; '' is no override. Only valid with smart.
+  Override,
+  PermissionMode as Permission,
+  // What a turn actually ran as (resolved per turn).
+  ExecutionMode,
+  Session,
+  SessionPage,
+  CreateSessionRequest,
+  ConfigureSessionRequest as ConfigureRequest,
+  ConfigureResult,
+  Ack,
+  QueueItem,
+  // Text for the person as a locale key and its arguments (see features/transcript/message.ts).
+  Message as DisplayMessage,
+  // The model's history from entry `from` through `through` now reaches it as a summary.
+  CompactedItem as CompactedMark,
+  DecisionKind,
+  DecisionForms,
+  ElicitationAnswer,
+  SamplingAnswer,
+  ApprovalPayload,
+  ApprovalAnswer,
+  // agent.status: an external agent starting when its session opens, ready, or failed to start.
+  AgentStatus as AgentStatusEvent,
+  QuestionPayload,
+  QuestionAnswer,
+  PlanPayload as PlanReviewPayload,
+  PlanAnswer,
+  Decision,
+  Outcome,
+  Resolved,
+  ResolveRequest,
+  DirectResult,
+  Theme,
+  ProviderView as ProviderSettings,
+  SettingsView as Settings,
+  Info as SystemInfo,
+  // Broadcast payloads.
+  TurnStarted as TurnStartedEvent,
+  Delta as TurnDeltaEvent,
+  ToolCallView as ToolCallEvent,
+  Delta as ToolOutputEvent,
+  ProgressView as ToolProgressEvent,
+  ToolDoneView as ToolResultEvent,
+  TurnEnded as TurnEndedEvent,
+  ModeView as SessionModeEvent,
+  QueueView as QueueChangedEvent,
+  SessionFailed as SessionFailedEvent,
+  SessionState as SessionStateEvent,
+} from './generated';
+
+/** The wire types the UI uses as they are (generated from Go), under the names it knows them by. */
+export type {
+  Interaction, Override, Permission, ExecutionMode, Session, SessionPage, CreateSessionRequest,
+  ConfigureRequest, ConfigureResult, Ack, QueueItem, DisplayMessage, CompactedMark, DecisionKind,
+  DecisionForms, ElicitationAnswer, SamplingAnswer, ApprovalPayload, ApprovalAnswer, AgentStatusEvent,
+  QuestionPayload, QuestionAnswer, PlanReviewPayload, PlanAnswer, Decision, Outcome, Resolved, ResolveRequest,
+  DirectResult, Theme, ProviderSettings, Settings, SystemInfo, TurnStartedEvent, TurnDeltaEvent,
+  ToolCallEvent, ToolOutputEvent, ToolProgressEvent, ToolResultEvent, TurnEndedEvent, SessionModeEvent,
+  QueueChangedEvent, SessionFailedEvent, SessionStateEvent,
+};
 
 /**
  * Every value of the union T, in the order given: the compiler refuses a list that misses one, so a
@@ -20,21 +84,9 @@ export type Language = 'en' | 'zh-CN';
 
 export const LANGUAGES: readonly Language[] = ['en', 'zh-CN'];
 
-/** The person's preference chosen in the composer's selector (R-MODE-1). */
-export type Interaction = G.InteractionMode;
-/** The "Advanced…" choice; '' is no override. Only valid with smart. */
-export type Override = G.Override;
 export const OVERRIDES = everyOf<Exclude<Override, ''>>()(['execute', 'plan', 'analyze', 'debug', 'verified']);
 
-export type Permission = G.PermissionMode;
 export const PERMISSIONS = everyOf<Permission>()(['ask', 'auto', 'full']);
-
-/** What a turn actually ran as (resolved per turn). */
-export type ExecutionMode = G.ExecutionMode;
-
-export type Session = G.Session;
-
-export type SessionPage = G.SessionPage;
 
 /**
  * sessions.changed as api.sessions.onChanged hands it: the sessions that changed, as they are now,
@@ -44,16 +96,6 @@ export interface SessionsChanged {
   sessions: Session[];
   removed: string[];
 }
-
-export type CreateSessionRequest = G.CreateSessionRequest;
-
-export type ConfigureRequest = G.ConfigureSessionRequest;
-
-export type ConfigureResult = G.ConfigureResult;
-
-export type Ack = G.Ack;
-
-export type QueueItem = G.QueueItem;
 
 export type TurnStatus = 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted' | 'unverified';
 
@@ -71,9 +113,6 @@ export interface Turn extends G.TurnView {
  * external agent ran the call without asking, its own flow) or ''.
  */
 export type Verdict = G.ToolCallView['verdict'];
-
-/** Text for the person as a locale key and its arguments (see features/transcript/message.ts). */
-export type DisplayMessage = G.Message;
 
 export interface UserItem {
   type: 'user';
@@ -163,8 +202,6 @@ export interface UnreadableItem {
   seq: number;
   logType: string;
 }
-/** The model's history from entry `from` through `through` now reaches it as a summary. */
-export type CompactedMark = G.CompactedItem;
 /** The runtime summarised the earlier conversation to fit the model's context window. */
 export interface CompactedItem {
   type: 'compacted';
@@ -190,21 +227,14 @@ export type Item = { /** The log entry a stored item starts at; absent on one on
   | ReviewItem
 );
 
-export type DecisionKind = G.DecisionKind;
-
-/**
- * The decision payloads and answers by kind (Go: decision.Forms, generated). Where Go spells a field
- * as any JSON or a plain string, the UI's refinement narrows it.
- */
-export type DecisionForms = G.DecisionForms;
+// The decision payloads and answers by kind come from Go (decision.Forms); where Go spells a field
+// as any JSON or a plain string, the UI's refinement below narrows it.
 
 /** A form an MCP server asks the person to fill in while one of its tools runs. */
 export type ElicitationPayload = Omit<G.ElicitationPayload, 'schema'> & {
   /** A flat object schema: string, number, integer, boolean and enum properties. */
   schema: ToolDef['inputSchema'] | null;
 };
-export type ElicitationAnswer = G.ElicitationAnswer;
-
 /** One message of a sampling request, as the server wrote it (plain text, never HTML). */
 export type SamplingMessage = G.SamplingMessage & { role: 'user' | 'assistant' };
 /**
@@ -212,28 +242,9 @@ export type SamplingMessage = G.SamplingMessage & { role: 'user' | 'assistant' }
  * reads it, with no null list.
  */
 export type SamplingPayload = Omit<G.SamplingPayload, 'messages'> & { messages: SamplingMessage[] };
-export type SamplingAnswer = G.SamplingAnswer;
-
-export type ApprovalPayload = G.ApprovalPayload;
-export type ApprovalAnswer = G.ApprovalAnswer;
 export type ScopeId = 'exact' | 'prefix';
 /** A scope the approval card offers, its id one the UI knows (Go: decision.ScopeExact, ScopePrefix). */
 export type ScopeOption = G.ScopeOption & { id: ScopeId };
-
-/** agent.status: an external agent starting when its session opens, ready, or failed to start. */
-export type AgentStatusEvent = G.AgentStatus;
-export type QuestionPayload = G.QuestionPayload;
-export type QuestionAnswer = G.QuestionAnswer;
-export type PlanReviewPayload = G.PlanPayload;
-export type PlanAnswer = G.PlanAnswer;
-
-export type Decision = G.Decision;
-
-export type Outcome = G.Outcome;
-
-export type Resolved = G.Resolved;
-
-export type ResolveRequest = G.ResolveRequest;
 
 /**
  * A session's transcript as the page holds it (Go: app.Transcript): its lists never null, its items
@@ -274,27 +285,4 @@ export interface ToolDef {
   inputSchema: { type?: string; properties?: Record<string, JsonSchemaProperty>; required?: string[] };
 }
 
-export type DirectResult = G.DirectResult;
-
-export type Theme = G.Theme;
 export const THEMES = everyOf<Theme>()(['system', 'light', 'dark']);
-
-export type ProviderSettings = G.ProviderView;
-
-export type Settings = G.SettingsView;
-
-export type SystemInfo = G.Info;
-
-// Broadcast payloads.
-
-export type TurnStartedEvent = G.TurnStarted;
-export type TurnDeltaEvent = G.Delta;
-export type ToolCallEvent = G.ToolCallView;
-export type ToolOutputEvent = G.Delta;
-export type ToolProgressEvent = G.ProgressView;
-export type ToolResultEvent = G.ToolDoneView;
-export type TurnEndedEvent = G.TurnEnded;
-export type SessionModeEvent = G.ModeView;
-export type QueueChangedEvent = G.QueueView;
-export type SessionFailedEvent = G.SessionFailed;
-export type SessionStateEvent = G.SessionState;
