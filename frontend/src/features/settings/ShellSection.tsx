@@ -2,9 +2,9 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { AppSettings, SandboxSupport } from '../../bridge/settingsApi';
 import { useT } from '../../i18n/I18nProvider';
 import type { TFunction } from '../../i18n/translate';
-import { describeError } from '../../ui/errors';
 import type { AppSettingsStore } from './appSettingsStore';
 import { SettingsSection } from './SettingsSection';
+import { SettingError, SettingText } from './SettingText';
 import { useSettingsApi } from './settingsApiContext';
 import { useAction } from './useAction';
 
@@ -66,7 +66,6 @@ export function ShellSection({ settings, store }: { settings: AppSettings; store
     e.preventDefault();
     if (dirty && (await save.run(splitNames(text)))) setEditing(false);
   };
-  const errorId = `${id}-error`;
   return (
     <SettingsSection id="shell" title={t('settings.shell.title')} description={t('settings.shell.description')} testId="shell-section">
       <div className="setting-row" data-testid="sandbox-status">
@@ -88,31 +87,22 @@ export function ShellSection({ settings, store }: { settings: AppSettings; store
           </p>
         </div>
         <div className="setting-row__control field-inline">
-          <input
-            id={`${id}-input`}
-            className={`input mono${save.error !== null ? ' is-invalid' : ''}`}
-            value={text}
-            placeholder={t('settings.shell.passthrough.placeholder')}
-            spellCheck={false}
-            autoComplete="off"
-            aria-describedby={save.error !== null ? `${errorId} ${id}-help` : `${id}-help`}
-            aria-invalid={save.error !== null}
-            data-testid="env-passthrough-input"
-            onChange={(e) => {
-              setText(e.target.value);
+          <SettingText
+            id={id}
+            testId="env-passthrough"
+            text={text}
+            onText={(v) => {
+              setText(v);
               setEditing(true);
               save.clearError();
             }}
+            error={save.error}
+            dirty={dirty}
+            pending={save.pending}
+            placeholder={t('settings.shell.passthrough.placeholder')}
           />
-          <button type="submit" className="btn btn--small" disabled={!dirty || save.pending} data-testid="env-passthrough-save">
-            {t('settings.action.save')}
-          </button>
         </div>
-        {save.error !== null && (
-          <p className="field-error" id={errorId} role="alert" data-testid="env-passthrough-error">
-            {describeError(save.error, t)}
-          </p>
-        )}
+        <SettingError id={id} testId="env-passthrough" error={save.error} />
       </form>
     </SettingsSection>
   );

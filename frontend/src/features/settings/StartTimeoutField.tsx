@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useT } from '../../i18n/I18nProvider';
-import { describeError } from '../../ui/errors';
 import { formatDuration } from './duration';
+import { SettingError, SettingText } from './SettingText';
 import { useAction } from './useAction';
 
 /**
@@ -25,7 +25,6 @@ export function StartTimeoutField({ value, onSave }: { value: string; onSave: (v
     e.preventDefault();
     if (dirty && (await save.run(text.trim()))) setEditing(false);
   };
-  const errorId = `${id}-error`;
   return (
     <form className="setting-row" onSubmit={(e) => void submit(e)} data-testid="start-timeout">
       <div className="setting-row__label">
@@ -37,30 +36,22 @@ export function StartTimeoutField({ value, onSave }: { value: string; onSave: (v
         </p>
       </div>
       <div className="setting-row__control field-inline">
-        <input
-          id={`${id}-input`}
-          className={`input input--short mono${save.error !== null ? ' is-invalid' : ''}`}
-          value={text}
-          spellCheck={false}
-          autoComplete="off"
-          aria-describedby={save.error !== null ? `${errorId} ${id}-help` : `${id}-help`}
-          aria-invalid={save.error !== null}
-          data-testid="start-timeout-input"
-          onChange={(e) => {
-            setText(e.target.value);
+        <SettingText
+          id={id}
+          testId="start-timeout"
+          text={text}
+          onText={(v) => {
+            setText(v);
             setEditing(true);
             save.clearError();
           }}
+          error={save.error}
+          dirty={dirty}
+          pending={save.pending}
+          short
         />
-        <button type="submit" className="btn btn--small" disabled={!dirty || save.pending} data-testid="start-timeout-save">
-          {t('settings.action.save')}
-        </button>
       </div>
-      {save.error !== null && (
-        <p className="field-error" id={errorId} role="alert" data-testid="start-timeout-error">
-          {describeError(save.error, t)}
-        </p>
-      )}
+      <SettingError id={id} testId="start-timeout" error={save.error} />
     </form>
   );
 }
