@@ -9,6 +9,7 @@ import type { AppSettingsStore } from './appSettingsStore';
 import { SettingsSection } from './SettingsSection';
 import { useSettingsApi } from './settingsApiContext';
 import { useAction } from './useAction';
+import { SettingLabel } from './SettingLabel';
 import './checkpoints.css';
 
 const MB = 1 << 20;
@@ -94,12 +95,11 @@ export function CheckpointsSection({ settings, store }: { settings: AppSettings;
       </div>
       <form className="checkpoints-form" onSubmit={(e) => void submit(e)} data-testid="checkpoints-form">
         <div className="setting-row">
-          <div className="setting-row__label">
-            <label htmlFor={`${id}-quota`} className="setting-row__title">
-              {t('settings.checkpoints.quota')}
-            </label>
-            <p className="setting-row__help">{t('settings.checkpoints.quotaHelp')}</p>
-          </div>
+          <SettingLabel
+            title={t('settings.checkpoints.quota')}
+            help={t('settings.checkpoints.quotaHelp')}
+            htmlFor={`${id}-quota`}
+          />
           <div className="setting-row__control field-inline">
             <input id={`${id}-quota`} className="input input--narrow" type="number" min={0.0625} step="any" value={draft.quotaGB}
               data-testid="checkpoints-quota" onChange={(e) => edit({ quotaGB: e.target.value })} />
@@ -107,12 +107,11 @@ export function CheckpointsSection({ settings, store }: { settings: AppSettings;
           </div>
         </div>
         <div className="setting-row">
-          <div className="setting-row__label">
-            <label htmlFor={`${id}-max`} className="setting-row__title">
-              {t('settings.checkpoints.maxFile')}
-            </label>
-            <p className="setting-row__help">{t('settings.checkpoints.maxFileHelp')}</p>
-          </div>
+          <SettingLabel
+            title={t('settings.checkpoints.maxFile')}
+            help={t('settings.checkpoints.maxFileHelp')}
+            htmlFor={`${id}-max`}
+          />
           <div className="setting-row__control field-inline">
             <input id={`${id}-max`} className="input input--narrow" type="number" min={0.001} step="any" value={draft.maxFileMB}
               data-testid="checkpoints-max-file" onChange={(e) => edit({ maxFileMB: e.target.value })} />
@@ -120,12 +119,11 @@ export function CheckpointsSection({ settings, store }: { settings: AppSettings;
           </div>
         </div>
         <div className="setting-row setting-row--stacked">
-          <div className="setting-row__label">
-            <label htmlFor={`${id}-secrets`} className="setting-row__title">
-              {t('settings.checkpoints.secrets')}
-            </label>
-            <p className="setting-row__help">{t('settings.checkpoints.secretsHelp')}</p>
-          </div>
+          <SettingLabel
+            title={t('settings.checkpoints.secrets')}
+            help={t('settings.checkpoints.secretsHelp')}
+            htmlFor={`${id}-secrets`}
+          />
           <textarea id={`${id}-secrets`} className="input mono checkpoints-secrets" rows={5} spellCheck={false} value={draft.secrets}
             data-testid="checkpoints-secrets" onChange={(e) => edit({ secrets: e.target.value })} />
           <button type="button" className="link-btn" data-testid="checkpoints-secrets-defaults"
@@ -134,12 +132,11 @@ export function CheckpointsSection({ settings, store }: { settings: AppSettings;
           </button>
         </div>
         <div className="setting-row">
-          <div className="setting-row__label">
-            <label htmlFor={`${id}-review`} className="setting-row__title">
-              {t('settings.checkpoints.reviewBeforeApply')}
-            </label>
-            <p className="setting-row__help">{t('settings.checkpoints.reviewBeforeApplyHelp')}</p>
-          </div>
+          <SettingLabel
+            title={t('settings.checkpoints.reviewBeforeApply')}
+            help={t('settings.checkpoints.reviewBeforeApplyHelp')}
+            htmlFor={`${id}-review`}
+          />
           <div className="setting-row__control">
             <input id={`${id}-review`} type="checkbox" checked={draft.reviewBeforeApply} data-testid="checkpoints-review-before-apply"
               onChange={(e) => edit({ reviewBeforeApply: e.target.checked })} />

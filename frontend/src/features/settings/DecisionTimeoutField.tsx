@@ -4,6 +4,7 @@ import { formatDuration, NEVER } from './duration';
 import { Segmented } from './Segmented';
 import { SettingError, SettingText } from './SettingText';
 import { useAction } from './useAction';
+import { SettingLabel } from './SettingLabel';
 
 /** The duration offered when the person turns the timeout on. */
 const SUGGESTED = '10m';
@@ -52,14 +53,12 @@ export function DecisionTimeoutField({ value, onSave }: { value: string; onSave:
 
   return (
     <form className="setting-row" onSubmit={(e) => void submit(e)} data-testid="decision-timeout" data-value={saved}>
-      <div className="setting-row__label">
-        <span className="setting-row__title" id={`${id}-title`}>
-          {t('decision.setting.timeout.label')}
-        </span>
-        <p className="setting-row__help" id={`${id}-help`}>
-          {t('decision.setting.timeout.help', { Min: '10s', Max: '24h' })}
-        </p>
-      </div>
+      <SettingLabel
+        title={t('decision.setting.timeout.label')}
+        help={t('decision.setting.timeout.help', { Min: '10s', Max: '24h' })}
+        titleId={`${id}-title`}
+        helpId={`${id}-help`}
+      />
       <div className="setting-row__control field-inline">
         <Segmented<Choice>
           label={t('decision.setting.timeout.label')}

@@ -7,6 +7,7 @@ import { SettingsSection } from './SettingsSection';
 import { SettingError, SettingText } from './SettingText';
 import { useSettingsApi } from './settingsApiContext';
 import { useAction } from './useAction';
+import { SettingLabel } from './SettingLabel';
 
 /** "A, B C" as names; the server checks each one. */
 export function splitNames(text: string): string[] {
@@ -78,14 +79,12 @@ export function ShellSection({ settings, store }: { settings: AppSettings; store
         </div>
       </div>
       <form className="setting-row" onSubmit={(e) => void submit(e)} data-testid="env-passthrough">
-        <div className="setting-row__label">
-          <label htmlFor={`${id}-input`} className="setting-row__title">
-            {t('settings.shell.passthrough.label')}
-          </label>
-          <p className="setting-row__help" id={`${id}-help`}>
-            {t('settings.shell.passthrough.help')}
-          </p>
-        </div>
+        <SettingLabel
+          title={t('settings.shell.passthrough.label')}
+          help={t('settings.shell.passthrough.help')}
+          htmlFor={`${id}-input`}
+          helpId={`${id}-help`}
+        />
         <div className="setting-row__control field-inline">
           <SettingText
             id={id}

@@ -3,6 +3,7 @@ import { useT } from '../../i18n/I18nProvider';
 import { formatDuration } from './duration';
 import { SettingError, SettingText } from './SettingText';
 import { useAction } from './useAction';
+import { SettingLabel } from './SettingLabel';
 
 /**
  * How long an external agent may take to start: initialize and opening its session. A loaded
@@ -27,14 +28,12 @@ export function StartTimeoutField({ value, onSave }: { value: string; onSave: (v
   };
   return (
     <form className="setting-row" onSubmit={(e) => void submit(e)} data-testid="start-timeout">
-      <div className="setting-row__label">
-        <label htmlFor={`${id}-input`} className="setting-row__title">
-          {t('settings.agents.startTimeout.label')}
-        </label>
-        <p className="setting-row__help" id={`${id}-help`}>
-          {t('settings.agents.startTimeout.help', { Min: '5s', Max: '30m' })}
-        </p>
-      </div>
+      <SettingLabel
+        title={t('settings.agents.startTimeout.label')}
+        help={t('settings.agents.startTimeout.help', { Min: '5s', Max: '30m' })}
+        htmlFor={`${id}-input`}
+        helpId={`${id}-help`}
+      />
       <div className="setting-row__control field-inline">
         <SettingText
           id={id}
