@@ -75,15 +75,9 @@ export function DecisionTimeoutField({ value, onSave }: { value: string; onSave:
             <SettingText
               id={id}
               testId="decision-timeout"
-              text={text}
-              onText={(v) => {
-                setText(v);
-                setEditing(true);
-                save.clearError();
-              }}
-              error={save.error}
+              draft={{ text, setText, editing, setEditing }}
+              save={save}
               dirty={dirty}
-              pending={save.pending}
               short
               ariaLabel={t('decision.setting.timeout.durationLabel')}
               onKeyDown={(e) => {

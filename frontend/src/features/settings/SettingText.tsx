@@ -1,6 +1,25 @@
-import type { KeyboardEvent } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useT } from '../../i18n/I18nProvider';
 import { describeError } from '../../ui/errors';
+import type { Action } from './useAction';
+
+/** A setting's text as the person edits it: while they type (editing), changes from elsewhere wait. */
+export interface Draft {
+  text: string;
+  setText: (text: string) => void;
+  editing: boolean;
+  setEditing: (editing: boolean) => void;
+}
+
+/** A draft of `saved` that follows it whenever the person is not typing. */
+export function useDraft(saved: string): Draft {
+  const [text, setText] = useState(saved);
+  const [editing, setEditing] = useState(false);
+  useEffect(() => {
+    if (!editing) setText(saved);
+  }, [saved, editing]);
+  return { text, setText, editing, setEditing };
+}
 
 /**
  * A setting's text box with its Save button, as a setting row's form shows it: the ids and test ids
@@ -10,11 +29,9 @@ import { describeError } from '../../ui/errors';
 export function SettingText({
   id,
   testId,
-  text,
-  onText,
-  error,
+  draft,
+  save,
   dirty,
-  pending,
   short = false,
   placeholder,
   ariaLabel,
@@ -22,12 +39,11 @@ export function SettingText({
 }: {
   id: string;
   testId: string;
-  text: string;
-  /** The person typed: the caller keeps the text and clears the last error. */
-  onText: (text: string) => void;
-  error: unknown;
+  /** The text; typing marks it edited and clears the save's last error. */
+  draft: Draft;
+  /** The save's state: pending, and its last error. */
+  save: Pick<Action<[]>, 'pending' | 'error' | 'clearError'>;
   dirty: boolean;
-  pending: boolean;
   /** A narrow box, for a duration or a number. */
   short?: boolean;
   placeholder?: string;
@@ -35,13 +51,13 @@ export function SettingText({
   onKeyDown?: (e: KeyboardEvent<HTMLInputElement>) => void;
 }) {
   const t = useT();
-  const invalid = error !== null;
+  const invalid = save.error !== null;
   return (
     <>
       <input
         id={`${id}-input`}
         className={`input${short ? ' input--short' : ''} mono${invalid ? ' is-invalid' : ''}`}
-        value={text}
+        value={draft.text}
         placeholder={placeholder}
         spellCheck={false}
         autoComplete="off"
@@ -49,10 +65,14 @@ export function SettingText({
         aria-describedby={invalid ? `${id}-error ${id}-help` : `${id}-help`}
         aria-invalid={invalid}
         data-testid={`${testId}-input`}
-        onChange={(e) => onText(e.target.value)}
+        onChange={(e) => {
+          draft.setText(e.target.value);
+          draft.setEditing(true);
+          save.clearError();
+        }}
         onKeyDown={onKeyDown}
       />
-      <button type="submit" className="btn btn--small" disabled={!dirty || pending} data-testid={`${testId}-save`}>
+      <button type="submit" className="btn btn--small" disabled={!dirty || save.pending} data-testid={`${testId}-save`}>
         {t('settings.action.save')}
       </button>
     </>

@@ -1,10 +1,10 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import type { AppSettings, SandboxSupport } from '../../bridge/settingsApi';
 import { useT } from '../../i18n/I18nProvider';
 import type { TFunction } from '../../i18n/translate';
 import type { AppSettingsStore } from './appSettingsStore';
 import { SettingsSection } from './SettingsSection';
-import { SettingError, SettingText } from './SettingText';
+import { SettingError, SettingText, useDraft } from './SettingText';
 import { useSettingsApi } from './settingsApiContext';
 import { useAction } from './useAction';
 import { SettingLabel } from './SettingLabel';
@@ -53,19 +53,13 @@ export function ShellSection({ settings, store }: { settings: AppSettings; store
   const api = useSettingsApi();
   const id = useId();
   const saved = (settings.shellEnvPassthrough ?? []).join(', ');
-  const [text, setText] = useState(saved);
-  const [editing, setEditing] = useState(false);
+  const draft = useDraft(saved);
   const save = useAction(async (names: string[]) => store.apply(await api.settings.setShellEnvPassthrough(names)));
   const sandbox = sandboxLine(settings.sandbox, t);
-
-  useEffect(() => {
-    if (!editing) setText(saved);
-  }, [saved, editing]);
-
-  const dirty = splitNames(text).join(', ') !== saved;
+  const dirty = splitNames(draft.text).join(', ') !== saved;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (dirty && (await save.run(splitNames(text)))) setEditing(false);
+    if (dirty && (await save.run(splitNames(draft.text)))) draft.setEditing(false);
   };
   return (
     <SettingsSection id="shell" title={t('settings.shell.title')} description={t('settings.shell.description')} testId="shell-section">
@@ -89,15 +83,9 @@ export function ShellSection({ settings, store }: { settings: AppSettings; store
           <SettingText
             id={id}
             testId="env-passthrough"
-            text={text}
-            onText={(v) => {
-              setText(v);
-              setEditing(true);
-              save.clearError();
-            }}
-            error={save.error}
+            draft={draft}
+            save={save}
             dirty={dirty}
-            pending={save.pending}
             placeholder={t('settings.shell.passthrough.placeholder')}
           />
         </div>

@@ -1,7 +1,7 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { useT } from '../../i18n/I18nProvider';
 import { formatDuration } from './duration';
-import { SettingError, SettingText } from './SettingText';
+import { SettingError, SettingText, useDraft } from './SettingText';
 import { useAction } from './useAction';
 import { SettingLabel } from './SettingLabel';
 
@@ -13,18 +13,12 @@ export function StartTimeoutField({ value, onSave }: { value: string; onSave: (v
   const t = useT();
   const id = useId();
   const saved = formatDuration(value);
-  const [text, setText] = useState(saved);
-  const [editing, setEditing] = useState(false);
+  const draft = useDraft(saved);
   const save = useAction(onSave);
-
-  useEffect(() => {
-    if (!editing) setText(saved);
-  }, [saved, editing]);
-
-  const dirty = text.trim() !== saved;
+  const dirty = draft.text.trim() !== saved;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (dirty && (await save.run(text.trim()))) setEditing(false);
+    if (dirty && (await save.run(draft.text.trim()))) draft.setEditing(false);
   };
   return (
     <form className="setting-row" onSubmit={(e) => void submit(e)} data-testid="start-timeout">
@@ -38,15 +32,9 @@ export function StartTimeoutField({ value, onSave }: { value: string; onSave: (v
         <SettingText
           id={id}
           testId="start-timeout"
-          text={text}
-          onText={(v) => {
-            setText(v);
-            setEditing(true);
-            save.clearError();
-          }}
-          error={save.error}
+          draft={draft}
+          save={save}
           dirty={dirty}
-          pending={save.pending}
           short
         />
       </div>
