@@ -63,8 +63,11 @@ export interface AppSettings
  * The kernel sandbox under shell commands (Go: sandbox.Support) as the page reads it: the fields it
  * shows, the namespaced ones only when it has them.
  */
-export type SandboxSupport = Pick<G.Support, 'kind' | 'abi' | 'network' | 'protect_git'> &
-  Partial<Pick<G.Support, 'namespaces' | 'uncovered' | 'view' | 'reason'>>;
+export type SandboxSupport = Pick<G.Support, 'abi' | 'network' | 'protect_git'> &
+  Partial<Pick<G.Support, 'namespaces' | 'uncovered' | 'view' | 'reason'>> & {
+    /** A kind this build knows, or one a newer server reports (shown as none). */
+    kind: G.SandboxKind | (string & {});
+  };
 
 /** Any kind's payload fields, for a reader that looks at whichever are there. */
 type AnyPayload = { [K in keyof G.DecisionForms]: G.DecisionForms[K]['payload'] }[keyof G.DecisionForms];

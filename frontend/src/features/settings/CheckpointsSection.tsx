@@ -94,30 +94,26 @@ export function CheckpointsSection({ settings, store }: { settings: AppSettings;
         </div>
       </div>
       <form className="checkpoints-form" onSubmit={(e) => void submit(e)} data-testid="checkpoints-form">
-        <div className="setting-row">
-          <SettingLabel
-            title={t('settings.checkpoints.quota')}
-            help={t('settings.checkpoints.quotaHelp')}
-            htmlFor={`${id}-quota`}
-          />
-          <div className="setting-row__control field-inline">
-            <input id={`${id}-quota`} className="input input--narrow" type="number" min={0.0625} step="any" value={draft.quotaGB}
-              data-testid="checkpoints-quota" onChange={(e) => edit({ quotaGB: e.target.value })} />
-            <span className="setting-row__unit">{t('settings.checkpoints.unit.gb')}</span>
-          </div>
-        </div>
-        <div className="setting-row">
-          <SettingLabel
-            title={t('settings.checkpoints.maxFile')}
-            help={t('settings.checkpoints.maxFileHelp')}
-            htmlFor={`${id}-max`}
-          />
-          <div className="setting-row__control field-inline">
-            <input id={`${id}-max`} className="input input--narrow" type="number" min={0.001} step="any" value={draft.maxFileMB}
-              data-testid="checkpoints-max-file" onChange={(e) => edit({ maxFileMB: e.target.value })} />
-            <span className="setting-row__unit">{t('settings.checkpoints.unit.mb')}</span>
-          </div>
-        </div>
+        <NumberSetting
+          id={`${id}-quota`}
+          testId="checkpoints-quota"
+          title={t('settings.checkpoints.quota')}
+          help={t('settings.checkpoints.quotaHelp')}
+          unit={t('settings.checkpoints.unit.gb')}
+          min={0.0625}
+          value={draft.quotaGB}
+          onChange={(quotaGB) => edit({ quotaGB })}
+        />
+        <NumberSetting
+          id={`${id}-max`}
+          testId="checkpoints-max-file"
+          title={t('settings.checkpoints.maxFile')}
+          help={t('settings.checkpoints.maxFileHelp')}
+          unit={t('settings.checkpoints.unit.mb')}
+          min={0.001}
+          value={draft.maxFileMB}
+          onChange={(maxFileMB) => edit({ maxFileMB })}
+        />
         <div className="setting-row setting-row--stacked">
           <SettingLabel
             title={t('settings.checkpoints.secrets')}
@@ -154,5 +150,37 @@ export function CheckpointsSection({ settings, store }: { settings: AppSettings;
         </div>
       </form>
     </SettingsSection>
+  );
+}
+
+/** A setting row with a number box and its unit; the value is the box's text, read on save. */
+function NumberSetting({
+  id,
+  testId,
+  title,
+  help,
+  unit,
+  min,
+  value,
+  onChange,
+}: {
+  id: string;
+  testId: string;
+  title: string;
+  help: string;
+  unit: string;
+  min: number;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="setting-row">
+      <SettingLabel title={title} help={help} htmlFor={id} />
+      <div className="setting-row__control field-inline">
+        <input id={id} className="input input--narrow" type="number" min={min} step="any" value={value} data-testid={testId}
+          onChange={(e) => onChange(e.target.value)} />
+        <span className="setting-row__unit">{unit}</span>
+      </div>
+    </div>
   );
 }
