@@ -93,7 +93,7 @@ export function CheckpointsSection({ settings, store }: { settings: AppSettings;
           </p>
         </div>
       </div>
-      <form className="checkpoints-form" onSubmit={(e) => void submit(e)} data-testid="checkpoints-form">
+      <form className="settings-card__rows" onSubmit={(e) => void submit(e)} data-testid="checkpoints-form">
         <NumberSetting
           id={`${id}-quota`}
           testId="checkpoints-quota"
