@@ -154,13 +154,11 @@ export interface ToolItem {
   /** Live only (tool.progress): how far a running MCP tool says it is. */
   progress?: ToolProgress | null;
 }
-export interface ToolProgress {
-  progress: number;
-  /** 0 when the server does not know how much there is. */
-  total: number;
-  /** The latest message the server sent with its progress, '' before any. */
-  message: string;
-}
+/**
+ * tool.progress as the item keeps it (Go: ProgressView): total 0 when the server does not know how
+ * much there is, message '' before the server sent any.
+ */
+export type ToolProgress = Required<Pick<G.ProgressView, 'progress' | 'total' | 'message'>>;
 /** A tool the person ran from the composer (Go: app.DirectResult, without its session). */
 export interface DirectItem extends Omit<G.DirectResult, 'sessionId'> {
   type: 'direct';
