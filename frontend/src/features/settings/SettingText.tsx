@@ -1,6 +1,7 @@
-import { useEffect, useState, type KeyboardEvent } from 'react';
+import { useEffect, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useT } from '../../i18n/I18nProvider';
 import { describeError } from '../../ui/errors';
+import { SettingLabel } from './SettingLabel';
 import type { Action } from './useAction';
 
 /** A setting's text as the person edits it: while they type (editing), changes from elsewhere wait. */
@@ -21,6 +22,21 @@ export function useDraft(saved: string): Draft {
   return { text, setText, editing, setEditing };
 }
 
+export interface SettingTextProps {
+  id: string;
+  testId: string;
+  /** The text; typing marks it edited and clears the save's last error. */
+  draft: Draft;
+  /** The save's state: pending, and its last error. */
+  save: Pick<Action<[]>, 'pending' | 'error' | 'clearError'>;
+  dirty: boolean;
+  /** A narrow box, for a duration or a number. */
+  short?: boolean;
+  placeholder?: string;
+  ariaLabel?: string;
+  onKeyDown?: (e: KeyboardEvent<HTMLInputElement>) => void;
+}
+
 /**
  * A setting's text box with its Save button, as a setting row's form shows it: the ids and test ids
  * derive from `id` (useId) and `testId` (`<testId>-input`, `-save`); the help below the label is
@@ -36,20 +52,7 @@ export function SettingText({
   placeholder,
   ariaLabel,
   onKeyDown,
-}: {
-  id: string;
-  testId: string;
-  /** The text; typing marks it edited and clears the save's last error. */
-  draft: Draft;
-  /** The save's state: pending, and its last error. */
-  save: Pick<Action<[]>, 'pending' | 'error' | 'clearError'>;
-  dirty: boolean;
-  /** A narrow box, for a duration or a number. */
-  short?: boolean;
-  placeholder?: string;
-  ariaLabel?: string;
-  onKeyDown?: (e: KeyboardEvent<HTMLInputElement>) => void;
-}) {
+}: SettingTextProps) {
   const t = useT();
   const invalid = save.error !== null;
   return (
@@ -87,5 +90,23 @@ export function SettingError({ id, testId, error }: { id: string; testId: string
     <p className="field-error" id={`${id}-error`} role="alert" data-testid={`${testId}-error`}>
       {describeError(error, t)}
     </p>
+  );
+}
+
+/** A setting row that edits text: its title and help, the box with Save, and the last error. */
+export function TextSettingRow({
+  title,
+  help,
+  onSubmit,
+  ...box
+}: SettingTextProps & { title: ReactNode; help: ReactNode; onSubmit: (e: FormEvent) => void }) {
+  return (
+    <form className="setting-row" onSubmit={onSubmit} data-testid={box.testId}>
+      <SettingLabel title={title} help={help} htmlFor={`${box.id}-input`} helpId={`${box.id}-help`} />
+      <div className="setting-row__control field-inline">
+        <SettingText {...box} />
+      </div>
+      <SettingError id={box.id} testId={box.testId} error={box.save.error} />
+    </form>
   );
 }

@@ -4,10 +4,9 @@ import { useT } from '../../i18n/I18nProvider';
 import type { TFunction } from '../../i18n/translate';
 import type { AppSettingsStore } from './appSettingsStore';
 import { SettingsSection } from './SettingsSection';
-import { SettingError, SettingText, useDraft } from './SettingText';
+import { TextSettingRow, useDraft } from './SettingText';
 import { useSettingsApi } from './settingsApiContext';
 import { useAction } from './useAction';
-import { SettingLabel } from './SettingLabel';
 
 /** "A, B C" as names; the server checks each one. */
 export function splitNames(text: string): string[] {
@@ -72,25 +71,17 @@ export function ShellSection({ settings, store }: { settings: AppSettings; store
           <SandboxDetails sandbox={settings.sandbox} t={t} />
         </div>
       </div>
-      <form className="setting-row" onSubmit={(e) => void submit(e)} data-testid="env-passthrough">
-        <SettingLabel
-          title={t('settings.shell.passthrough.label')}
-          help={t('settings.shell.passthrough.help')}
-          htmlFor={`${id}-input`}
-          helpId={`${id}-help`}
-        />
-        <div className="setting-row__control field-inline">
-          <SettingText
-            id={id}
-            testId="env-passthrough"
-            draft={draft}
-            save={save}
-            dirty={dirty}
-            placeholder={t('settings.shell.passthrough.placeholder')}
-          />
-        </div>
-        <SettingError id={id} testId="env-passthrough" error={save.error} />
-      </form>
+      <TextSettingRow
+        id={id}
+        testId="env-passthrough"
+        title={t('settings.shell.passthrough.label')}
+        help={t('settings.shell.passthrough.help')}
+        onSubmit={(e) => void submit(e)}
+        draft={draft}
+        save={save}
+        dirty={dirty}
+        placeholder={t('settings.shell.passthrough.placeholder')}
+      />
     </SettingsSection>
   );
 }

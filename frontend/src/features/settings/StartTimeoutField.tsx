@@ -1,9 +1,8 @@
 import { useId, type FormEvent } from 'react';
 import { useT } from '../../i18n/I18nProvider';
 import { formatDuration } from './duration';
-import { SettingError, SettingText, useDraft } from './SettingText';
+import { TextSettingRow, useDraft } from './SettingText';
 import { useAction } from './useAction';
-import { SettingLabel } from './SettingLabel';
 
 /**
  * How long an external agent may take to start: initialize and opening its session. A loaded
@@ -21,24 +20,16 @@ export function StartTimeoutField({ value, onSave }: { value: string; onSave: (v
     if (dirty && (await save.run(draft.text.trim()))) draft.setEditing(false);
   };
   return (
-    <form className="setting-row" onSubmit={(e) => void submit(e)} data-testid="start-timeout">
-      <SettingLabel
-        title={t('settings.agents.startTimeout.label')}
-        help={t('settings.agents.startTimeout.help', { Min: '5s', Max: '30m' })}
-        htmlFor={`${id}-input`}
-        helpId={`${id}-help`}
-      />
-      <div className="setting-row__control field-inline">
-        <SettingText
-          id={id}
-          testId="start-timeout"
-          draft={draft}
-          save={save}
-          dirty={dirty}
-          short
-        />
-      </div>
-      <SettingError id={id} testId="start-timeout" error={save.error} />
-    </form>
+    <TextSettingRow
+      id={id}
+      testId="start-timeout"
+      title={t('settings.agents.startTimeout.label')}
+      help={t('settings.agents.startTimeout.help', { Min: '5s', Max: '30m' })}
+      onSubmit={(e) => void submit(e)}
+      draft={draft}
+      save={save}
+      dirty={dirty}
+      short
+    />
   );
 }
