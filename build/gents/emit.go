@@ -31,6 +31,10 @@ func generate(src *source) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	forms, err := src.forms()
+	if err != nil {
+		return nil, err
+	}
 	w := &writer{src: src, reached: map[typeName]*types.TypeName{}, names: map[typeName]string{}}
 	body := func() string { // rendered twice: to reach every type, then with names settled
 		var b strings.Builder
@@ -42,6 +46,11 @@ func generate(src *source) (map[string][]byte, error) {
 		b.WriteString("}\n\n/** Every broadcast the page can subscribe to, by name: its payload (app.EventPayloads). */\nexport interface Events {\n")
 		for _, e := range events {
 			fmt.Fprintf(&b, "  '%s': %s;\n", e.name, w.wire(e.payload))
+		}
+		b.WriteString("}\n\n/**\n * Every kind of decision: the payload its card shows (Decision.payload) and the answer it sends\n" +
+			" * (ResolveRequest.answer), which travel as any JSON (decision.Forms).\n */\nexport interface DecisionForms {\n")
+		for _, f := range forms {
+			fmt.Fprintf(&b, "  %s: { payload: %s; answer: %s };\n", tsKey(f.kind), w.wire(f.payload), w.wire(f.answer))
 		}
 		b.WriteString("}\n")
 		return b.String()
@@ -68,7 +77,7 @@ func generate(src *source) (map[string][]byte, error) {
 		sort.Strings(w.errs)
 		return nil, fmt.Errorf("%s", strings.Join(compact(w.errs), "\n"))
 	}
-	return map[string][]byte{output: []byte(out.String()), apiDoc: w.markdown(methods, events)}, nil
+	return map[string][]byte{output: []byte(out.String()), apiDoc: w.markdown(methods, events, forms)}, nil
 }
 
 func (w *writer) orVoid(t types.Type) string {
@@ -197,4 +206,12 @@ func (s *source) goType(t reflect.Type) (types.Type, error) {
 		return types.Universe.Lookup("any").Type(), nil
 	}
 	return nil, fmt.Errorf("payload type %s: give it a name", t)
+}
+
+// tsKey is a property name: bare when it is an identifier, quoted otherwise.
+func tsKey(name string) string {
+	if isIdent(name) {
+		return name
+	}
+	return tsString(name)
 }

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"agentdesk/app"
+	"agentdesk/backend/decision"
 )
 
 // source is what the generator reads: the type-checked packages of the module (agentdesk's own
@@ -161,6 +162,37 @@ func (s *source) events() ([]event, error) {
 			return nil, fmt.Errorf("event %s: %w", name, err)
 		}
 		out = append(out, event{name: name, payload: t})
+	}
+	return out, nil
+}
+
+// form is one decision kind with the types of its payload and its answer.
+type form struct {
+	kind            string
+	payload, answer types.Type
+}
+
+// forms reads decision.Forms, the one table of what each kind of decision carries: both travel
+// as json.RawMessage, so only this table tells the page their types.
+func (s *source) forms() ([]form, error) {
+	table := decision.Forms()
+	kinds := make([]string, 0, len(table))
+	for k := range table {
+		kinds = append(kinds, string(k))
+	}
+	sort.Strings(kinds)
+	out := make([]form, 0, len(kinds))
+	for _, k := range kinds {
+		f := table[decision.Kind(k)]
+		payload, err := s.typeOf(f.Payload)
+		if err != nil {
+			return nil, fmt.Errorf("decision %s: %w", k, err)
+		}
+		answer, err := s.typeOf(f.Answer)
+		if err != nil {
+			return nil, fmt.Errorf("decision %s: %w", k, err)
+		}
+		out = append(out, form{kind: k, payload: payload, answer: answer})
 	}
 	return out, nil
 }

@@ -16,7 +16,7 @@ The types named here, with their JSON fields and doc comments, are in
 `
 
 // markdown renders the methods and events as tables, with each method's doc comment.
-func (w *writer) markdown(methods []method, events []event) []byte {
+func (w *writer) markdown(methods []method, events []event, forms []form) []byte {
 	var b strings.Builder
 	b.WriteString(apiHeader)
 	b.WriteString("\n## Methods\n\n| method | request | result | what it does |\n|---|---|---|---|\n")
@@ -26,6 +26,11 @@ func (w *writer) markdown(methods []method, events []event) []byte {
 	b.WriteString("\n## Events\n\n| event | payload |\n|---|---|\n")
 	for _, e := range events {
 		fmt.Fprintf(&b, "| `%s` | %s |\n", e.name, cell(w.wire(e.payload)))
+	}
+	b.WriteString("\n## Decisions\n\nA decision's payload and answer travel as any JSON; each kind's are these.\n\n" +
+		"| kind | payload | answer |\n|---|---|---|\n")
+	for _, f := range forms {
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", f.kind, cell(w.wire(f.payload)), cell(w.wire(f.answer)))
 	}
 	return []byte(b.String())
 }

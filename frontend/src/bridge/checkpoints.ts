@@ -2,7 +2,32 @@
  * The Checkpoints facade's types (Go: app/checkpoints.go, backend/rewind): the wire types come from
  * generated.ts; the unions and constants here are the UI's own spelling of what Go sends as strings.
  */
-import type * as G from './generated';
+import type {
+  Checkpoint,
+  FileChange as FileChangeRef,
+  CheckpointView as CheckpointMark,
+  RestoreItem as RestoreMark,
+  ReviewItem as ReviewMark,
+  Line as HunkLine,
+  Hunk as ServerHunk,
+  FileDiff,
+  Preview as RestorePreview,
+  FileChanges as FileReview,
+  TurnChanges,
+  ReviewRequest,
+  Usage as CheckpointUsage,
+  CheckpointSettingsView as CheckpointSettings,
+  // A write's or an edit's change staged for review before apply (Go: decision.StagedReview).
+  StagedReview,
+  HunkVerdict,
+} from './generated';
+
+/** The wire types the UI uses as they are (generated from Go), under the names it knows them by. */
+export type {
+  Checkpoint, FileChangeRef, CheckpointMark, RestoreMark, ReviewMark, HunkLine, ServerHunk, FileDiff,
+  RestorePreview, FileReview, TurnChanges, ReviewRequest, CheckpointUsage, CheckpointSettings, StagedReview,
+  HunkVerdict,
+};
 
 export type RestoreScope = 'files' | 'conversation' | 'both';
 export const RESTORE_SCOPES: readonly RestoreScope[] = ['files', 'conversation', 'both'];
@@ -18,42 +43,7 @@ export type CheckpointReason =
   | 'before_review'
   | 'reviewed';
 
-export type Checkpoint = G.Checkpoint;
-
 export type ChangeAction = 'create' | 'modify' | 'delete';
-
-export type FileChangeRef = G.FileChange;
-
-export type CheckpointMark = G.CheckpointView;
-
-export type RestoreMark = G.RestoreItem;
-
-export type ReviewMark = G.ReviewItem;
-
-export type HunkLine = G.Line;
-
-export type ServerHunk = G.Hunk;
-
-export type FileDiff = G.FileDiff;
-
-export type RestorePreview = G.Preview;
 
 export type ReviewState = 'pending' | 'accepted' | 'reverted';
 
-export type FileReview = G.FileChanges;
-
-export type TurnChanges = G.TurnChanges;
-
-export type ReviewRequest = G.ReviewRequest;
-
-export type CheckpointUsage = G.Usage;
-
-export type CheckpointSettings = G.CheckpointSettingsView;
-
-/** A write's or an edit's change staged for review before apply (Go: decision.StagedReview). */
-export interface StagedReview {
-  stagedId: number;
-  hunks: ServerHunk[] | null;
-}
-
-export type HunkVerdict = G.HunkVerdict;

@@ -30,9 +30,76 @@ export interface AgentStatus {
   error?: string;
 }
 
+/** ApprovalAnswer is the Answer of an approval. */
+export interface ApprovalAnswer {
+  choice: Choice;
+  reason?: string;
+  /**
+   * Scope is what allow_session and allow_always save: ScopeExact (the default, the call
+   * itself) or ScopePrefix (the program and subcommand the approval card offered).
+   */
+  scope?: string;
+  /**
+   * Hunks are the person's verdicts on the hunks of a write or an edit staged for review
+   * (review before apply); a hunk without a verdict is accepted.
+   */
+  hunks?: HunkVerdict[];
+}
+
+/**
+ * ApprovalPayload is what the approval composer shows: the full command or parameters (the
+ * UI truncates head and tail), and why the gate asked.
+ */
+export interface ApprovalPayload {
+  tool: string;
+  kind: string;
+  summary: string;
+  path?: string;
+  command?: string;
+  code?: string;
+  reasonKey?: string;
+  /** ReasonArgs fills ReasonKey's template (the protected path, say). */
+  reasonArgs?: Record<string, unknown>;
+  /**
+   * Scopes are what "allow for this session" and "always allow" would save, shown before the
+   * person confirms: always the exact call, and a program + subcommand prefix where one is
+   * safe. Empty for an escalation or a protected path, which only "allow once" can answer.
+   */
+  scopes?: ScopeOption[];
+  /** Escalation is set when the command asks to leave the sandbox (network, unsandboxed). */
+  escalation?: string;
+  /** Agent names the external agent asking ("opencode"); empty for AgentDesk's own tools. */
+  agent?: string;
+  /** Diff is the change an external agent's call makes, as a unified diff. */
+  diff?: string;
+  /** Change is what a write or an edit would do to the file, for the card's diff. */
+  change?: Change;
+  /** Server names the MCP server of an MCP tool. */
+  server?: string;
+  /**
+   * Review is set when the change is staged for review before apply: the card takes a
+   * verdict per hunk (agent/staged.go).
+   */
+  review?: StagedReview;
+}
+
 /** CancelResult says whether a running turn was stopped. */
 export interface CancelResult {
   cancelled: boolean;
+}
+
+/**
+ * Change is what a write or an edit would do to a file, for the approval card's diff: the file
+ * as it is and as it would be. Created: the file does not exist yet. Omitted (binary, too large)
+ * leaves Before and After empty, so the card falls back to the call's summary.
+ */
+export interface Change {
+  path: string;
+  before: string;
+  after: string;
+  created?: boolean;
+  /** "binary" or "too_large" */
+  omitted?: string;
 }
 
 /** ChangedView is the payload of mcp.changed. */
@@ -101,6 +168,9 @@ export interface CheckpointsRequest {
   sessionId: string;
 }
 
+/** Choice is a button of the approval composer (R-DEC-4). */
+export type Choice = 'allow_once' | 'allow_session' | 'allow_always' | 'reject';
+
 /** ClearedView is the payload of session.cleared: the session whose context was cleared. */
 export interface ClearedView {
   sessionId: string;
@@ -165,6 +235,23 @@ export interface ConfigureSessionRequest {
   id: string;
   interactionMode?: string;
   executionOverride?: string;
+}
+
+/** ContinueAnswer is the Answer of a continue decision. */
+export interface ContinueAnswer {
+  choice: ContinueChoice;
+}
+
+/** ContinueChoice is a button of the continue composer. */
+export type ContinueChoice = 'continue' | 'stop';
+
+/**
+ * ContinuePayload says how far the turn went: the model requests it made and the limit it
+ * reached (the step-limit setting, or what the person allowed on top of it).
+ */
+export interface ContinuePayload {
+  steps: number;
+  limit: number;
 }
 
 /**
@@ -251,6 +338,29 @@ export interface DirectResult {
 
 /** Effect is what a rule does when it matches. */
 export type Effect = 'allow' | 'deny';
+
+/** ElicitationAction is the person's answer to an elicitation. */
+export type ElicitationAction = 'accept' | 'decline';
+
+/**
+ * ElicitationAnswer is the Answer of an elicitation: the action, and the form's values when it
+ * is accept.
+ */
+export interface ElicitationAnswer {
+  action: ElicitationAction;
+  content?: Record<string, unknown>;
+}
+
+/**
+ * ElicitationPayload is what the elicitation composer shows: whose form it is, the server's
+ * message and the schema to build the form from.
+ */
+export interface ElicitationPayload {
+  server: string;
+  tool: string;
+  message: string;
+  schema: unknown;
+}
 
 /** ExecutionMode is what a turn actually runs as; it is resolved per turn and stored on the turn. */
 export type ExecutionMode = 'chat' | 'propose' | 'analyze' | 'plan' | 'execute' | 'debug' | 'verified';
@@ -558,6 +668,21 @@ export type Override = '' | 'execute' | 'plan' | 'analyze' | 'debug' | 'verified
 /** PermissionMode is how much the agent may do without asking (R-GATE-3). */
 export type PermissionMode = 'ask' | 'auto' | 'full';
 
+/** PlanAnswer is the Answer of a plan review; Feedback goes to the model verbatim. */
+export interface PlanAnswer {
+  choice: PlanChoice;
+  feedback?: string;
+}
+
+/** PlanChoice is a button of the plan review composer (R-PLAN-2). */
+export type PlanChoice = 'approve' | 'keep_planning';
+
+/** PlanPayload is a plan to review; its title is the plan's first heading. */
+export interface PlanPayload {
+  plan: string;
+  title: string;
+}
+
 /**
  * Preference is the session's interaction preference (R-MODE-7): what the person chose in the
  * selector, stored separately from each turn's resolved execution mode.
@@ -602,6 +727,19 @@ export interface ProviderView {
   model: string;
   baseUrl: string;
   keys: KeySources;
+}
+
+/** QuestionAnswer is the Answer of a question: the options picked and any free text. */
+export interface QuestionAnswer {
+  selected?: string[];
+  text?: string;
+}
+
+/** QuestionPayload is an ask_user question. */
+export interface QuestionPayload {
+  question: string;
+  options?: string[];
+  multiple?: boolean;
 }
 
 /** QueueItem is either a switch or a message, never both. */
@@ -765,6 +903,34 @@ export interface RunToolRequest {
   approved?: boolean;
 }
 
+/** SamplingAnswer is the Answer of an allowed sampling request. */
+export interface SamplingAnswer {
+  choice: SamplingChoice;
+}
+
+/** SamplingChoice is a button of the sampling composer. */
+export type SamplingChoice = 'allow_once' | 'allow_server' | 'deny';
+
+/** SamplingMessage is one message of the prompt, as text. */
+export interface SamplingMessage {
+  /** "user" or "assistant" */
+  role: string;
+  text: string;
+}
+
+/**
+ * SamplingPayload is what the sampling composer shows: whose request, the model that would
+ * answer, and the whole prompt.
+ */
+export interface SamplingPayload {
+  server: string;
+  tool: string;
+  model: string;
+  systemPrompt: string;
+  messages: SamplingMessage[] | null;
+  maxTokens: number;
+}
+
 /** Kind names the confinement the kernel offers. */
 export type SandboxKind = 'landlock' | 'none';
 
@@ -773,6 +939,16 @@ export type SandboxKind = 'landlock' | 'none';
  * none and read as exact: a rule never matches more than it did when the person saw it.
  */
 export type Scope = 'exact' | 'prefix' | 'pattern';
+
+/** ScopeOption is one scope the approval card offers for saving. */
+export interface ScopeOption {
+  /** ScopeExact or ScopePrefix */
+  id: string;
+  command?: string;
+  path?: string;
+  /** MCP is the MCP tool saved, as rules spell it: mcp:server/tool. */
+  mcp?: string;
+}
 
 /** SendRequest is one message with an optional mode for it. */
 export interface SendRequest {
@@ -910,6 +1086,15 @@ export interface SettingsView {
   sandbox: Support;
   /** Checkpoints are the checkpoint store's settings and usage (settings_checkpoints.go). */
   checkpoints: CheckpointSettingsView;
+}
+
+/**
+ * StagedReview is what an approval of a staged change adds: the change's hunks, as the
+ * person accepts or rejects them (HunkVerdict), and where it is kept.
+ */
+export interface StagedReview {
+  stagedId: number;
+  hunks: Hunk[] | null;
 }
 
 /** Status is how a server's last start went, for Settings and `mcp list`. */
@@ -1282,4 +1467,17 @@ export interface Events {
   'turn.delta': Delta;
   'turn.ended': TurnEnded;
   'turn.started': TurnStarted;
+}
+
+/**
+ * Every kind of decision: the payload its card shows (Decision.payload) and the answer it sends
+ * (ResolveRequest.answer), which travel as any JSON (decision.Forms).
+ */
+export interface DecisionForms {
+  approval: { payload: ApprovalPayload; answer: ApprovalAnswer };
+  continue: { payload: ContinuePayload; answer: ContinueAnswer };
+  elicitation: { payload: ElicitationPayload; answer: ElicitationAnswer };
+  plan_review: { payload: PlanPayload; answer: PlanAnswer };
+  question: { payload: QuestionPayload; answer: QuestionAnswer };
+  sampling: { payload: SamplingPayload; answer: SamplingAnswer };
 }

@@ -2,6 +2,25 @@ import { transport } from './select';
 import { typedTransport } from './typed';
 import type { Language, Permission, Theme } from './types';
 import type * as G from './generated';
+import type {
+  RuleView as Rule,
+  ServerView as McpServer,
+  ToolState as McpToolState,
+  McpToolView as McpTool,
+  Config as McpConfig,
+  LogView as McpLog,
+  ImportItem as McpImportItem,
+  MCPImportView as McpImportResult,
+  LocalServer,
+  SetProviderRequest as ProviderChoice,
+  Resolved as ResolvedDecision,
+} from './generated';
+
+/** The wire types the UI uses as they are (generated from Go), under the names it knows them by. */
+export type {
+  Rule, McpServer, McpToolState, McpTool, McpConfig, McpLog, McpImportItem, McpImportResult, LocalServer,
+  ProviderChoice, ResolvedDecision,
+};
 import { fieldsOf } from './wire';
 
 // Shared with the app API's types; re-exported so the settings features import from one place.
@@ -17,99 +36,48 @@ export const KEY_PROVIDERS: readonly KeyProvider[] = ['anthropic', 'openai'];
 /** Where a provider's key comes from: nowhere, the environment, or the OS keyring. */
 export type KeySource = '' | 'env' | 'keyring';
 
-export interface ProviderSettings {
+/** The provider as the page holds it (Go: app.ProviderView), its plain strings read as the UI's unions. */
+export interface ProviderSettings extends Omit<G.ProviderView, 'kind' | 'keys'> {
   kind: ProviderKind;
-  model: string;
-  baseUrl: string;
   keys: Record<KeyProvider, KeySource>;
 }
 
 /**
  * Settings as the page holds them: the wire's (G.SettingsView) read defensively by
  * normalizeSettings (features/settings/appSettingsStore.ts), so an older or partial answer never
- * breaks the page; unions stand where Go sends plain strings.
+ * breaks the page; unions stand where Go sends plain strings, and no list is null.
  */
-export interface AppSettings {
+export interface AppSettings
+  extends Pick<G.SettingsView, 'defaultPermission' | 'decisionTimeout' | 'theme' | 'providerReady'>,
+    Partial<Pick<G.SettingsView, 'externalStartTimeout' | 'checkpoints'>> {
   language: Language;
-  defaultPermission: Permission;
-  /** A Go duration such as "10m0s". */
-  decisionTimeout: string;
-  theme: Theme;
   provider: ProviderSettings;
-  /** False: no provider is usable yet, so the first-run onboarding shows. */
-  providerReady: boolean;
-  /** The external ACP agent command lines a session may run on, e.g. "goose acp" (R-ACP-2). */
   externalAgents: string[];
-  /** Variables shell commands keep although their names look like secrets (…KEY…, …TOKEN…). */
   shellEnvPassthrough?: string[] | null;
-  /** What the kernel offers shell commands here. */
   sandbox?: SandboxSupport | null;
-  /** How long an external agent may take to start, a Go duration such as "2m0s". */
-  externalStartTimeout?: string;
-  /** The provider the command line fixed for every turn (serve --provider …); null: Settings decide. */
-  commandLine: { kind: string; model: string } | null;
-  /** Checkpoints: quota, large-file limit, secret patterns, review before apply, and usage. */
-  checkpoints?: G.CheckpointSettingsView;
+  /** null: Settings decide the provider. */
+  commandLine: Required<G.CommandLineProvider> | null;
 }
 
-/** The kernel sandbox under shell commands: Landlock, or none (every shell command then asks). */
-export interface SandboxSupport {
-  kind: 'landlock' | 'none' | string;
-  abi: number;
-  /** TCP connect and bind can be refused (Landlock ABI 4 and later). */
-  network: boolean;
-  /** .git is read-only for commands unless the person allows a change. */
-  protect_git: boolean;
-  /** Commands run in namespaces of their own: they see only the workspace, toolchain and caches. */
-  namespaces?: boolean;
-  /** What this machine's kernel leaves open, as ids ("sandbox.uncovered.<id>"). */
-  uncovered?: string[];
-  /** What a namespaced command sees besides the workspace: read-only, and read-write (the build caches). */
-  view?: { read_only: string[]; read_write: string[] };
-  reason?: string;
-}
+/**
+ * The kernel sandbox under shell commands (Go: sandbox.Support) as the page reads it: the fields it
+ * shows, the namespaced ones only when it has them.
+ */
+export type SandboxSupport = Pick<G.Support, 'abi' | 'network' | 'protect_git'> &
+  Partial<Pick<G.Support, 'namespaces' | 'uncovered' | 'view' | 'reason'>> & {
+    /** A kind this build knows, or one a newer server reports (shown as none). */
+    kind: G.SandboxKind | (string & {});
+  };
 
-export type Rule = G.RuleView;
-
-export type McpServer = G.ServerView;
-
-export type McpToolState = G.ToolState;
-
-export type McpTool = G.McpToolView;
-
-export type McpConfig = G.Config;
-
-export type McpLog = G.LogView;
-
-export type McpImportItem = G.ImportItem;
-
-export type McpImportResult = G.MCPImportView;
-
-export type LocalServer = G.LocalServer;
-
-export type ProviderChoice = G.SetProviderRequest;
+/** Any kind's payload fields, for a reader that looks at whichever are there. */
+type AnyPayload = { [K in keyof G.DecisionForms]: G.DecisionForms[K]['payload'] }[keyof G.DecisionForms];
+type Merged<U> = (U extends unknown ? (u: U) => void : never) extends (m: infer M) => void ? M : never;
 
 /** The part of a `decision.asked` Decision that a notification needs. */
-export interface AskedDecision {
-  id: string;
-  sessionId: string;
-  kind: G.DecisionKind;
-  /** The wire's payload (any JSON) read leniently: only these fields, each possibly absent. */
-  payload?: {
-    message?: string;
-    messages?: { text?: string }[] | null;
-    summary?: string;
-    command?: string;
-    path?: string;
-    tool?: string;
-    question?: string;
-    /** A continue decision's count of model requests so far. */
-    steps?: number;
-    title?: string;
-  } | null;
+export interface AskedDecision extends Pick<G.Decision, 'id' | 'sessionId' | 'kind'> {
+  /** The wire's payload (any JSON) read leniently: any kind's fields, each possibly absent. */
+  payload?: Partial<Merged<AnyPayload>> | null;
 }
-
-export type ResolvedDecision = G.Resolved;
 
 /**
  * The typed Settings/System API: the Settings page, onboarding, theme and notifications use this.

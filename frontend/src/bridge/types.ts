@@ -4,8 +4,72 @@
  * are the UI's own refinements (unions the Go side spells as plain strings, the timeline's items by
  * type, decision payloads by kind), constants and live-only fields.
  */
+import type { CheckpointMark, RestoreMark, ReviewMark } from './checkpoints';
 import type * as G from './generated';
-import type { CheckpointMark, RestoreMark, ReviewMark, StagedReview } from './checkpoints';
+import type {
+  // The person's preference chosen in the composer's selector (R-MODE-1).
+  InteractionMode as Interaction,
+  // The "Advanced…" choice; '' is no override. Only valid with smart.
+  Override,
+  PermissionMode as Permission,
+  // What a turn actually ran as (resolved per turn).
+  ExecutionMode,
+  Session,
+  SessionPage,
+  CreateSessionRequest,
+  ConfigureSessionRequest as ConfigureRequest,
+  ConfigureResult,
+  Ack,
+  QueueItem,
+  // Text for the person as a locale key and its arguments (see features/transcript/message.ts).
+  Message as DisplayMessage,
+  // The model's history from entry `from` through `through` now reaches it as a summary.
+  CompactedItem as CompactedMark,
+  DecisionKind,
+  DecisionForms,
+  ElicitationAnswer,
+  SamplingAnswer,
+  ApprovalPayload,
+  ApprovalAnswer,
+  // agent.status: an external agent starting when its session opens, ready, or failed to start.
+  AgentStatus as AgentStatusEvent,
+  QuestionPayload,
+  QuestionAnswer,
+  PlanPayload as PlanReviewPayload,
+  PlanAnswer,
+  Decision,
+  Outcome,
+  Resolved,
+  ResolveRequest,
+  DirectResult,
+  Theme,
+  ProviderView as ProviderSettings,
+  SettingsView as Settings,
+  Info as SystemInfo,
+  // Broadcast payloads.
+  TurnStarted as TurnStartedEvent,
+  Delta as TurnDeltaEvent,
+  ToolCallView as ToolCallEvent,
+  Delta as ToolOutputEvent,
+  ProgressView as ToolProgressEvent,
+  ToolDoneView as ToolResultEvent,
+  TurnEnded as TurnEndedEvent,
+  ModeView as SessionModeEvent,
+  QueueView as QueueChangedEvent,
+  SessionFailed as SessionFailedEvent,
+  SessionState as SessionStateEvent,
+} from './generated';
+
+/** The wire types the UI uses as they are (generated from Go), under the names it knows them by. */
+export type {
+  Interaction, Override, Permission, ExecutionMode, Session, SessionPage, CreateSessionRequest,
+  ConfigureRequest, ConfigureResult, Ack, QueueItem, DisplayMessage, CompactedMark, DecisionKind,
+  DecisionForms, ElicitationAnswer, SamplingAnswer, ApprovalPayload, ApprovalAnswer, AgentStatusEvent,
+  QuestionPayload, QuestionAnswer, PlanReviewPayload, PlanAnswer, Decision, Outcome, Resolved, ResolveRequest,
+  DirectResult, Theme, ProviderSettings, Settings, SystemInfo, TurnStartedEvent, TurnDeltaEvent,
+  ToolCallEvent, ToolOutputEvent, ToolProgressEvent, ToolResultEvent, TurnEndedEvent, SessionModeEvent,
+  QueueChangedEvent, SessionFailedEvent, SessionStateEvent,
+};
 
 /**
  * Every value of the union T, in the order given: the compiler refuses a list that misses one, so a
@@ -20,21 +84,9 @@ export type Language = 'en' | 'zh-CN';
 
 export const LANGUAGES: readonly Language[] = ['en', 'zh-CN'];
 
-/** The person's preference chosen in the composer's selector (R-MODE-1). */
-export type Interaction = G.InteractionMode;
-/** The "Advanced…" choice; '' is no override. Only valid with smart. */
-export type Override = G.Override;
 export const OVERRIDES = everyOf<Exclude<Override, ''>>()(['execute', 'plan', 'analyze', 'debug', 'verified']);
 
-export type Permission = G.PermissionMode;
 export const PERMISSIONS = everyOf<Permission>()(['ask', 'auto', 'full']);
-
-/** What a turn actually ran as (resolved per turn). */
-export type ExecutionMode = G.ExecutionMode;
-
-export type Session = G.Session;
-
-export type SessionPage = G.SessionPage;
 
 /**
  * sessions.changed as api.sessions.onChanged hands it: the sessions that changed, as they are now,
@@ -44,16 +96,6 @@ export interface SessionsChanged {
   sessions: Session[];
   removed: string[];
 }
-
-export type CreateSessionRequest = G.CreateSessionRequest;
-
-export type ConfigureRequest = G.ConfigureSessionRequest;
-
-export type ConfigureResult = G.ConfigureResult;
-
-export type Ack = G.Ack;
-
-export type QueueItem = G.QueueItem;
 
 export type TurnStatus = 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted' | 'unverified';
 
@@ -71,9 +113,6 @@ export interface Turn extends G.TurnView {
  * external agent ran the call without asking, its own flow) or ''.
  */
 export type Verdict = G.ToolCallView['verdict'];
-
-/** Text for the person as a locale key and its arguments (see features/transcript/message.ts). */
-export type DisplayMessage = G.Message;
 
 export interface UserItem {
   type: 'user';
@@ -115,28 +154,15 @@ export interface ToolItem {
   /** Live only (tool.progress): how far a running MCP tool says it is. */
   progress?: ToolProgress | null;
 }
-export interface ToolProgress {
-  progress: number;
-  /** 0 when the server does not know how much there is. */
-  total: number;
-  /** The latest message the server sent with its progress, '' before any. */
-  message: string;
-}
-export interface DirectItem {
+/**
+ * tool.progress as the item keeps it (Go: ProgressView): total 0 when the server does not know how
+ * much there is, message '' before the server sent any.
+ */
+export type ToolProgress = Required<Pick<G.ProgressView, 'progress' | 'total' | 'message'>>;
+/** A tool the person ran from the composer (Go: app.DirectResult, without its session). */
+export interface DirectItem extends Omit<G.DirectResult, 'sessionId'> {
   type: 'direct';
   turnId: '';
-  callId: string;
-  name: string;
-  input: unknown;
-  output: string;
-  isError: boolean;
-  code?: string;
-  /** The gate asks under the session's permission: nothing ran until the person confirms. */
-  needsApproval?: boolean;
-  reasonKey?: string;
-  reasonArgs?: TArgsWire | null;
-  summary?: string;
-  display?: DisplayMessage;
 }
 export interface ModeItem {
   type: 'mode';
@@ -174,8 +200,6 @@ export interface UnreadableItem {
   seq: number;
   logType: string;
 }
-/** The model's history from entry `from` through `through` now reaches it as a summary. */
-export type CompactedMark = G.CompactedItem;
 /** The runtime summarised the earlier conversation to fit the model's context window. */
 export interface CompactedItem {
   type: 'compacted';
@@ -201,105 +225,36 @@ export type Item = { /** The log entry a stored item starts at; absent on one on
   | ReviewItem
 );
 
-export type DecisionKind = G.DecisionKind;
+// The decision payloads and answers by kind come from Go (decision.Forms); where Go spells a field
+// as any JSON or a plain string, the UI's refinement below narrows it.
 
 /** A form an MCP server asks the person to fill in while one of its tools runs. */
-export interface ElicitationPayload {
-  server: string;
-  tool: string;
-  message: string;
+export type ElicitationPayload = Omit<G.ElicitationPayload, 'schema'> & {
   /** A flat object schema: string, number, integer, boolean and enum properties. */
   schema: ToolDef['inputSchema'] | null;
-}
-
+};
 /** One message of a sampling request, as the server wrote it (plain text, never HTML). */
-export interface SamplingMessage {
-  role: 'user' | 'assistant';
-  text: string;
-}
-
-/** An MCP server asks to use the person's model (sampling) while one of its tools runs. */
-export interface SamplingPayload {
-  server: string;
-  /** The tool whose call asks; '' when the server asks outside a call. */
-  tool: string;
-  /** The session's model, which would answer. */
-  model: string;
-  systemPrompt: string;
-  messages: SamplingMessage[];
-  maxTokens: number;
-}
-
-export interface ApprovalPayload {
-  tool: string;
-  kind: string;
-  /** The full command or parameters. */
-  summary: string;
-  path?: string;
-  command?: string;
-  code?: string;
-  reasonKey?: string;
-  reasonArgs?: TArgsWire | null;
-  /**
-   * What "Allow for this session" and "Always allow" would save, shown before the person
-   * confirms: always the exact call, and a program + subcommand prefix where one is safe.
-   */
-  scopes?: ScopeOption[] | null;
-  /** Set when the command asks to leave the sandbox: only "Allow once" can answer it. */
-  escalation?: string;
-  /** The external ACP agent asking ("opencode"); absent for AgentDesk's own tools. */
-  agent?: string;
-  /** The change an external agent's call makes, as a unified diff. */
-  diff?: string;
-  /** A write's or an edit's change to its file, for the diff (features/diff). */
-  change?: { path: string; before: string; after: string; created?: boolean; omitted?: string } | null;
-  /** Set when the change is staged for review before apply: the card takes a verdict per hunk. */
-  review?: StagedReview | null;
-}
+export type SamplingMessage = G.SamplingMessage & { role: 'user' | 'assistant' };
+/**
+ * An MCP server asks to use the person's model (sampling) while one of its tools runs; as the card
+ * reads it, with no null list.
+ */
+export type SamplingPayload = Omit<G.SamplingPayload, 'messages'> & { messages: SamplingMessage[] };
 export type ScopeId = 'exact' | 'prefix';
-export interface ScopeOption {
-  id: ScopeId;
-  command?: string;
-  path?: string;
-  /** The MCP tool saved, as rules spell it: mcp:server/tool. */
-  mcp?: string;
-}
+/** A scope the approval card offers, its id one the UI knows (Go: decision.ScopeExact, ScopePrefix). */
+export type ScopeOption = G.ScopeOption & { id: ScopeId };
 
-/** agent.status: an external agent starting when its session opens, ready, or failed to start. */
-export type AgentStatusEvent = G.AgentStatus;
-export interface QuestionPayload {
-  question: string;
-  options?: string[] | null;
-  multiple?: boolean;
-}
-export interface PlanReviewPayload {
-  /** Markdown */
-  plan: string;
-  /** The plan's first heading. */
-  title?: string;
-}
-
-export type Decision = G.Decision;
-
-export type Outcome = G.Outcome;
-
-export type Resolved = G.Resolved;
-
-export type ResolveRequest = G.ResolveRequest;
-
-export interface Transcript {
-  sessionId: string;
-  /** The running turn's id, or ''. */
-  running: string;
+/**
+ * A session's transcript as the page holds it (Go: app.Transcript): its lists never null, its items
+ * and turns by type, and what only the client keeps.
+ */
+export interface Transcript
+  extends Pick<G.Transcript, 'sessionId' | 'running'>,
+    Partial<Pick<G.Transcript, 'first' | 'last' | 'more'>> {
   queue: QueueItem[];
   pending: Decision[];
   turns: Turn[];
   items: Item[];
-  /** The log entries of the page: its first and last (0 when empty). */
-  first?: number;
-  last?: number;
-  /** The log holds entries before `first`: the next older page is asked with before = first. */
-  more?: boolean;
   /** Client side only: the last delta seq applied per stream, so a stale or repeated one is dropped. */
   deltaSeq?: Record<string, number>;
   /**
@@ -328,27 +283,4 @@ export interface ToolDef {
   inputSchema: { type?: string; properties?: Record<string, JsonSchemaProperty>; required?: string[] };
 }
 
-export type DirectResult = G.DirectResult;
-
-export type Theme = G.Theme;
 export const THEMES = everyOf<Theme>()(['system', 'light', 'dark']);
-
-export type ProviderSettings = G.ProviderView;
-
-export type Settings = G.SettingsView;
-
-export type SystemInfo = G.Info;
-
-// Broadcast payloads.
-
-export type TurnStartedEvent = G.TurnStarted;
-export type TurnDeltaEvent = G.Delta;
-export type ToolCallEvent = G.ToolCallView;
-export type ToolOutputEvent = G.Delta;
-export type ToolProgressEvent = G.ProgressView;
-export type ToolResultEvent = G.ToolDoneView;
-export type TurnEndedEvent = G.TurnEnded;
-export type SessionModeEvent = G.ModeView;
-export type QueueChangedEvent = G.QueueView;
-export type SessionFailedEvent = G.SessionFailed;
-export type SessionStateEvent = G.SessionState;

@@ -5,6 +5,7 @@ import type { TFunction } from '../../i18n/translate';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { Spinner } from '../../ui/Spinner';
 import { LazyDiffView } from '../diff/change';
+import { PaneHead } from './PaneHead';
 import './checkpoints.css';
 
 type Load = { status: 'loading' } | { status: 'ready'; changes: TurnChanges } | { status: 'error'; error: unknown };
@@ -49,15 +50,12 @@ export function ChangesView({ api, sessionId, turnId, onClose }: { api: Api; ses
   const files = load.status === 'ready' ? (load.changes.files ?? []) : [];
   return (
     <section className="review-pane" data-testid="changes-view" data-turn={turnId} aria-labelledby="changes-title">
-      <header className="review-pane__head">
-        <button type="button" className="btn btn--small" data-testid="pane-back" onClick={onClose}>
-          {t('checkpoint.back')}
-        </button>
-        <h2 id="changes-title" className="review-pane__title">
-          {t('checkpoint.changes.title')}
-        </h2>
-        {load.status === 'ready' && <span className="review-pane__lead">{t('checkpoint.changes.count', { Count: files.length })}</span>}
-      </header>
+      <PaneHead
+        titleId="changes-title"
+        title={t('checkpoint.changes.title')}
+        lead={load.status === 'ready' && t('checkpoint.changes.count', { Count: files.length })}
+        onClose={onClose}
+      />
       <p className="review-pane__lead">{t('checkpoint.changes.lead')}</p>
       {actionError !== null && <ErrorNotice error={actionError} onDismiss={() => setActionError(null)} testId="review-error" />}
       {load.status === 'loading' && <Spinner label={t('shell.state.loading')} />}
@@ -106,24 +104,15 @@ function ReviewFile({
       );
     }
     return (
-      <span className="hunk-actions">
-        <input
-          className="input"
-          data-testid="hunk-reason"
-          aria-label={t('checkpoint.reasonLabel', { Path: file.path })}
-          placeholder={t('checkpoint.reasonPlaceholder')}
-          maxLength={2000}
-          value={hunkReasons[i] ?? ''}
-          readOnly={busy}
-          onChange={(e) => setHunkReasons((r) => ({ ...r, [i]: e.target.value }))}
-        />
-        <button type="button" className="btn btn--small" data-testid="hunk-accept" disabled={busy} onClick={() => void act('accept', [i], hunkReasons[i] ?? '')}>
-          {t('checkpoint.accept')}
-        </button>
-        <button type="button" className="btn btn--small" data-testid="hunk-revert" disabled={busy} onClick={() => void act('revert', [i], hunkReasons[i] ?? '')}>
-          {t('checkpoint.revert')}
-        </button>
-      </span>
+      <VerdictBar
+        kind="hunk"
+        path={file.path}
+        reason={hunkReasons[i] ?? ''}
+        setReason={(v) => setHunkReasons((r) => ({ ...r, [i]: v }))}
+        busy={busy}
+        t={t}
+        onAct={(action) => void act(action, [i], hunkReasons[i] ?? '')}
+      />
     );
   };
   return (
@@ -136,24 +125,16 @@ function ReviewFile({
             {t(`checkpoint.state.${file.state}`)}
           </span>
         )}
-        <div className="review-file__actions">
-          <input
-            className="input review-reason"
-            data-testid="file-reason"
-            aria-label={t('checkpoint.reasonLabel', { Path: file.path })}
-            placeholder={t('checkpoint.reasonPlaceholder')}
-            maxLength={2000}
-            value={reason}
-            readOnly={busy}
-            onChange={(e) => setReason(e.target.value)}
-          />
-          <button type="button" className="btn btn--small" data-testid="file-accept" disabled={busy} onClick={() => void act('accept', [], reason)}>
-            {t('checkpoint.acceptFile')}
-          </button>
-          <button type="button" className="btn btn--small btn--danger" data-testid="file-revert" disabled={busy} onClick={() => void act('revert', [], reason)}>
-            {t(file.action === 'create' ? 'checkpoint.revertCreated' : 'checkpoint.revertFile')}
-          </button>
-        </div>
+        <VerdictBar
+          kind="file"
+          path={file.path}
+          reason={reason}
+          setReason={setReason}
+          busy={busy}
+          t={t}
+          onAct={(action) => void act(action, [], reason)}
+          revertLabel={t(file.action === 'create' ? 'checkpoint.revertCreated' : 'checkpoint.revertFile')}
+        />
       </header>
       <Suspense fallback={<Spinner label={t('shell.state.loading')} />}>
         <LazyDiffView
@@ -171,5 +152,59 @@ function ReviewFile({
         </ul>
       )}
     </article>
+  );
+}
+
+/**
+ * A verdict's reason box with Accept and Revert, for one hunk (in the diff's hunk bar) or a whole
+ * file (in its header, where reverting is the dangerous button and says what it undoes).
+ */
+function VerdictBar({
+  kind,
+  path,
+  reason,
+  setReason,
+  busy,
+  t,
+  onAct,
+  revertLabel,
+}: {
+  kind: 'hunk' | 'file';
+  path: string;
+  reason: string;
+  setReason: (reason: string) => void;
+  busy: boolean;
+  t: TFunction;
+  onAct: (action: 'accept' | 'revert') => void;
+  /** The file's Revert button's words; a hunk's says "revert". */
+  revertLabel?: string;
+}) {
+  const file = kind === 'file';
+  const Wrap = file ? 'div' : 'span';
+  return (
+    <Wrap className={file ? 'review-file__actions' : 'hunk-actions'}>
+      <input
+        className={file ? 'input review-reason' : 'input'}
+        data-testid={`${kind}-reason`}
+        aria-label={t('checkpoint.reasonLabel', { Path: path })}
+        placeholder={t('checkpoint.reasonPlaceholder')}
+        maxLength={2000}
+        value={reason}
+        readOnly={busy}
+        onChange={(e) => setReason(e.target.value)}
+      />
+      <button type="button" className="btn btn--small" data-testid={`${kind}-accept`} disabled={busy} onClick={() => onAct('accept')}>
+        {t(file ? 'checkpoint.acceptFile' : 'checkpoint.accept')}
+      </button>
+      <button
+        type="button"
+        className={file ? 'btn btn--small btn--danger' : 'btn btn--small'}
+        data-testid={`${kind}-revert`}
+        disabled={busy}
+        onClick={() => onAct('revert')}
+      >
+        {revertLabel ?? t('checkpoint.revert')}
+      </button>
+    </Wrap>
   );
 }

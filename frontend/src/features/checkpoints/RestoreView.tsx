@@ -5,6 +5,7 @@ import { ErrorNotice } from '../../ui/ErrorNotice';
 import { Spinner } from '../../ui/Spinner';
 import { LazyDiffView } from '../diff/change';
 import { fullDateTime } from '../sessions/formatTime';
+import { PaneHead } from './PaneHead';
 import './checkpoints.css';
 
 type Load = { status: 'loading' } | { status: 'ready'; preview: RestorePreview } | { status: 'error'; error: unknown };
@@ -69,15 +70,12 @@ export function RestoreView({
   const nothing = p !== null && scope === 'files' && files.length === 0;
   return (
     <section className="review-pane" data-testid="restore-view" data-checkpoint={checkpointId} aria-labelledby="restore-title">
-      <header className="review-pane__head">
-        <button type="button" className="btn btn--small" data-testid="pane-back" onClick={onClose}>
-          {t('checkpoint.back')}
-        </button>
-        <h2 id="restore-title" className="review-pane__title">
-          {t('checkpoint.restore.title', { ID: checkpointId })}
-        </h2>
-        {p && <span className="review-pane__lead">{fullDateTime(p.checkpoint.createdAt, lang)}</span>}
-      </header>
+      <PaneHead
+        titleId="restore-title"
+        title={t('checkpoint.restore.title', { ID: checkpointId })}
+        lead={p && fullDateTime(p.checkpoint.createdAt, lang)}
+        onClose={onClose}
+      />
       <div className="restore-scope choices" role="radiogroup" aria-label={t('checkpoint.restore.scope')}>
         {RESTORE_SCOPES.map((s) => (
           <label key={s} className={`choice${scope === s ? ' is-checked' : ''}`} data-testid={`restore-scope-${s}`}>

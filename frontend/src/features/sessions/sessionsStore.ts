@@ -1,5 +1,6 @@
 import type { Api, Session, SessionsChanged, Unsubscribe } from '../../bridge';
 import { createStore } from '../../ui/store';
+import { onePageAtATime } from '../../ui/paging';
 import { drafts } from '../drafts/draftStore';
 import { applyState, mergeList, mergeSession, nextUnread } from './sessionState';
 
@@ -71,8 +72,8 @@ export const localUnread: UnreadStorage = {
  */
 export function createSessionsStore(api: Api, storage: UnreadStorage = localUnread) {
   const store = createStore<SessionsState>({ status: 'loading', sessions: [], error: null, unread: storage.load(), next: '' });
-  /** The page request in flight, so scrolling asks for each page once. */
-  let paging: Promise<void> | null = null;
+  /** Scrolling asks for each page once. */
+  const onePage = onePageAtATime();
   let viewing: string | null = null;
   /** Sessions deleted since the page opened, here or by another client: never looked up again. */
   const removed = new Set<string>();
@@ -102,17 +103,12 @@ export function createSessionsStore(api: Api, storage: UnreadStorage = localUnre
   function loadMore(): Promise<void> {
     const after = store.get().next;
     if (!after || store.get().status !== 'ready') return Promise.resolve();
-    paging ??= api.sessions
-      .list(after)
-      .then((page) => {
+    return onePage(() =>
+      api.sessions.list(after).then((p) => {
         if (store.get().next !== after) return; // a reload started the list again meanwhile
-        setSessions((prev) => appendPage(prev, page.sessions), { next: page.next });
-      })
-      .catch(() => undefined) // the next scroll asks again
-      .finally(() => {
-        paging = null;
-      });
-    return paging;
+        setSessions((prev) => appendPage(prev, p.sessions), { next: p.next });
+      }),
+    );
   }
 
   return {

@@ -9,6 +9,7 @@ import type { AppSettingsStore } from './appSettingsStore';
 import { SettingsSection } from './SettingsSection';
 import { useSettingsApi } from './settingsApiContext';
 import { useAction } from './useAction';
+import { SettingLabel } from './SettingLabel';
 import './checkpoints.css';
 
 const MB = 1 << 20;
@@ -92,40 +93,33 @@ export function CheckpointsSection({ settings, store }: { settings: AppSettings;
           </p>
         </div>
       </div>
-      <form className="checkpoints-form" onSubmit={(e) => void submit(e)} data-testid="checkpoints-form">
-        <div className="setting-row">
-          <div className="setting-row__label">
-            <label htmlFor={`${id}-quota`} className="setting-row__title">
-              {t('settings.checkpoints.quota')}
-            </label>
-            <p className="setting-row__help">{t('settings.checkpoints.quotaHelp')}</p>
-          </div>
-          <div className="setting-row__control field-inline">
-            <input id={`${id}-quota`} className="input input--narrow" type="number" min={0.0625} step="any" value={draft.quotaGB}
-              data-testid="checkpoints-quota" onChange={(e) => edit({ quotaGB: e.target.value })} />
-            <span className="setting-row__unit">{t('settings.checkpoints.unit.gb')}</span>
-          </div>
-        </div>
-        <div className="setting-row">
-          <div className="setting-row__label">
-            <label htmlFor={`${id}-max`} className="setting-row__title">
-              {t('settings.checkpoints.maxFile')}
-            </label>
-            <p className="setting-row__help">{t('settings.checkpoints.maxFileHelp')}</p>
-          </div>
-          <div className="setting-row__control field-inline">
-            <input id={`${id}-max`} className="input input--narrow" type="number" min={0.001} step="any" value={draft.maxFileMB}
-              data-testid="checkpoints-max-file" onChange={(e) => edit({ maxFileMB: e.target.value })} />
-            <span className="setting-row__unit">{t('settings.checkpoints.unit.mb')}</span>
-          </div>
-        </div>
+      <form className="settings-card__rows" onSubmit={(e) => void submit(e)} data-testid="checkpoints-form">
+        <NumberSetting
+          id={`${id}-quota`}
+          testId="checkpoints-quota"
+          title={t('settings.checkpoints.quota')}
+          help={t('settings.checkpoints.quotaHelp')}
+          unit={t('settings.checkpoints.unit.gb')}
+          min={0.0625}
+          value={draft.quotaGB}
+          onChange={(quotaGB) => edit({ quotaGB })}
+        />
+        <NumberSetting
+          id={`${id}-max`}
+          testId="checkpoints-max-file"
+          title={t('settings.checkpoints.maxFile')}
+          help={t('settings.checkpoints.maxFileHelp')}
+          unit={t('settings.checkpoints.unit.mb')}
+          min={0.001}
+          value={draft.maxFileMB}
+          onChange={(maxFileMB) => edit({ maxFileMB })}
+        />
         <div className="setting-row setting-row--stacked">
-          <div className="setting-row__label">
-            <label htmlFor={`${id}-secrets`} className="setting-row__title">
-              {t('settings.checkpoints.secrets')}
-            </label>
-            <p className="setting-row__help">{t('settings.checkpoints.secretsHelp')}</p>
-          </div>
+          <SettingLabel
+            title={t('settings.checkpoints.secrets')}
+            help={t('settings.checkpoints.secretsHelp')}
+            htmlFor={`${id}-secrets`}
+          />
           <textarea id={`${id}-secrets`} className="input mono checkpoints-secrets" rows={5} spellCheck={false} value={draft.secrets}
             data-testid="checkpoints-secrets" onChange={(e) => edit({ secrets: e.target.value })} />
           <button type="button" className="link-btn" data-testid="checkpoints-secrets-defaults"
@@ -134,12 +128,11 @@ export function CheckpointsSection({ settings, store }: { settings: AppSettings;
           </button>
         </div>
         <div className="setting-row">
-          <div className="setting-row__label">
-            <label htmlFor={`${id}-review`} className="setting-row__title">
-              {t('settings.checkpoints.reviewBeforeApply')}
-            </label>
-            <p className="setting-row__help">{t('settings.checkpoints.reviewBeforeApplyHelp')}</p>
-          </div>
+          <SettingLabel
+            title={t('settings.checkpoints.reviewBeforeApply')}
+            help={t('settings.checkpoints.reviewBeforeApplyHelp')}
+            htmlFor={`${id}-review`}
+          />
           <div className="setting-row__control">
             <input id={`${id}-review`} type="checkbox" checked={draft.reviewBeforeApply} data-testid="checkpoints-review-before-apply"
               onChange={(e) => edit({ reviewBeforeApply: e.target.checked })} />
@@ -157,5 +150,37 @@ export function CheckpointsSection({ settings, store }: { settings: AppSettings;
         </div>
       </form>
     </SettingsSection>
+  );
+}
+
+/** A setting row with a number box and its unit; the value is the box's text, read on save. */
+function NumberSetting({
+  id,
+  testId,
+  title,
+  help,
+  unit,
+  min,
+  value,
+  onChange,
+}: {
+  id: string;
+  testId: string;
+  title: string;
+  help: string;
+  unit: string;
+  min: number;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="setting-row">
+      <SettingLabel title={title} help={help} htmlFor={id} />
+      <div className="setting-row__control field-inline">
+        <input id={id} className="input input--narrow" type="number" min={min} step="any" value={value} data-testid={testId}
+          onChange={(e) => onChange(e.target.value)} />
+        <span className="setting-row__unit">{unit}</span>
+      </div>
+    </div>
   );
 }

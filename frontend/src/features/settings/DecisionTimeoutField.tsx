@@ -1,9 +1,10 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useT } from '../../i18n/I18nProvider';
-import { describeError } from '../../ui/errors';
 import { formatDuration, NEVER } from './duration';
 import { Segmented } from './Segmented';
+import { SettingError, SettingText } from './SettingText';
 import { useAction } from './useAction';
+import { SettingLabel } from './SettingLabel';
 
 /** The duration offered when the person turns the timeout on. */
 const SUGGESTED = '10m';
@@ -50,17 +51,14 @@ export function DecisionTimeoutField({ value, onSave }: { value: string; onSave:
     if (await save.run(text.trim())) setEditing(false);
   };
 
-  const errorId = `${id}-error`;
   return (
     <form className="setting-row" onSubmit={(e) => void submit(e)} data-testid="decision-timeout" data-value={saved}>
-      <div className="setting-row__label">
-        <span className="setting-row__title" id={`${id}-title`}>
-          {t('decision.setting.timeout.label')}
-        </span>
-        <p className="setting-row__help" id={`${id}-help`}>
-          {t('decision.setting.timeout.help', { Min: '10s', Max: '24h' })}
-        </p>
-      </div>
+      <SettingLabel
+        title={t('decision.setting.timeout.label')}
+        help={t('decision.setting.timeout.help', { Min: '10s', Max: '24h' })}
+        titleId={`${id}-title`}
+        helpId={`${id}-help`}
+      />
       <div className="setting-row__control field-inline">
         <Segmented<Choice>
           label={t('decision.setting.timeout.label')}
@@ -74,21 +72,14 @@ export function DecisionTimeoutField({ value, onSave }: { value: string; onSave:
         />
         {choice === 'decline' && (
           <>
-            <input
-              id={`${id}-input`}
-              className={`input input--short mono${save.error !== null ? ' is-invalid' : ''}`}
-              value={text}
-              spellCheck={false}
-              autoComplete="off"
-              aria-label={t('decision.setting.timeout.durationLabel')}
-              aria-describedby={save.error !== null ? `${errorId} ${id}-help` : `${id}-help`}
-              aria-invalid={save.error !== null}
-              data-testid="decision-timeout-input"
-              onChange={(e) => {
-                setText(e.target.value);
-                setEditing(true);
-                save.clearError();
-              }}
+            <SettingText
+              id={id}
+              testId="decision-timeout"
+              draft={{ text, setText, editing, setEditing }}
+              save={save}
+              dirty={dirty}
+              short
+              ariaLabel={t('decision.setting.timeout.durationLabel')}
               onKeyDown={(e) => {
                 if (e.key === 'Escape' && editing) {
                   e.preventDefault();
@@ -99,17 +90,10 @@ export function DecisionTimeoutField({ value, onSave }: { value: string; onSave:
                 }
               }}
             />
-            <button type="submit" className="btn btn--small" disabled={!dirty || save.pending} data-testid="decision-timeout-save">
-              {t('settings.action.save')}
-            </button>
           </>
         )}
       </div>
-      {save.error !== null && (
-        <p className="field-error" id={errorId} role="alert" data-testid="decision-timeout-error">
-          {describeError(save.error, t)}
-        </p>
-      )}
+      <SettingError id={id} testId="decision-timeout" error={save.error} />
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { useT } from '../../i18n/I18nProvider';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { FullAccessConfirm } from './FullAccessConfirm';
 import { useAction } from './useAction';
+import { SettingLabel } from './SettingLabel';
 
 /**
  * The default permission mode for new sessions (R-AUTH-1: Settings is its only writer). Choosing
@@ -66,14 +67,12 @@ export function DefaultPermissionPicker({
 
   return (
     <div className="setting-row setting-row--stacked">
-      <div className="setting-row__label">
-        <span className="setting-row__title" id={`${name}-label`}>
-          {t('settings.permission.label')}
-        </span>
-        <p className="setting-row__help" id={`${name}-help`}>
-          {t('settings.permission.help')}
-        </p>
-      </div>
+      <SettingLabel
+        title={t('settings.permission.label')}
+        help={t('settings.permission.help')}
+        titleId={`${name}-label`}
+        helpId={`${name}-help`}
+      />
       <div
         ref={groupRef}
         className="choice-cards"

@@ -9,6 +9,7 @@ import { SettingsSection } from './SettingsSection';
 import { StartTimeoutField } from './StartTimeoutField';
 import { useSettingsApi } from './settingsApiContext';
 import { useAction } from './useAction';
+import { SettingLabel } from './SettingLabel';
 
 /** A stable test hook for a suggestion: its program name ("gemini", "claude-code-acp", "goose"). */
 const suggestionId = (command: string) => command.split(/\s+/)[0] ?? command;
@@ -113,14 +114,12 @@ export function ExternalAgentsSection({ settings, store }: { settings: AppSettin
       )}
 
       <form className="setting-row agent-add" onSubmit={(e) => void submit(e)} data-testid="external-agent-form">
-        <div className="setting-row__label">
-          <label htmlFor={`${id}-input`} className="setting-row__title">
-            {t('settings.agents.addLabel')}
-          </label>
-          <p className="setting-row__help" id={`${id}-help`}>
-            {t('settings.agents.addHelp')}
-          </p>
-        </div>
+        <SettingLabel
+          title={t('settings.agents.addLabel')}
+          help={t('settings.agents.addHelp')}
+          htmlFor={`${id}-input`}
+          helpId={`${id}-help`}
+        />
         <div className="setting-row__control field-inline agent-add__control">
           <input
             ref={inputRef}

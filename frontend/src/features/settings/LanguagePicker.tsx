@@ -1,7 +1,8 @@
-import { useState } from 'react';
 import { LANGUAGES, type Language } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { SettingLabel } from './SettingLabel';
+import { useAction } from './useAction';
 
 /** Each language is offered under its own name, whatever the shell's language is. */
 const LANGUAGE_NAME_KEYS: Record<Language, string> = {
@@ -17,31 +18,16 @@ export function LanguagePicker({
   onChange: (lang: Language) => Promise<void>;
 }) {
   const t = useT();
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-
-  const choose = async (next: Language) => {
-    setSaving(true);
-    setError(null);
-    try {
-      await onChange(next);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setSaving(false);
-    }
-  };
+  const save = useAction(onChange);
 
   return (
     <div className="setting-row">
-      <div className="setting-row__label">
-        <label htmlFor="language-select" className="setting-row__title">
-          {t('shell.settings.language')}
-        </label>
-        <p className="setting-row__help" id="language-help">
-          {t('shell.settings.languageHelp')}
-        </p>
-      </div>
+      <SettingLabel
+        title={t('shell.settings.language')}
+        help={t('shell.settings.languageHelp')}
+        htmlFor="language-select"
+        helpId="language-help"
+      />
       <div className="setting-row__control">
         <select
           id="language-select"
@@ -49,8 +35,8 @@ export function LanguagePicker({
           data-testid="language-select"
           aria-describedby="language-help"
           value={language}
-          disabled={saving}
-          onChange={(e) => void choose(e.target.value as Language)}
+          disabled={save.pending}
+          onChange={(e) => void save.run(e.target.value as Language)}
         >
           {LANGUAGES.map((l) => (
             <option key={l} value={l} lang={l}>
@@ -59,9 +45,9 @@ export function LanguagePicker({
           ))}
         </select>
       </div>
-      {error !== null && (
+      {save.error !== null && (
         <div className="setting-row__error">
-          <ErrorNotice error={error} onDismiss={() => setError(null)} testId="language-error" />
+          <ErrorNotice error={save.error} onDismiss={save.clearError} testId="language-error" />
         </div>
       )}
     </div>

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import type { McpConfig, McpImportItem, McpServer } from '../../bridge/settingsApi';
+import { useCallback, useId, useState, type FormEvent } from 'react';
+import type { McpConfig, McpImportItem } from '../../bridge/settingsApi';
 import { useT } from '../../i18n/I18nProvider';
 import { describeError } from '../../ui/errors';
 import { Spinner } from '../../ui/Spinner';
@@ -7,9 +7,8 @@ import { McpServerItem } from './McpServerItem';
 import { SettingsSection } from './SettingsSection';
 import { useSettingsApi } from './settingsApiContext';
 import { useAction } from './useAction';
+import { useLiveLoad } from './useLiveLoad';
 import './mcp.css';
-
-type ListState = { status: 'loading' } | { status: 'ready'; servers: McpServer[] } | { status: 'error'; error: unknown };
 
 /** "npx -y @scope/server --flag" as a program and its arguments (split at white space). */
 export function splitCommandLine(line: string): { command: string; args: string[] } {
@@ -25,24 +24,10 @@ export function splitCommandLine(line: string): { command: string; args: string[
 export function McpSection() {
   const t = useT();
   const api = useSettingsApi();
-  const [state, setState] = useState<ListState>({ status: 'loading' });
-
-  const load = useCallback(
-    (quiet: boolean) => {
-      if (!quiet) setState({ status: 'loading' });
-      api.mcp.list().then(
-        (servers) => setState({ status: 'ready', servers }),
-        (error: unknown) => setState((s) => (quiet && s.status === 'ready' ? s : { status: 'error', error })),
-      );
-    },
-    [api],
+  const { state, refresh } = useLiveLoad(
+    useCallback(() => api.mcp.list(), [api]),
+    useCallback((load: () => void) => [api.mcp.onChanged(load), api.onReconnect(load)], [api]),
   );
-
-  useEffect(() => {
-    load(false);
-    const offs = [api.mcp.onChanged(() => load(true)), api.onReconnect(() => load(true))];
-    return () => offs.forEach((off) => off());
-  }, [api, load]);
 
   return (
     <SettingsSection id="mcp" title={t('settings.mcp.title')} description={t('settings.mcp.description')} testId="mcp-section">
@@ -53,19 +38,19 @@ export function McpSection() {
         </p>
       )}
       {state.status === 'ready' &&
-        (state.servers.length === 0 ? (
+        (state.value.length === 0 ? (
           <p className="setting-row__help" data-testid="mcp-empty">
             {t('settings.mcp.empty')}
           </p>
         ) : (
           <ul className="mcp-list" data-testid="mcp-list">
-            {state.servers.map((s) => (
-              <McpServerItem key={s.id} server={s} onChanged={() => load(true)} />
+            {state.value.map((s) => (
+              <McpServerItem key={s.id} server={s} onChanged={refresh} />
             ))}
           </ul>
         ))}
-      <McpAddForm onAdded={() => load(true)} />
-      <McpImport onImported={() => load(true)} />
+      <McpAddForm onAdded={refresh} />
+      <McpImport onImported={refresh} />
       <McpRuleForm />
     </SettingsSection>
   );

@@ -47,14 +47,14 @@ export function RulesSection() {
       )}
       {state.status === 'error' && <ErrorNotice error={state.error} title={t('settings.rules.loadFailed')} onRetry={reload} />}
       {state.status === 'ready' &&
-        (state.rules.length === 0 ? (
+        (state.value.length === 0 ? (
           <div ref={emptyRef} className="rules-empty" tabIndex={-1} data-testid="rules-empty">
             <p className="rules-empty__title">{t('settings.rules.emptyTitle')}</p>
             <p className="rules-empty__text">{t('settings.rules.emptyBody')}</p>
           </div>
         ) : (
           <ul ref={listRef} className="rule-list" aria-label={t('settings.rules.title')} data-testid="rule-list">
-            {state.rules.map((rule, index) => (
+            {state.value.map((rule, index) => (
               <RuleItem
                 key={rule.id}
                 rule={rule}

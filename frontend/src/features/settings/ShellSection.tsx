@@ -1,10 +1,10 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import type { AppSettings, SandboxSupport } from '../../bridge/settingsApi';
 import { useT } from '../../i18n/I18nProvider';
 import type { TFunction } from '../../i18n/translate';
-import { describeError } from '../../ui/errors';
 import type { AppSettingsStore } from './appSettingsStore';
 import { SettingsSection } from './SettingsSection';
+import { TextSettingRow, useDraft } from './SettingText';
 import { useSettingsApi } from './settingsApiContext';
 import { useAction } from './useAction';
 
@@ -52,21 +52,14 @@ export function ShellSection({ settings, store }: { settings: AppSettings; store
   const api = useSettingsApi();
   const id = useId();
   const saved = (settings.shellEnvPassthrough ?? []).join(', ');
-  const [text, setText] = useState(saved);
-  const [editing, setEditing] = useState(false);
+  const draft = useDraft(saved);
   const save = useAction(async (names: string[]) => store.apply(await api.settings.setShellEnvPassthrough(names)));
   const sandbox = sandboxLine(settings.sandbox, t);
-
-  useEffect(() => {
-    if (!editing) setText(saved);
-  }, [saved, editing]);
-
-  const dirty = splitNames(text).join(', ') !== saved;
+  const dirty = splitNames(draft.text).join(', ') !== saved;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (dirty && (await save.run(splitNames(text)))) setEditing(false);
+    if (dirty && (await save.run(splitNames(draft.text)))) draft.setEditing(false);
   };
-  const errorId = `${id}-error`;
   return (
     <SettingsSection id="shell" title={t('settings.shell.title')} description={t('settings.shell.description')} testId="shell-section">
       <div className="setting-row" data-testid="sandbox-status">
@@ -78,42 +71,17 @@ export function ShellSection({ settings, store }: { settings: AppSettings; store
           <SandboxDetails sandbox={settings.sandbox} t={t} />
         </div>
       </div>
-      <form className="setting-row" onSubmit={(e) => void submit(e)} data-testid="env-passthrough">
-        <div className="setting-row__label">
-          <label htmlFor={`${id}-input`} className="setting-row__title">
-            {t('settings.shell.passthrough.label')}
-          </label>
-          <p className="setting-row__help" id={`${id}-help`}>
-            {t('settings.shell.passthrough.help')}
-          </p>
-        </div>
-        <div className="setting-row__control field-inline">
-          <input
-            id={`${id}-input`}
-            className={`input mono${save.error !== null ? ' is-invalid' : ''}`}
-            value={text}
-            placeholder={t('settings.shell.passthrough.placeholder')}
-            spellCheck={false}
-            autoComplete="off"
-            aria-describedby={save.error !== null ? `${errorId} ${id}-help` : `${id}-help`}
-            aria-invalid={save.error !== null}
-            data-testid="env-passthrough-input"
-            onChange={(e) => {
-              setText(e.target.value);
-              setEditing(true);
-              save.clearError();
-            }}
-          />
-          <button type="submit" className="btn btn--small" disabled={!dirty || save.pending} data-testid="env-passthrough-save">
-            {t('settings.action.save')}
-          </button>
-        </div>
-        {save.error !== null && (
-          <p className="field-error" id={errorId} role="alert" data-testid="env-passthrough-error">
-            {describeError(save.error, t)}
-          </p>
-        )}
-      </form>
+      <TextSettingRow
+        id={id}
+        testId="env-passthrough"
+        title={t('settings.shell.passthrough.label')}
+        help={t('settings.shell.passthrough.help')}
+        onSubmit={(e) => void submit(e)}
+        draft={draft}
+        save={save}
+        dirty={dirty}
+        placeholder={t('settings.shell.passthrough.placeholder')}
+      />
     </SettingsSection>
   );
 }

@@ -3,18 +3,14 @@ import { useT } from '../../i18n/I18nProvider';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { Segmented } from './Segmented';
 import { useAction } from './useAction';
+import { SettingLabel } from './SettingLabel';
 
 export function ThemePicker({ theme, onChange }: { theme: Theme; onChange: (theme: Theme) => Promise<unknown> }) {
   const t = useT();
   const save = useAction(onChange);
   return (
     <div className="setting-row">
-      <div className="setting-row__label">
-        <span className="setting-row__title" id="theme-label">
-          {t('settings.theme.label')}
-        </span>
-        <p className="setting-row__help">{t('settings.theme.help')}</p>
-      </div>
+      <SettingLabel title={t('settings.theme.label')} help={t('settings.theme.help')} titleId="theme-label" />
       <div className="setting-row__control">
         <Segmented
           label={t('settings.theme.label')}

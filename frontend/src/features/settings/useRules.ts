@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import type { Rule } from '../../bridge/settingsApi';
 import { useSettingsApi } from './settingsApiContext';
+import { useLiveLoad, type LiveState } from './useLiveLoad';
 
-export type RulesState = { status: 'loading' } | { status: 'ready'; rules: Rule[] } | { status: 'error'; error: unknown };
+export type RulesState = LiveState<Rule[]>;
 
 /**
  * The Settings rules. An "Always allow" answer in any window adds one, so the list refreshes when
@@ -11,36 +12,15 @@ export type RulesState = { status: 'loading' } | { status: 'ready'; rules: Rule[
  */
 export function useRules(): { state: RulesState; reload: () => void; revoke: (id: string) => Promise<void> } {
   const api = useSettingsApi();
-  const [state, setState] = useState<RulesState>({ status: 'loading' });
-
-  const load = useCallback(
-    (quiet: boolean) => {
-      if (!quiet) setState({ status: 'loading' });
-      api.settings.rules().then(
-        (rules) => setState({ status: 'ready', rules }),
-        (error: unknown) => setState((s) => (quiet && s.status === 'ready' ? s : { status: 'error', error })),
-      );
-    },
-    [api],
+  const { state, reload, set } = useLiveLoad(
+    useCallback(() => api.settings.rules(), [api]),
+    useCallback(
+      (load: () => void) => [api.settings.onRuleAdded(load), api.settings.onRulesChanged(load), api.onReconnect(load)],
+      [api],
+    ),
   );
 
-  useEffect(() => {
-    load(false);
-    const offs = [
-      api.settings.onRuleAdded(() => load(true)),
-      api.settings.onRulesChanged(() => load(true)),
-      api.onReconnect(() => load(true)),
-    ];
-    return () => offs.forEach((off) => off());
-  }, [api, load]);
+  const revoke = useCallback(async (id: string) => set(await api.settings.revokeRule(id)), [api, set]);
 
-  const revoke = useCallback(
-    async (id: string) => {
-      const rules = await api.settings.revokeRule(id);
-      setState({ status: 'ready', rules });
-    },
-    [api],
-  );
-
-  return { state, reload: useCallback(() => load(false), [load]), revoke };
+  return { state, reload, revoke };
 }

@@ -2,7 +2,7 @@ import { act, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSettings, FakeSettingsBackend } from './testing/fakeSettingsBackend';
 import { renderWithSettings } from './testing/renderWithSettings';
-import { THEME_ATTRIBUTE, useThemeSetting } from './useThemeSetting';
+import { applyTheme, SCHEME_ATTRIBUTE, THEME_ATTRIBUTE, useThemeSetting } from './useThemeSetting';
 
 function Harness() {
   useThemeSetting();
@@ -13,6 +13,7 @@ const attr = () => document.documentElement.getAttribute(THEME_ATTRIBUTE);
 
 afterEach(() => {
   document.documentElement.removeAttribute(THEME_ATTRIBUTE);
+  document.documentElement.removeAttribute(SCHEME_ATTRIBUTE);
   window.localStorage.clear();
 });
 
@@ -35,5 +36,23 @@ describe('useThemeSetting', () => {
     backend.call = () => new Promise(() => {});
     renderWithSettings(<Harness />, backend);
     expect(attr()).toBeNull();
+  });
+
+  it('resolves the palette the CSS keys on: a forced theme, or the OS palette for system', () => {
+    const root = document.createElement('html');
+    applyTheme('dark', root);
+    expect(root.getAttribute(SCHEME_ATTRIBUTE)).toBe('dark');
+    applyTheme('light', root);
+    expect(root.getAttribute(SCHEME_ATTRIBUTE)).toBe('light');
+    const matchMedia = window.matchMedia;
+    window.matchMedia = ((q: string) => ({ matches: q === '(prefers-color-scheme: dark)' })) as typeof window.matchMedia;
+    try {
+      applyTheme('system', root);
+      expect(root.getAttribute(SCHEME_ATTRIBUTE)).toBe('dark');
+    } finally {
+      window.matchMedia = matchMedia;
+    }
+    applyTheme('system', root);
+    expect(root.getAttribute(SCHEME_ATTRIBUTE)).toBe('light');
   });
 });

@@ -1,5 +1,6 @@
 import { BridgeError, type AgentStatusEvent, type Api, type ResolveRequest, type Unsubscribe } from '../../bridge';
 import { afterPaint, createFramedStore, pacedFrames } from '../../ui/store';
+import { onePageAtATime } from '../../ui/paging';
 import { emptyQueue, queueReducer, type QueueAction, type QueueState } from '../composer/decisionQueue';
 import { carryLiveKeys, emptyTranscript, keepOlder, normalizeTranscript, transcriptReducer, withOlder, type TranscriptAction } from './transcriptReducer';
 import type { Transcript } from '../../bridge';
@@ -78,25 +79,20 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
   /** Cancels the reload a turn's end scheduled after its paint (none pending: a no-op). */
   let reconcile: () => void = () => {};
 
-  /** The older page in flight, so scrolling up asks for each page once. */
-  let paging: Promise<void> | null = null;
+  /** Scrolling up asks for each page once. */
+  const onePage = onePageAtATime();
 
   /** Loads the page before the oldest shown, if there is one: the person scrolled up to it. */
   function loadOlder(): Promise<void> {
     const { transcript, status } = store.get();
     if (status !== 'ready' || !transcript.more || !transcript.first) return Promise.resolve();
     const before = transcript.first;
-    paging ??= api.sessions
-      .transcript(sessionId, before)
-      .then((page) => {
-        const older = normalizeTranscript({ ...page, sessionId, running: store.get().transcript.running });
+    return onePage(() =>
+      api.sessions.transcript(sessionId, before).then((p) => {
+        const older = normalizeTranscript({ ...p, sessionId, running: store.get().transcript.running });
         store.set((s) => (s.transcript.first !== before ? s : { ...s, transcript: withOlder(s.transcript, older) }));
-      })
-      .catch(() => undefined) // the next scroll asks again
-      .finally(() => {
-        paging = null;
-      });
-    return paging;
+      }),
+    );
   }
 
   return {
