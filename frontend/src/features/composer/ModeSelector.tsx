@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
 import { OVERRIDES } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
-import { CheckIcon, ChevronDownIcon, ChevronRightIcon } from '../../ui/icons';
+import { ChevronDownIcon, ChevronRightIcon } from '../../ui/icons';
+import { MenuRadioItem } from './MenuRadioItem';
 import { choose, currentChoice, preferenceLabelKey, type Preference, type SelectorChoice } from './selector';
 import { useMenu } from './useMenu';
 
@@ -34,21 +35,7 @@ export function ModeSelector({
   };
 
   const item = (c: SelectorChoice, label: string, hint?: string) => (
-    <button
-      key={c}
-      type="button"
-      role="menuitemradio"
-      aria-checked={checked === c}
-      className="menu__item"
-      data-testid={`mode-option-${c}`}
-      onClick={() => pick(c)}
-    >
-      <span className="menu__check">{checked === c && <CheckIcon size={14} />}</span>
-      <span className="menu__text">
-        <span className="menu__label">{label}</span>
-        {hint && <span className="menu__hint">{hint}</span>}
-      </span>
-    </button>
+    <MenuRadioItem key={c} checked={checked === c} label={label} hint={hint} testId={`mode-option-${c}`} onPick={() => pick(c)} />
   );
 
   return (

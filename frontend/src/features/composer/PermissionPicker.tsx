@@ -2,7 +2,8 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { PERMISSIONS, type Permission } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
 import { Spinner } from '../../ui/Spinner';
-import { CheckIcon, ChevronDownIcon, ShieldIcon } from '../../ui/icons';
+import { ChevronDownIcon, ShieldIcon } from '../../ui/icons';
+import { MenuRadioItem } from './MenuRadioItem';
 import { displayedMode, type PermissionDisplay } from './permission';
 import { useMenu } from './useMenu';
 
@@ -109,21 +110,15 @@ export function PermissionPicker({
       {menu.open && (
         <div id={id} ref={menu.menuRef} role="menu" className="menu" aria-label={t('composer.permission.menu')} onKeyDown={menu.onMenuKeyDown}>
           {PERMISSIONS.map((p) => (
-            <button
+            <MenuRadioItem
               key={p}
-              type="button"
-              role="menuitemradio"
-              aria-checked={mode === p}
-              className={`menu__item${p === 'full' ? ' menu__item--warn' : ''}`}
-              data-testid={`permission-option-${p}`}
-              onClick={() => pick(p)}
-            >
-              <span className="menu__check">{mode === p && <CheckIcon size={14} />}</span>
-              <span className="menu__text">
-                <span className="menu__label">{t(`permission.label.${p}`)}</span>
-                <span className="menu__hint">{t(`composer.permission.hint.${p}`)}</span>
-              </span>
-            </button>
+              checked={mode === p}
+              className={p === 'full' ? 'menu__item--warn' : ''}
+              label={t(`permission.label.${p}`)}
+              hint={t(`composer.permission.hint.${p}`)}
+              testId={`permission-option-${p}`}
+              onPick={() => pick(p)}
+            />
           ))}
           {display.source === 'unavailable' && onRetry && (
             <>

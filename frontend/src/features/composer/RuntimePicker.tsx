@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useT } from '../../i18n/I18nProvider';
-import { CheckIcon, ChevronDownIcon, TerminalIcon } from '../../ui/icons';
+import { ChevronDownIcon, TerminalIcon } from '../../ui/icons';
+import { MenuRadioItem } from './MenuRadioItem';
 import { useMenu } from './useMenu';
 
 /**
@@ -17,22 +18,16 @@ export function RuntimePicker({ value, agents, onChange }: { value: string; agen
     onChange(agent);
   };
   const item = (agent: string, text: string, hint?: string) => (
-    <button
+    <MenuRadioItem
       key={agent || 'builtin'}
-      type="button"
-      role="menuitemradio"
-      aria-checked={value === agent}
-      className="menu__item"
-      data-testid={agent ? 'runtime-option' : 'runtime-option-builtin'}
-      data-agent={agent}
-      onClick={() => pick(agent)}
-    >
-      <span className="menu__check">{value === agent && <CheckIcon size={14} />}</span>
-      <span className="menu__text">
-        <span className={`menu__label${agent ? ' mono' : ''}`}>{text}</span>
-        {hint && <span className="menu__hint">{hint}</span>}
-      </span>
-    </button>
+      checked={value === agent}
+      label={text}
+      hint={hint}
+      labelClassName={agent ? 'mono' : ''}
+      testId={agent ? 'runtime-option' : 'runtime-option-builtin'}
+      data={{ 'data-agent': agent }}
+      onPick={() => pick(agent)}
+    />
   );
   return (
     <div className="control" ref={menu.rootRef}>

@@ -2,8 +2,8 @@ import type { ElicitationPayload, ToolDef } from '../../../../bridge';
 import { fieldsOf as wireFields } from '../../../../bridge/wire';
 import type { ModeBodyProps } from '../../ComposerMode';
 import { useTakeFocus } from '../../takeFocus';
-import { SchemaField } from '../fn-form/SchemaField';
-import { buildInput, fieldsOf, type FormValues } from '../fn-form/schemaForm';
+import { SchemaFields } from '../fn-form/SchemaField';
+import { buildInput, type FormValues } from '../fn-form/schemaForm';
 
 export interface ElicitationState {
   values: FormValues;
@@ -38,22 +38,16 @@ export function ElicitationBody({ state, setState, decision, ctx, run, busy }: M
       <p className="decision__question" data-testid="elicitation-message">
         {p.message}
       </p>
-      <div className="fn-form__fields">
-        {fieldsOf(form).map((f, i) => (
-          <SchemaField
-            key={f.name}
-            tool="elicitation"
-            field={f}
-            value={state.values[f.name]}
-            invalid={bad.has(f.name)}
-            disabled={busy}
-            autoFocus={takeFocus && i === 0}
-            onChange={(v) => setState((s) => ({ ...s, values: { ...s.values, [f.name]: v } }))}
-            onSubmit={() => run('submit')}
-            t={t}
-          />
-        ))}
-      </div>
+      <SchemaFields
+        tool={form}
+        values={state.values}
+        bad={bad}
+        busy={busy}
+        takeFocus={takeFocus}
+        onChange={(name, v) => setState((s) => ({ ...s, values: { ...s.values, [name]: v } }))}
+        onSubmit={() => run('submit')}
+        t={t}
+      />
       <p className="decision__hint">{t('composer.elicitation.hint')}</p>
     </div>
   );

@@ -7,8 +7,8 @@ import { useTakeFocus } from '../../takeFocus';
 import { ExpandableCode } from '../../ExpandableCode';
 import { reasonText } from '../approval/ApprovalBody';
 import { tOr, toolLabel } from '../../toolLabel';
-import { SchemaField } from './SchemaField';
-import { buildInput, fieldsOf, type FormValues } from './schemaForm';
+import { SchemaFields } from './SchemaField';
+import { buildInput, type FormValues } from './schemaForm';
 
 export interface FnFormState {
   tools: ToolDef[] | null;
@@ -92,22 +92,16 @@ export function FnFormBody({ state, setState, ctx, run, busy }: ModeBodyProps<Fn
       {tool && (
         <>
           <p className="fn-form__hint">{tOr(t, `tool.${tool.name}.hint`, tool.description)}</p>
-          <div className="fn-form__fields">
-            {fieldsOf(tool).map((f, i) => (
-              <SchemaField
-                key={`${tool.name}-${f.name}`}
-                tool={tool.name}
-                field={f}
-                value={state.values[f.name]}
-                invalid={bad.has(f.name)}
-                disabled={busy}
-                autoFocus={takeFocus && i === 0}
-                onChange={(v) => setState((s) => ({ ...s, values: { ...s.values, [f.name]: v } }))}
-                onSubmit={() => run('run')}
-                t={t}
-              />
-            ))}
-          </div>
+          <SchemaFields
+            tool={tool}
+            values={state.values}
+            bad={bad}
+            busy={busy}
+            takeFocus={takeFocus}
+            onChange={(name, v) => setState((s) => ({ ...s, values: { ...s.values, [name]: v } }))}
+            onSubmit={() => run('run')}
+            t={t}
+          />
         </>
       )}
     </div>

@@ -1,7 +1,8 @@
 import type { TFunction } from '../../../../i18n/translate';
 import { AutoGrowTextarea } from '../../AutoGrowTextarea';
 import { tOr } from '../../toolLabel';
-import type { Field } from './schemaForm';
+import type { ToolDef } from '../../../../bridge';
+import { fieldsOf, type Field, type FormValues } from './schemaForm';
 
 /** One parameter: labelled from the locales (tool.<name>.param.<prop>) when they know it. */
 export function SchemaField({
@@ -99,6 +100,49 @@ export function SchemaField({
           {help}
         </p>
       )}
+    </div>
+  );
+}
+
+/**
+ * Every parameter of a schema as fields, the first taking the focus when the box does: the form
+ * of a tool run by hand, and the form an MCP server asks the person to fill in.
+ */
+export function SchemaFields({
+  tool,
+  values,
+  bad,
+  busy,
+  takeFocus,
+  onChange,
+  onSubmit,
+  t,
+}: {
+  tool: ToolDef;
+  values: FormValues;
+  bad: Set<string>;
+  busy: boolean;
+  takeFocus: boolean;
+  onChange: (name: string, v: string | boolean) => void;
+  onSubmit: () => void;
+  t: TFunction;
+}) {
+  return (
+    <div className="fn-form__fields">
+      {fieldsOf(tool).map((f, i) => (
+        <SchemaField
+          key={`${tool.name}-${f.name}`}
+          tool={tool.name}
+          field={f}
+          value={values[f.name]}
+          invalid={bad.has(f.name)}
+          disabled={busy}
+          autoFocus={takeFocus && i === 0}
+          onChange={(v) => onChange(f.name, v)}
+          onSubmit={onSubmit}
+          t={t}
+        />
+      ))}
     </div>
   );
 }
