@@ -32,10 +32,7 @@ export function SchemaField({
   if (field.kind === 'choice') {
     return (
       <div className="fn-field" data-testid={`fn-field-${field.name}`}>
-        <label htmlFor={id} className="fn-field__label">
-          {label}
-          {field.required ? <span className="fn-field__req"> *</span> : <span className="fn-field__opt"> {t('composer.fnForm.optional')}</span>}
-        </label>
+        <FieldLabel id={id} label={label} required={field.required} t={t} />
         <select
           id={id}
           className={`input${invalid ? ' is-invalid' : ''}`}
@@ -75,10 +72,7 @@ export function SchemaField({
   };
   return (
     <div className="fn-field" data-testid={`fn-field-${field.name}`}>
-      <label htmlFor={id} className="fn-field__label">
-        {label}
-        {field.required ? <span className="fn-field__req"> *</span> : <span className="fn-field__opt"> {t('composer.fnForm.optional')}</span>}
-      </label>
+      <FieldLabel id={id} label={label} required={field.required} t={t} />
       {field.kind === 'long' || field.kind === 'list' ? (
         <AutoGrowTextarea {...common} maxRows={8} className={`${common.className} mono`} onChange={(e) => onChange(e.target.value)} />
       ) : (
@@ -101,6 +95,16 @@ export function SchemaField({
         </p>
       )}
     </div>
+  );
+}
+
+/** A field's name, marked required or optional. */
+function FieldLabel({ id, label, required, t }: { id: string; label: string; required: boolean; t: TFunction }) {
+  return (
+    <label htmlFor={id} className="fn-field__label">
+      {label}
+      {required ? <span className="fn-field__req"> *</span> : <span className="fn-field__opt"> {t('composer.fnForm.optional')}</span>}
+    </label>
   );
 }
 
