@@ -179,18 +179,20 @@ func (b *requestBuilder) Elicitation(p decision.ElicitationPayload) {
 	b.opt(OptDecline, acp.PermissionOptionKindRejectOnce, b.s.t("acp.permission.decline", nil))
 }
 
+// The options that allow, by what they answer; any other option refuses.
+var (
+	approvalChoices = map[string]decision.Choice{OptAllowOnce: decision.AllowOnce, OptAllowSession: decision.AllowSession,
+		OptAllowAlways: decision.AllowAlways}
+	samplingChoices = map[string]decision.SamplingChoice{OptAllowOnce: decision.SampleOnce, OptAllowSession: decision.SampleServer}
+)
+
 // resolution maps the chosen option onto the decision's answer; reason is the client's, for a
 // rejection or "keep planning".
 func resolution(d decision.Decision, option, reason string) decision.Resolution {
 	switch d.Kind {
 	case decision.KindApproval:
-		switch option {
-		case OptAllowOnce:
-			return decision.Approval(decision.AllowOnce, "")
-		case OptAllowSession:
-			return decision.Approval(decision.AllowSession, "")
-		case OptAllowAlways:
-			return decision.Approval(decision.AllowAlways, "")
+		if c, ok := approvalChoices[option]; ok {
+			return decision.Approval(c, "")
 		}
 		return decision.Approval(decision.Reject, reason)
 	case decision.KindPlanReview:
@@ -199,11 +201,8 @@ func resolution(d decision.Decision, option, reason string) decision.Resolution 
 		}
 		return decision.Plan(decision.KeepPlanning, reason)
 	case decision.KindSampling:
-		switch option {
-		case OptAllowOnce:
-			return decision.Sampling(decision.SampleOnce, "")
-		case OptAllowSession:
-			return decision.Sampling(decision.SampleServer, "")
+		if c, ok := samplingChoices[option]; ok {
+			return decision.Sampling(c, "")
 		}
 		return decision.Sampling(decision.SampleDeny, reason)
 	case decision.KindElicitation:
