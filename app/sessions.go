@@ -165,10 +165,11 @@ func (f *Sessions) Configure(req ConfigureSessionRequest) (ConfigureResult, erro
 	return ConfigureResult{Session: sess, Queued: queued}, err
 }
 
-// continuePrompt asks the model to pick up an interrupted turn; it is model-facing text.
-const continuePrompt = "Continue where you left off. The previous turn was interrupted before it finished."
+// continuePrompt asks the model to pick up a turn that ended unfinished; it is model-facing text.
+const continuePrompt = "Continue where you left off. The previous turn stopped before it finished."
 
-// Continue resumes a session whose last turn was interrupted.
+// Continue goes on in a session whose last turn ended unfinished: interrupted, failed, or
+// stopped at its step limit.
 func (f *Sessions) Continue(req SessionRef) (agent.Ack, error) {
 	return (&Composer{f.s}).Send(SendRequest{SessionID: req.ID, Text: continuePrompt})
 }

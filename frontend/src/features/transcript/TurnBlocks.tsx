@@ -78,12 +78,7 @@ export const TurnEnd = memo(function TurnEnd({
       return (
         <div className="turn-end turn-end--warn" data-testid="turn-status" data-status="interrupted">
           <span>{t('composer.turn.interrupted')}</span>
-          {canContinue && (
-            <button type="button" className="btn btn--small" data-testid="turn-continue" onClick={onContinue}>
-              <PlayIcon size={12} />
-              {t('composer.turn.continue')}
-            </button>
-          )}
+          {canContinue && <GoOn label={t('composer.turn.continue')} onClick={onContinue} />}
         </div>
       );
     case 'failed':
@@ -95,12 +90,16 @@ export const TurnEnd = memo(function TurnEnd({
               {failureText(t, turn)}
             </span>
           )}
+          {canContinue && <GoOn label={t('composer.turn.retry')} onClick={onContinue} />}
         </div>
       );
     case 'cancelled':
+      // A turn stopped at its step limit says so, and may go on from there.
       return (
         <div className="turn-end" data-testid="turn-status" data-status="cancelled">
-          {t('composer.turn.cancelled')}
+          <span>{t('composer.turn.cancelled')}</span>
+          {turn.error && <span className="turn-end__detail">{failureText(t, turn)}</span>}
+          {turn.error && canContinue && <GoOn label={t('composer.turn.continue')} onClick={onContinue} />}
         </div>
       );
     case 'unverified':
@@ -114,6 +113,16 @@ export const TurnEnd = memo(function TurnEnd({
       return <div className="turn-end turn-end--done" data-testid="turn-status" data-status={turn.status} aria-hidden="true" />;
   }
 });
+
+/** Asks the model to pick up where an ended turn stopped. */
+function GoOn({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button type="button" className="btn btn--small" data-testid="turn-continue" onClick={onClick}>
+      <PlayIcon size={12} />
+      {label}
+    </button>
+  );
+}
 
 /** Why a turn failed, in the person's language: the message turn.ended carried, else the stored error's code. */
 function failureText(t: TFunction, turn: Turn): string {
