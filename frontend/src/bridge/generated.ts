@@ -198,7 +198,7 @@ export interface Decision {
 }
 
 /** Kind is what the composer morphs into to take the answer (R-DEC-1). */
-export type DecisionKind = 'question' | 'approval' | 'plan_review' | 'elicitation' | 'sampling';
+export type DecisionKind = 'question' | 'approval' | 'plan_review' | 'elicitation' | 'sampling' | 'continue';
 
 /** DecisionRef names one decision. */
 export interface DecisionRef {
@@ -541,7 +541,7 @@ export interface NamesRequest {
 }
 
 /** Outcome is how a decision ended. */
-export type Outcome = 'answered' | 'rejected' | 'timed_out' | 'cancelled' | 'interrupted';
+export type Outcome = 'answered' | 'rejected' | 'timed_out' | 'cancelled' | 'interrupted' | 'suspended';
 
 /** Overflow is the data of EventOverflow. */
 export interface Overflow {
