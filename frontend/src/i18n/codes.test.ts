@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../bridge';
+import { otherForm } from './catalog';
 import { catalog } from './locales';
 
 const srcDir = fileURLToPath(new URL('..', import.meta.url));
@@ -72,7 +73,11 @@ function unionMembers(sf: ts.SourceFile, name: string): string[] {
 }
 
 function missing(keys: string[]): string[] {
-  return LANGUAGES.flatMap((lang) => keys.filter((k) => !catalog[lang]?.[k]?.trim()).map((k) => `${lang}: ${k}`));
+  const lacks = (lang: string, k: string) => {
+    const m = catalog[lang]?.[k];
+    return m === undefined || otherForm(m).trim() === '';
+  };
+  return LANGUAGES.flatMap((lang) => keys.filter((k) => lacks(lang, k)).map((k) => `${lang}: ${k}`));
 }
 
 describe('every code has words', () => {
