@@ -96,7 +96,7 @@ func (b *Bundle) T(lang, key string, args map[string]any) string {
 		cfg.PluralCount = pluralCount(args[PluralArg])
 	}
 	msg, err := loc.Localize(cfg)
-	if err != nil {
+	if err != nil && !(b.plural[key] && msg != "") { // a form the message lacks falls back to "other"
 		return key
 	}
 	return msg

@@ -100,8 +100,8 @@ func TestDetect(t *testing.T) {
 // form by the Count argument ("1 file", "2 files"; Chinese has one form).
 func TestPluralMessagesTakeTheFormOfTheirCount(t *testing.T) {
 	b, err := LoadFS(fstest.MapFS{
-		"a.en.json":    {Data: []byte(`{"files": {"one": "{{.Count}} file", "other": "{{.Count}} files"}, "plain": "Files: {{.Count}}"}`)},
-		"a.zh-CN.json": {Data: []byte(`{"files": {"other": "{{.Count}} 个文件"}, "plain": "文件：{{.Count}}"}`)},
+		"a.en.json":    {Data: []byte(`{"files": {"one": "{{.Count}} file", "other": "{{.Count}} files"}, "plain": "Files: {{.Count}}", "others": {"other": "{{.Count}} things"}}`)},
+		"a.zh-CN.json": {Data: []byte(`{"files": {"other": "{{.Count}} 个文件"}, "plain": "文件：{{.Count}}", "others": "{{.Count}} 样东西"}`)},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -123,6 +123,9 @@ func TestPluralMessagesTakeTheFormOfTheirCount(t *testing.T) {
 	// A count of another type costs the form, never the message.
 	if got := b.T("en", "files", map[string]any{"Count": struct{}{}}); got == "files" {
 		t.Errorf("an odd count lost the message: %q", got)
+	}
+	if got := b.T("en", "others", map[string]any{"Count": 1}); got != "1 things" {
+		t.Errorf("a plural message with no form for one: %q", got)
 	}
 	if got := b.T("en", "plain", map[string]any{"Count": 1}); got != "Files: 1" {
 		t.Errorf("a plain message with a count: %q", got)
