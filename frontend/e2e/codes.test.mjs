@@ -84,5 +84,6 @@ test('Settings show the provider the command line set, and offer no offline demo
   assert.equal(await inForce.textContent(), 'Scripted');
   assert.match(await byId('provider-command-line').textContent(), /Set on the command line/);
   assert.equal(await byId('provider-form').count(), 0);
-  await shot('02-settings-provider-in-force');
+  await settle(page);
+  await byId('providers-section').screenshot({ path: join(shotsDir, 'codes-02-settings-provider-in-force.png') });
 });

@@ -48,10 +48,10 @@ function CommandLineProvider({ line }: { line: NonNullable<AppSettings['commandL
   const kind = tOr(t, `composer.provider.${line.kind}`, line.kind);
   return (
     <div className="field field--wide" data-testid="provider-command-line" data-kind={line.kind}>
-      <span className="field__label">{t('settings.provider.kind')}</span>
-      <p className="mono" data-testid="provider-in-force">
-        {line.model ? `${kind} · ${line.model}` : kind}
-      </p>
+      <dl className="facts">
+        <dt>{t('settings.provider.kind')}</dt>
+        <dd data-testid="provider-in-force">{line.model ? `${kind} · ${line.model}` : kind}</dd>
+      </dl>
       <p className="field__help">{t('settings.provider.commandLine')}</p>
     </div>
   );
