@@ -58,7 +58,7 @@ func LoadFS(fsys fs.FS) (*Bundle, error) {
 			return nil, err
 		}
 		for k, m := range msgs {
-			if m.plural() {
+			if m.Plural {
 				out.plural[k] = true
 			}
 		}
@@ -134,8 +134,6 @@ type Message struct {
 	Forms  map[string]string
 	Plural bool // written as an object of forms
 }
-
-func (m Message) plural() bool { return m.Plural }
 
 // UnmarshalJSON reads a string, or an object of plural forms with "other" among them.
 func (m *Message) UnmarshalJSON(raw []byte) error {
