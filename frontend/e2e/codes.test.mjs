@@ -62,7 +62,8 @@ test("Verified mode's reminder to verify is AgentDesk's note, not the person's m
   await byId('composer-input').fill('create x.txt');
   await byId('composer-input').press('Enter');
   await page.locator('[data-testid="turn-status"][data-status="done"]').waitFor({ state: 'attached' });
-  // The turn ends live; what it logged (the reminder among it) shows once the page reads the log.
+  await byId('msg-nudge').waitFor();
+  // And the same from the stored log, after a reload.
   await page.reload();
   await byId('app-shell').waitFor();
   await page.locator(`[data-testid="session-item"][data-session-id="${s.id}"] [data-testid="session-select"]`).click();
