@@ -215,6 +215,10 @@ func (tl *timelineReader) add(it Item) {
 }
 
 func (tl *timelineReader) UserMessage(m eventlog.UserMessage) {
+	if agent.IsNudge(m) { // AgentDesk's note, not the person's bubble; Text is what the model read
+		tl.add(Item{Type: "nudge", TurnID: m.TurnID, Text: m.Text})
+		return
+	}
 	tl.add(Item{Type: "user", TurnID: m.TurnID, Text: m.Text, Steer: m.Steer})
 }
 

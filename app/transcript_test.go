@@ -120,3 +120,28 @@ func TestTheTranscriptPagesMakeTheWholeTimeline(t *testing.T) {
 		t.Fatal("a page beyond the bound was served")
 	}
 }
+
+// Verified mode's reminder to verify is AgentDesk's note, not a message of the person's: it
+// reads as a "nudge" item, with the words the model received, never as a user bubble.
+func TestTheTranscriptShowsANudgeAsAgentDesksNote(t *testing.T) {
+	log := []eventlog.Record{
+		{Seq: 1, Payload: eventlog.UserMessage{TurnID: "t1", Text: "create x.txt"}},
+		{Seq: 2, Payload: eventlog.AssistantMessage{TurnID: "t1", Text: "Done."}},
+		{Seq: 3, Payload: eventlog.UserMessage{TurnID: "t1", Text: "Run a check.", Steer: true, Nudge: true}},
+		{Seq: 4, Payload: eventlog.UserMessage{TurnID: "t1", Text: "also add y.txt", Steer: true}},
+	}
+	items := timeline(log).items
+	var types []string
+	for _, it := range items {
+		types = append(types, it.Type)
+	}
+	if fmt.Sprint(types) != "[user assistant nudge user]" {
+		t.Fatalf("items %v", types)
+	}
+	if n := items[2]; n.Text != "Run a check." || n.Steer || n.Seq != 3 {
+		t.Fatalf("nudge item %+v", n)
+	}
+	if !items[3].Steer {
+		t.Fatalf("the person's own steer stays theirs: %+v", items[3])
+	}
+}

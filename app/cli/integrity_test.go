@@ -142,7 +142,7 @@ func TestDoctorListsUnreadableLogEntries(t *testing.T) {
 		t.Fatalf("doctor: %d %+v", code, rep.Unreadable)
 	}
 	_, text, _ := run(t, nil, "doctor", "--data-dir", data)
-	if !strings.Contains(text, "1 entr(ies) cannot be read") || !strings.Contains(text, session) {
+	if !strings.Contains(text, "1 entry cannot be read") || !strings.Contains(text, session) {
 		t.Fatalf("doctor text: %s", text)
 	}
 	if !rep.Integrity.QuickCheck.Checked || len(rep.Integrity.Problems) != 0 {

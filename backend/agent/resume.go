@@ -233,7 +233,7 @@ func (b *turnReader) ToolResult(r eventlog.ToolResult) {
 }
 
 func (b *turnReader) UserMessage(m eventlog.UserMessage) {
-	if m.TurnID == b.turnID && m.Steer && m.Text == verifyNudge {
+	if m.TurnID == b.turnID && IsNudge(m) {
 		b.nudges++
 	}
 }

@@ -161,7 +161,14 @@ func (t *turn) finishOrNudge() (phase, error) {
 		return phaseDone, nil
 	}
 	t.nudges++
-	return phaseModel, t.record(eventlog.UserMessage{TurnID: t.active.turnID, Text: verifyNudge, Steer: true})
+	return phaseModel, t.record(eventlog.UserMessage{TurnID: t.active.turnID, Text: verifyNudge, Steer: true, Nudge: true})
+}
+
+// IsNudge reports whether m is AgentDesk's reminder rather than the person's words. Entries
+// written before the log marked nudges are known by their text: no person steers with
+// exactly this sentence.
+func IsNudge(m eventlog.UserMessage) bool {
+	return m.Nudge || (m.Steer && m.Text == verifyNudge)
 }
 
 // runCalls runs the model's calls in order; each passes the gate. What the step held back is

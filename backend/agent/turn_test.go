@@ -293,6 +293,33 @@ func TestVerifiedTurnNeedsAPassingVerification(t *testing.T) {
 	if s := h.turns()[0].Status; s != store.TurnDone {
 		t.Fatalf("status %s", s)
 	}
+	// The reminder is logged as AgentDesk's, so no reader shows it as the person's message.
+	log, _ := h.st.Log(h.session)
+	var nudges int
+	for _, r := range log {
+		if m, ok := r.Payload.(eventlog.UserMessage); ok && m.Steer {
+			if !m.Nudge || !IsNudge(m) {
+				t.Fatalf("a steer the person never sent is not marked a nudge: %+v", m)
+			}
+			nudges++
+		}
+	}
+	if nudges != 1 {
+		t.Fatalf("%d nudges logged", nudges)
+	}
+}
+
+// A nudge logged before entries carried the mark is still known, by its words; a person's
+// steer is not.
+func TestIsNudgeKnowsOlderEntriesByTheirText(t *testing.T) {
+	old := eventlog.UserMessage{TurnID: "t", Text: verifyNudge, Steer: true}
+	if !IsNudge(old) || !IsNudge(eventlog.UserMessage{TurnID: "t", Text: "x", Steer: true, Nudge: true}) {
+		t.Fatal("a nudge was not recognized")
+	}
+	if IsNudge(eventlog.UserMessage{TurnID: "t", Text: "please also add tests", Steer: true}) ||
+		IsNudge(eventlog.UserMessage{TurnID: "t", Text: verifyNudge}) {
+		t.Fatal("the person's message was taken for a nudge")
+	}
 }
 
 func TestVerifiedTurnThatNeverVerifiesIsNotDone(t *testing.T) {

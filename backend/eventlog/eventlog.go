@@ -46,11 +46,14 @@ type Event interface {
 	LogType() string
 }
 
-// UserMessage is the person's message that starts a turn, or steers it (Steer).
+// UserMessage is the person's message that starts a turn, or steers it (Steer). A Nudge is
+// AgentDesk's own word to the model in the user's role (a verified turn reminded to verify): the
+// model reads it like any steer, but no reader may show it as the person's.
 type UserMessage struct {
 	TurnID string `json:"turn_id"`
 	Text   string `json:"text"`
 	Steer  bool   `json:"steer,omitempty"`
+	Nudge  bool   `json:"nudge,omitempty"`
 }
 
 // AssistantMessage is what the model answered, with the tool calls it made.

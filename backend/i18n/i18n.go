@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
@@ -24,7 +25,18 @@ const Fallback = "en"
 type Bundle struct {
 	bundle     *goi18n.Bundle
 	localizers map[string]*goi18n.Localizer
+	// plural are the keys whose message varies with its Count argument.
+	plural map[string]bool
 }
+
+// PluralArg is the argument that chooses a plural message's form.
+const PluralArg = "Count"
+
+// pluralForms are the CLDR plural categories a plural message may spell out. A message that
+// says a count is an object of them ({"one": "1 line", "other": "{{.Count}} lines"}), which
+// go-i18n reads as is and the frontend's loader picks from with Intl.PluralRules; "other" is
+// required, since every language has it.
+var pluralForms = []string{"zero", "one", "two", "few", "many", "other"}
 
 // Load reads every locales/<area>.<lang>.json file.
 func Load() (*Bundle, error) {
@@ -39,12 +51,21 @@ func LoadFS(fsys fs.FS) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
+	out := &Bundle{bundle: b, localizers: map[string]*goi18n.Localizer{}, plural: map[string]bool{}}
 	for _, f := range files {
+		msgs, err := readFile(fsys, f)
+		if err != nil {
+			return nil, err
+		}
+		for k, m := range msgs {
+			if m.Plural {
+				out.plural[k] = true
+			}
+		}
 		if _, err := b.LoadMessageFileFS(fsys, f); err != nil {
 			return nil, fmt.Errorf("locale file %s: %w", f, err)
 		}
 	}
-	out := &Bundle{bundle: b, localizers: map[string]*goi18n.Localizer{}}
 	for _, lang := range locales.Languages {
 		out.localizers[lang] = goi18n.NewLocalizer(b, lang, Fallback)
 	}
@@ -63,17 +84,43 @@ func Detect(env string) string {
 	return Fallback
 }
 
-// T localizes key with args in lang; a missing key yields the key itself, never a panic.
+// T localizes key with args in lang; a missing key yields the key itself, never a panic. A
+// plural message takes the form the language's rules give its Count argument.
 func (b *Bundle) T(lang, key string, args map[string]any) string {
 	loc, ok := b.localizers[lang]
 	if !ok {
 		loc = b.localizers[Fallback]
 	}
-	msg, err := loc.Localize(&goi18n.LocalizeConfig{MessageID: key, TemplateData: args})
-	if err != nil {
+	cfg := &goi18n.LocalizeConfig{MessageID: key, TemplateData: args}
+	if b.plural[key] {
+		cfg.PluralCount = pluralCount(args[PluralArg])
+	}
+	msg, err := loc.Localize(cfg)
+	if err != nil && !(b.plural[key] && msg != "") { // a form the message lacks falls back to "other"
 		return key
 	}
 	return msg
+}
+
+// pluralCount is a Count as go-i18n's plural rules take it (an integer or a decimal string),
+// or nil, which gives the "other" form: a count that is missing or of another type must not
+// cost the message.
+func pluralCount(v any) any {
+	switch n := v.(type) {
+	case int, int8, int16, int32, int64:
+		return n
+	case uint, uint8, uint16, uint32, uint64:
+		return fmt.Sprint(n)
+	case float64:
+		return strconv.FormatFloat(n, 'f', -1, 64)
+	case float32:
+		return strconv.FormatFloat(float64(n), 'f', -1, 32)
+	case string:
+		if _, err := strconv.ParseFloat(n, 64); err == nil {
+			return n
+		}
+	}
+	return nil
 }
 
 // Error localizes an error by its kind: the key is "error." + kind.
@@ -82,28 +129,85 @@ func (b *Bundle) Error(lang string, err error) string {
 	return b.T(lang, "error."+string(e.Kind), e.Args)
 }
 
-// Keys returns, per language, the set of message keys across every file in fsys.
-func Keys(fsys fs.FS) (map[string]map[string]string, error) {
+// Message is one key's text by plural form; a plain string is its "other" form alone.
+type Message struct {
+	Forms  map[string]string
+	Plural bool // written as an object of forms
+}
+
+// UnmarshalJSON reads a string, or an object of plural forms with "other" among them.
+func (m *Message) UnmarshalJSON(raw []byte) error {
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		*m = Message{Forms: map[string]string{"other": text}}
+		return nil
+	}
+	var forms map[string]string
+	if err := json.Unmarshal(raw, &forms); err != nil {
+		return fmt.Errorf("a message is a string or an object of plural forms: %w", err)
+	}
+	for form, text := range forms {
+		if !slices.Contains(pluralForms, form) {
+			return fmt.Errorf("%q is no plural form (want one of %v)", form, pluralForms)
+		}
+		if strings.TrimSpace(text) == "" {
+			return fmt.Errorf("plural form %q is empty", form)
+		}
+	}
+	if forms["other"] == "" {
+		return fmt.Errorf("a plural message needs an \"other\" form")
+	}
+	*m = Message{Forms: forms, Plural: true}
+	return nil
+}
+
+func readFile(fsys fs.FS, f string) (map[string]Message, error) {
+	raw, err := fs.ReadFile(fsys, f)
+	if err != nil {
+		return nil, err
+	}
+	var msgs map[string]Message
+	if err := json.Unmarshal(raw, &msgs); err != nil {
+		return nil, fmt.Errorf("locale file %s: %w", f, err)
+	}
+	return msgs, nil
+}
+
+// Messages returns, per language, every message across the files in fsys, with its forms.
+func Messages(fsys fs.FS) (map[string]map[string]Message, error) {
 	files, err := fs.Glob(fsys, "*.json")
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]map[string]string{}
+	out := map[string]map[string]Message{}
 	for _, f := range files {
 		lang := langOf(f)
-		raw, err := fs.ReadFile(fsys, f)
+		msgs, err := readFile(fsys, f)
 		if err != nil {
 			return nil, err
 		}
-		var msgs map[string]string
-		if err := json.Unmarshal(raw, &msgs); err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
 		if out[lang] == nil {
-			out[lang] = map[string]string{}
+			out[lang] = map[string]Message{}
 		}
 		for k, v := range msgs {
 			out[lang][k] = v
+		}
+	}
+	return out, nil
+}
+
+// Keys returns, per language, the message keys across every file in fsys, each with its text:
+// a plural message's "other" form, the one that names every placeholder.
+func Keys(fsys fs.FS) (map[string]map[string]string, error) {
+	all, err := Messages(fsys)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]map[string]string{}
+	for lang, msgs := range all {
+		out[lang] = map[string]string{}
+		for k, m := range msgs {
+			out[lang][k] = m.Forms["other"]
 		}
 	}
 	return out, nil

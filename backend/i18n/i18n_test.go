@@ -95,3 +95,88 @@ func TestDetect(t *testing.T) {
 		}
 	}
 }
+
+// A message that says a count is an object of CLDR plural forms; the language's rules pick the
+// form by the Count argument ("1 file", "2 files"; Chinese has one form).
+func TestPluralMessagesTakeTheFormOfTheirCount(t *testing.T) {
+	b, err := LoadFS(fstest.MapFS{
+		"a.en.json":    {Data: []byte(`{"files": {"one": "{{.Count}} file", "other": "{{.Count}} files"}, "plain": "Files: {{.Count}}", "others": {"other": "{{.Count}} things"}}`)},
+		"a.zh-CN.json": {Data: []byte(`{"files": {"other": "{{.Count}} 个文件"}, "plain": "文件：{{.Count}}", "others": "{{.Count}} 样东西"}`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		lang  string
+		count any
+		want  string
+	}{
+		{"en", 1, "1 file"}, {"en", 2, "2 files"}, {"en", 0, "0 files"}, {"en", int64(1), "1 file"},
+		// Counts that crossed JSON arrive as float64; a string count is read as a number.
+		{"en", float64(1), "1 file"}, {"en", float64(21), "21 files"}, {"en", "1", "1 file"},
+		{"zh-CN", 1, "1 个文件"}, {"zh-CN", 2, "2 个文件"},
+	} {
+		if got := b.T(c.lang, "files", map[string]any{"Count": c.count}); got != c.want {
+			t.Errorf("%s, Count %v (%T): %q, want %q", c.lang, c.count, c.count, got, c.want)
+		}
+	}
+	// A count of another type costs the form, never the message.
+	if got := b.T("en", "files", map[string]any{"Count": struct{}{}}); got == "files" {
+		t.Errorf("an odd count lost the message: %q", got)
+	}
+	if got := b.T("en", "others", map[string]any{"Count": 1}); got != "1 things" {
+		t.Errorf("a plural message with no form for one: %q", got)
+	}
+	if got := b.T("en", "plain", map[string]any{"Count": 1}); got != "Files: 1" {
+		t.Errorf("a plain message with a count: %q", got)
+	}
+	keys, err := Keys(fstest.MapFS{"a.en.json": {Data: []byte(`{"files": {"one": "one file", "other": "{{.Count}} files"}}`)}})
+	if err != nil || keys["en"]["files"] != "{{.Count}} files" {
+		t.Fatalf("Keys gives a plural message's other form: %v, %v", keys, err)
+	}
+}
+
+func TestPluralMessagesAreCheckedWhenLoaded(t *testing.T) {
+	for name, body := range map[string]string{
+		"no other form":   `{"x": {"one": "1 file"}}`,
+		"an unknown form": `{"x": {"single": "1 file", "other": "files"}}`,
+		"an empty form":   `{"x": {"one": " ", "other": "files"}}`,
+		"not a string":    `{"x": 3}`,
+	} {
+		if _, err := LoadFS(fstest.MapFS{"a.en.json": {Data: []byte(body)}}); err == nil {
+			t.Errorf("%s: loaded", name)
+		}
+	}
+}
+
+// Every form of a plural message names only placeholders its "other" form names, so the
+// placeholder parity across languages (which compares "other" forms) holds for every form.
+func TestPluralFormsNameNoOtherPlaceholders(t *testing.T) {
+	all, err := Messages(locales.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plurals := 0
+	for lang, msgs := range all {
+		for k, m := range msgs {
+			if !m.Plural {
+				continue
+			}
+			plurals++
+			other := placeholders(m.Forms["other"])
+			if !slices.Contains(other, PluralArg) {
+				t.Errorf("%s %s: a plural message's other form must show the {{.Count}}", lang, k)
+			}
+			for form, text := range m.Forms {
+				for _, p := range placeholders(text) {
+					if !slices.Contains(other, p) {
+						t.Errorf("%s %s: form %s names {{.%s}}, which its other form does not", lang, k, form, p)
+					}
+				}
+			}
+		}
+	}
+	if plurals == 0 {
+		t.Error("no plural message in the locales")
+	}
+}

@@ -169,19 +169,13 @@ describe('Settings against a scripted server', () => {
     await error.waitFor({ state: 'detached' });
   });
 
-  test('providers: presets fill the base URL and keys show where they come from', async () => {
-    await page.getByTestId('providers-section').scrollIntoViewIfNeeded();
-    await page.getByTestId('provider-kind').selectOption('openai');
-    await page.getByTestId('preset-ollama').click();
-    assert.equal(await page.getByTestId('provider-base-url').inputValue(), 'http://127.0.0.1:11434/v1');
-    await page.getByTestId('provider-model').fill('llama3.2');
-    await page.getByTestId('provider-save').click();
-    await eventually(async () => {
-      const { provider } = await api('Settings.Get');
-      return provider.kind === 'openai' && provider.baseUrl === 'http://127.0.0.1:11434/v1' && provider.model === 'llama3.2';
-    }, 'the provider to be saved');
+  test('providers: the one the command line set is the one shown, and it cannot be changed here', async () => {
+    const section = page.getByTestId('providers-section');
+    await section.scrollIntoViewIfNeeded();
+    assert.equal(await page.getByTestId('provider-in-force').textContent(), 'Scripted');
+    assert.match(await page.getByTestId('provider-command-line').textContent(), /Set on the command line/);
+    assert.equal(await page.getByTestId('provider-form').count(), 0);
     assert.equal(await page.getByTestId('key-anthropic-status').getAttribute('data-source'), 'none');
-    await shot('settings-07-providers');
   });
 
   test('external agents: an added command line survives a reload and can be removed', async () => {
@@ -296,6 +290,25 @@ describe('First run on a fresh data folder', () => {
     assert.equal((await api('Settings.Get')).providerReady, false);
     assert.equal(sessions[0].demo, true);
     await shot('onboarding-03-demo-started');
+    assert.deepEqual(errors, [], 'the page logged errors');
+  });
+
+  test('providers: presets fill the base URL and keys show where they come from', async () => {
+    await page.getByTestId('nav-settings').click();
+    await page.getByTestId('providers-section').scrollIntoViewIfNeeded();
+    // The offline demo is no provider: it runs only in its own sessions.
+    assert.deepEqual(await page.getByTestId('provider-kind').locator('option:not([disabled])').evaluateAll((os) => os.map((o) => o.value)), ['anthropic', 'openai']);
+    await page.getByTestId('provider-kind').selectOption('openai');
+    await page.getByTestId('preset-ollama').click();
+    assert.equal(await page.getByTestId('provider-base-url').inputValue(), 'http://127.0.0.1:11434/v1');
+    await page.getByTestId('provider-model').fill('llama3.2');
+    await page.getByTestId('provider-save').click();
+    await eventually(async () => {
+      const { provider } = await api('Settings.Get');
+      return provider.kind === 'openai' && provider.baseUrl === 'http://127.0.0.1:11434/v1' && provider.model === 'llama3.2';
+    }, 'the provider to be saved');
+    assert.equal(await page.getByTestId('key-anthropic-status').getAttribute('data-source'), 'none');
+    await shot('settings-07-providers');
     assert.deepEqual(errors, [], 'the page logged errors');
   });
 });

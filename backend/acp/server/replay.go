@@ -3,6 +3,7 @@ package server
 import (
 	acp "github.com/coder/acp-go-sdk"
 
+	"agentdesk/backend/agent"
 	"agentdesk/backend/eventlog"
 )
 
@@ -23,7 +24,8 @@ func (s *Server) replay(log []eventlog.Record, w where) []acp.SessionUpdate {
 }
 
 func (r *replayer) UserMessage(m eventlog.UserMessage) {
-	if m.Text != "" {
+	// A nudge is AgentDesk talking to the model; an editor would show it as the person's.
+	if m.Text != "" && !agent.IsNudge(m) {
 		r.out = append(r.out, acp.UpdateUserMessageText(m.Text))
 	}
 }

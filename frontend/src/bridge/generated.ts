@@ -1364,7 +1364,10 @@ export interface Methods {
    * it is queued to the turn boundary.
    */
   'Sessions.Configure': { req: ConfigureSessionRequest; res: ConfigureResult };
-  /** Continue resumes a session whose last turn was interrupted. */
+  /**
+   * Continue goes on in a session whose last turn ended unfinished: interrupted, failed, or
+   * stopped at its step limit.
+   */
   'Sessions.Continue': { req: SessionRef; res: Ack };
   /** Create makes a session over an existing folder. */
   'Sessions.Create': { req: CreateSessionRequest; res: Session };

@@ -193,6 +193,15 @@ export interface ReviewItem {
   turnId: '';
   review: ReviewMark;
 }
+/**
+ * AgentDesk's own word to the model within a turn (Verified mode reminding it to verify): shown
+ * as a note of the app's, never as the person's message. text is what the model read.
+ */
+export interface NudgeItem {
+  type: 'nudge';
+  turnId: string;
+  text: string;
+}
 /** An entry of the session's log the server could not read: shown, never silently skipped. */
 export interface UnreadableItem {
   type: 'unreadable';
@@ -214,6 +223,7 @@ export interface CompactedItem {
 export type Item = { /** The log entry a stored item starts at; absent on one only seen live. */ seq?: number } & (
   | CompactedItem
   | UserItem
+  | NudgeItem
   | AssistantItem
   | ToolItem
   | DirectItem

@@ -1,6 +1,15 @@
-/** Locale files are `<area>.<lang>.json`: flat maps of key -> message with `{{.Arg}}` placeholders. */
+/**
+ * Locale files are `<area>.<lang>.json`: flat maps of key -> message with `{{.Arg}}` placeholders.
+ * A message that says a count is an object of CLDR plural forms, {"one": …, "other": …}, picked by
+ * its Count argument (go-i18n reads the same files the same way); "other" is always there.
+ */
 
-export type Messages = Record<string, string>;
+export const PLURAL_FORMS = ['zero', 'one', 'two', 'few', 'many', 'other'] as const;
+export type PluralForm = (typeof PLURAL_FORMS)[number];
+export type PluralMessage = Partial<Record<PluralForm, string>> & { other: string };
+export type Message = string | PluralMessage;
+
+export type Messages = Record<string, Message>;
 export type Catalog = Record<string, Messages>;
 
 export interface LocaleFile {
@@ -25,7 +34,7 @@ export function toLocaleFiles(modules: Record<string, unknown>): LocaleFile[] {
     const raw = (mod as { default?: unknown })?.default ?? mod;
     const messages: Messages = {};
     if (typeof raw === 'object' && raw !== null) {
-      for (const [k, v] of Object.entries(raw)) if (typeof v === 'string') messages[k] = v;
+      for (const [k, v] of Object.entries(raw)) if (typeof v === 'string' || isPlural(v)) messages[k] = v;
     }
     files.push({ ...name, messages });
   }
@@ -46,8 +55,22 @@ export function catalogOf(modules: Record<string, Messages>): Catalog {
   return catalog;
 }
 
-const placeholders = (msg: string) =>
-  [...msg.matchAll(/\{\{\s*\.(\w+)\s*\}\}/g)].map((m) => m[1]).sort().join(',');
+/** A plural message: only plural forms, each a non-empty string, "other" among them. */
+export function isPlural(v: unknown): v is PluralMessage {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const entries = Object.entries(v);
+  return (
+    entries.length > 0 &&
+    entries.every(([form, text]) => (PLURAL_FORMS as readonly string[]).includes(form) && typeof text === 'string' && text.trim() !== '') &&
+    typeof (v as Record<string, unknown>).other === 'string'
+  );
+}
+
+/** The text that names every placeholder: a string itself, a plural message's "other" form. */
+export const otherForm = (m: Message): string => (typeof m === 'string' ? m : m.other);
+
+const placeholders = (msg: Message) =>
+  [...otherForm(msg).matchAll(/\{\{\s*\.(\w+)\s*\}\}/g)].map((m) => m[1]).sort().join(',');
 
 /**
  * Every area must exist in every language with exactly the same keys and the same placeholders.
@@ -69,7 +92,7 @@ export function parityProblems(files: LocaleFile[], languages: readonly string[]
       for (const key of [...allKeys].sort()) {
         const msg = msgs[key];
         if (msg === undefined) problems.push(`${area}.${lang}.json lacks "${key}"`);
-        else if (msg.trim() === '') problems.push(`${area}.${lang}.json has an empty "${key}"`);
+        else if (otherForm(msg).trim() === '') problems.push(`${area}.${lang}.json has an empty "${key}"`);
       }
     }
     for (const key of [...allKeys].sort()) {

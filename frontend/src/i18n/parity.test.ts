@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../bridge';
-import { catalogOf, parityProblems, parseLocalePath, type LocaleFile } from './catalog';
+import { catalogOf, isPlural, parityProblems, parseLocalePath, type LocaleFile } from './catalog';
 import { catalog, localeFiles } from './locales';
 
 const srcDir = fileURLToPath(new URL('..', import.meta.url));
@@ -24,12 +24,12 @@ describe('locales', () => {
     expect(shell).toEqual(['en', 'zh-CN']);
   });
 
-  it('hold only strings, so the page may take them as they are', () => {
+  it('hold only strings and plural messages, so the page may take them as they are', () => {
     const repoLocales = fileURLToPath(new URL('../../../locales', import.meta.url));
     const odd: string[] = [];
     for (const name of readdirSync(repoLocales).filter((n) => n.endsWith('.json'))) {
       const raw = JSON.parse(readFileSync(join(repoLocales, name), 'utf8')) as Record<string, unknown>;
-      for (const [k, v] of Object.entries(raw)) if (typeof v !== 'string') odd.push(`${name}: ${k}`);
+      for (const [k, v] of Object.entries(raw)) if (typeof v !== 'string' && !isPlural(v)) odd.push(`${name}: ${k}`);
     }
     expect(odd).toEqual([]);
     // Every message of every file reaches the page's catalog.
@@ -94,5 +94,32 @@ describe('locales', () => {
     expect(used.size).toBeGreaterThan(20);
     const missing = [...used].filter((k) => !(k in en) && !k.endsWith('.'));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('plural messages in the locales', () => {
+  it('are read into the catalog, and the real ones pick their form', async () => {
+    const { makeT } = await import('./translate');
+    const en = makeT(catalog, 'en');
+    expect(en('composer.code.hiddenLines', { Count: 1 })).toBe('… 1 more line …');
+    expect(en('composer.code.hiddenLines', { Count: 2 })).toBe('… 2 more lines …');
+    expect(makeT(catalog, 'zh-CN')('checkpoint.turnChanged', { Count: 1 })).toBe('本轮更改了 1 个文件');
+  });
+
+  it('are told apart from anything else shaped like an object', () => {
+    expect(isPlural({ one: 'a', other: 'b' })).toBe(true);
+    expect(isPlural({ other: 'b' })).toBe(true);
+    expect(isPlural({ one: 'a' })).toBe(false);
+    expect(isPlural({ single: 'a', other: 'b' })).toBe(false);
+    expect(isPlural({ one: '', other: 'b' })).toBe(false);
+    expect(isPlural(['a'])).toBe(false);
+  });
+
+  it("compare placeholders by their other form", () => {
+    const files: LocaleFile[] = [
+      { area: 'p', lang: 'en', messages: { n: { one: 'one file', other: '{{.Count}} files' } } },
+      { area: 'p', lang: 'zh-CN', messages: { n: '{{.Count}} 个文件' } },
+    ];
+    expect(parityProblems(files, LANGUAGES)).toEqual([]);
   });
 });

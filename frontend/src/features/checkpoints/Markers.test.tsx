@@ -49,7 +49,7 @@ describe('checkpoints in the transcript', () => {
     // A call that changed nothing has no line of its own.
     expect(screen.getAllByTestId('checkpoint-call')).toHaveLength(1);
     expect(screen.getByTestId('checkpoint-call').textContent).toContain('+generated.txt, −old.txt');
-    expect(screen.getByTestId('turn-changes').textContent).toContain('This turn changed 2 file(s)');
+    expect(screen.getByTestId('turn-changes').textContent).toContain('This turn changed 2 files');
 
     await userEvent.click(screen.getByTestId('checkpoint-restore'));
     await userEvent.click(screen.getByTestId('checkpoint-undo-call'));

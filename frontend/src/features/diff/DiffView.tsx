@@ -51,7 +51,7 @@ export default function DiffView({
     const lines = fileLines(change.after);
     return (
       <div className="diff" data-testid="diff" data-layout="new-file">
-        <DiffHead path={change.path} note={t('composer.diff.newFile', { Lines: lines.length })} />
+        <DiffHead path={change.path} note={t('composer.diff.newFile', { Count: lines.length })} />
         <div className="diff__scroll">
           <table className="diff__table diff__table--file">
             <tbody>

@@ -27,9 +27,12 @@ export function notificationText(d: AskedDecision, t: TFunction): NotificationTe
             : d.kind === 'continue'
               ? t('composer.continue.title', { Count: p.steps })
               : p.title;
-  const kind = ['approval', 'question', 'plan_review', 'elicitation', 'sampling', 'continue'].includes(d.kind) ? d.kind : 'other';
+  // Every kind the app knows has its own title (a test holds the locales to it); one from a newer
+  // backend gets the general one.
+  const own = `notify.title.${d.kind}`;
+  const title = t(own);
   return {
-    title: t(`notify.title.${kind}`),
+    title: title === own ? t('notify.title.other') : title,
     body: detail ? clip(detail) : t('notify.body.default'),
   };
 }

@@ -5,9 +5,12 @@ import { describeError } from '../../ui/errors';
 import { LOCAL_PRESETS } from './presets';
 import { useAction } from './useAction';
 
-const KINDS: readonly ProviderKind[] = ['anthropic', 'openai', 'demo'];
+// The offline demo is no choice here: it runs only in its own sessions, started from the
+// onboarding panel, and never as the provider of other turns.
+const KINDS: readonly ProviderKind[] = ['anthropic', 'openai'];
 
-const choiceOf = (p: ProviderSettings): ProviderChoice => ({ kind: p.kind, model: p.model, baseUrl: p.baseUrl });
+/** A provider saved as "demo" by earlier builds reads as none, as it does for every turn. */
+const choiceOf = (p: ProviderSettings): ProviderChoice => ({ kind: p.kind === 'demo' ? '' : p.kind, model: p.model, baseUrl: p.baseUrl });
 
 const same = (a: ProviderChoice, b: ProviderChoice) =>
   a.kind === b.kind && a.model.trim() === b.model.trim() && a.baseUrl.trim() === b.baseUrl.trim();
@@ -69,23 +72,21 @@ export function ProviderForm({
         </select>
       </div>
 
-      {shown.kind !== 'demo' && (
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-model`}>
-            {t('settings.provider.model')}
-          </label>
-          <input
-            id={`${id}-model`}
-            className="input mono"
-            value={shown.model}
-            spellCheck={false}
-            autoComplete="off"
-            placeholder={t('settings.provider.modelPlaceholder')}
-            data-testid="provider-model"
-            onChange={(e) => edit({ model: e.target.value })}
-          />
-        </div>
-      )}
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-model`}>
+          {t('settings.provider.model')}
+        </label>
+        <input
+          id={`${id}-model`}
+          className="input mono"
+          value={shown.model}
+          spellCheck={false}
+          autoComplete="off"
+          placeholder={t('settings.provider.modelPlaceholder')}
+          data-testid="provider-model"
+          onChange={(e) => edit({ model: e.target.value })}
+        />
+      </div>
 
       {shown.kind === 'openai' && (
         <div className="field field--wide">
@@ -125,8 +126,6 @@ export function ProviderForm({
           </div>
         </div>
       )}
-
-      {shown.kind === 'demo' && <p className="field__help field--wide">{t('settings.provider.demoHelp')}</p>}
 
       <div className="provider-form__actions field--wide">
         {save.error !== null && (

@@ -230,6 +230,12 @@ const ItemView = memo(function ItemView({ item }: { item: Item }) {
           <div className="msg__bubble">{item.text}</div>
         </div>
       );
+    case 'nudge':
+      return (
+        <div className="divider" role="note" data-testid="msg-nudge" title={item.text}>
+          <span>{t('composer.transcript.nudge')}</span>
+        </div>
+      );
     case 'assistant':
       return <AssistantMessage text={item.text} />;
     case 'tool':

@@ -141,6 +141,8 @@ function itemOf(it: G.Item, running: string): Item {
       };
     case 'user':
       return { type: 'user', turnId, text: it.text ?? '', steer: Boolean(it.steer) };
+    case 'nudge':
+      return { type: 'nudge', turnId, text: it.text ?? '' };
     case 'assistant':
       return { type: 'assistant', turnId, text: it.text ?? '' };
     case 'mode':
