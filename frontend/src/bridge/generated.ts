@@ -168,7 +168,9 @@ export interface ConfigureSessionRequest {
 }
 
 /**
- * CreateSessionRequest asks for a new session. Empty title and workspace take the defaults;
+ * CreateSessionRequest asks for a new session. The workspace is required — there is no default
+ * folder — and passes workspace.Resolve: ConfirmHome is the person's consent to the home folder
+ * itself. An empty title takes the default;
  * omitted modes mean plain Smart; an omitted permission means the Settings default, applied
  * by the backend at create time (R-AUTH-2).
  */
@@ -183,6 +185,7 @@ export interface CreateSessionRequest {
    * in Settings. Empty means the built-in runtime.
    */
   externalAgent?: string;
+  confirmHome?: boolean;
 }
 
 /** Decision is a pending request as the registry announces and persists it. */
@@ -198,7 +201,7 @@ export interface Decision {
 }
 
 /** Kind is what the composer morphs into to take the answer (R-DEC-1). */
-export type DecisionKind = 'question' | 'approval' | 'plan_review' | 'elicitation' | 'sampling';
+export type DecisionKind = 'question' | 'approval' | 'plan_review' | 'elicitation' | 'sampling' | 'continue';
 
 /** DecisionRef names one decision. */
 export interface DecisionRef {
@@ -311,6 +314,35 @@ export interface FileDiff {
   unrestorable?: boolean;
 }
 
+/** FolderEntry is one subfolder. */
+export interface FolderEntry {
+  name: string;
+  path: string;
+}
+
+/**
+ * FolderListRequest names the folder to list: absolute, "~" or "~/x"; empty means the home
+ * folder. Hidden includes folders whose name starts with a dot.
+ */
+export interface FolderListRequest {
+  path?: string;
+  hidden?: boolean;
+}
+
+/**
+ * FolderListing is a folder's subfolders, sorted by name, and whether the folder itself may be a
+ * workspace: Refusal is the kind of error choosing it would meet ("" when it may), Reason the
+ * localized sentence that says why. Parent is "" at the root.
+ */
+export interface FolderListing {
+  path: string;
+  parent: string;
+  home: string;
+  folders: FolderEntry[] | null;
+  refusal?: string;
+  reason?: string;
+}
+
 /**
  * ForkRequest names the session to copy and, with Before, the log entry the copy stops before
  * (a compaction, say: the copy then continues from the original words).
@@ -357,6 +389,10 @@ export interface ImportItem {
 export interface Info {
   version: string;
   dataDir: string;
+  /**
+   * DefaultWorkspace is the home folder, shown in About. It is no longer a default: a new
+   * session names its folder, and the home folder itself needs the person's confirmation.
+   */
   defaultWorkspace: string;
   transport: string;
 }
@@ -541,7 +577,7 @@ export interface NamesRequest {
 }
 
 /** Outcome is how a decision ended. */
-export type Outcome = 'answered' | 'rejected' | 'timed_out' | 'cancelled' | 'interrupted';
+export type Outcome = 'answered' | 'rejected' | 'timed_out' | 'cancelled' | 'interrupted' | 'suspended';
 
 /** Overflow is the data of EventOverflow. */
 export interface Overflow {
@@ -557,6 +593,11 @@ export type Override = '' | 'execute' | 'plan' | 'analyze' | 'debug' | 'verified
 
 /** PermissionMode is how much the agent may do without asking (R-GATE-3). */
 export type PermissionMode = 'ask' | 'auto' | 'full';
+
+/** PickedFolder is the folder the person chose in the native dialog; "" when they cancelled. */
+export interface PickedFolder {
+  path: string;
+}
 
 /**
  * Preference is the session's interaction preference (R-MODE-7): what the person chose in the
@@ -614,6 +655,12 @@ export interface QueueItem {
 export interface QueueView {
   sessionId: string;
   items: QueueItem[] | null;
+}
+
+/** RecentFolders are the workspaces of recent sessions that are still folders, most recent first. */
+export interface RecentFolders {
+  folders: string[] | null;
+  home: string;
 }
 
 /** RenameSessionRequest retitles a session. */
@@ -1147,6 +1194,21 @@ export interface Methods {
   'Decisions.Pending': { req: SessionRef; res: Decision[] | null };
   /** Resolve answers a decision; the first answer from any window or client wins. */
   'Decisions.Resolve': { req: ResolveRequest; res: ResolveResult };
+  /**
+   * List returns the subfolders of one folder. Browsing may pass through folders that cannot be a
+   * workspace (the root, to reach /srv/site); the listing says so instead of hiding them.
+   */
+  'Folders.List': { req: FolderListRequest; res: FolderListing };
+  /**
+   * Pick opens the desktop's own folder dialog. In the browser there is none: it fails with
+   * PickerUnavailable, and the page browses with List.
+   */
+  'Folders.Pick': { req: void; res: PickedFolder };
+  /**
+   * Recent returns the workspaces the person used before, most recent first; folders that are gone
+   * or that the rule now refuses (and the demo's scratch folders) are left out.
+   */
+  'Folders.Recent': { req: void; res: RecentFolders };
   /**
    * Add stores a server and enables it, which starts it once to pin its tools. A server that
    * cannot start stays in the list, switched off, and the error says why.
