@@ -51,15 +51,15 @@ export function App({
   return (
     <SettingsApiProvider value={settingsApi}>
       <FoldersApiProvider value={foldersApi}>
-      <I18nProvider lang={language}>
-        {status === 'error' ? (
-          <div className="splash" data-testid="app-error">
-            <ErrorNotice error={error} onRetry={() => void settings.load()} />
-          </div>
-        ) : (
-          <Shell api={api} sessions={sessions} settings={settings} />
-        )}
-      </I18nProvider>
+        <I18nProvider lang={language}>
+          {status === 'error' ? (
+            <div className="splash" data-testid="app-error">
+              <ErrorNotice error={error} onRetry={() => void settings.load()} />
+            </div>
+          ) : (
+            <Shell api={api} sessions={sessions} settings={settings} />
+          )}
+        </I18nProvider>
       </FoldersApiProvider>
     </SettingsApiProvider>
   );

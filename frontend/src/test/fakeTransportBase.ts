@@ -19,7 +19,11 @@ export abstract class FakeTransportBase implements Transport {
   /** The home folder, the workspaces of recent sessions and the folders under each folder. */
   home = '/home/ada';
   recentFolders: string[] = [];
-  folderTree: Record<string, string[]> = { '/': ['etc', 'home'], '/home': ['ada'], '/home/ada': ['notes', 'project'] };
+  folderTree: Record<string, string[]> = { '/': ['etc', 'home'], '/home': ['ada'], '/home/ada': ['notes', 'project'],
+    '/home/ada/notes': [],
+    '/home/ada/project': [],
+    '/etc': [],
+  };
   /** What the native dialog answers (desktop only). */
   picked = '';
 
