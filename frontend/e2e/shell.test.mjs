@@ -55,7 +55,8 @@ test('create a session, rename it, and find it again after a reload', async () =
   await page.getByTestId('no-sessions').waitFor();
   await shot('01-empty-state');
 
-  // The first message of the new-task composer creates the session and names it.
+  // The first message of the new-task composer creates the session, in the folder given, and names it.
+  await page.getByTestId('new-task-workspace').fill(tempDir('agentdesk-e2e-ws-'));
   await page.getByTestId('composer-input').fill('Hello');
   await page.getByTestId('composer-input').press('Enter');
   await sessionItems().first().waitFor();
