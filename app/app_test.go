@@ -83,6 +83,7 @@ func TestBridgeExposesEveryBoundMethod(t *testing.T) {
 	want := []string{"Checkpoints.Changes", "Checkpoints.List", "Checkpoints.Preview", "Checkpoints.Restore", "Checkpoints.Review",
 		"Composer.Cancel", "Composer.RunTool", "Composer.Send", "Composer.Tools", "Composer.Unqueue",
 		"Decisions.Pending", "Decisions.Resolve",
+		"Folders.List", "Folders.Pick", "Folders.Recent",
 		"MCP.Add", "MCP.AddRule", "MCP.Approve", "MCP.Disable", "MCP.Enable", "MCP.Import", "MCP.List", "MCP.Log", "MCP.Preview",
 		"MCP.Remove", "MCP.SetToolOff",
 		"Sessions.Configure", "Sessions.Continue", "Sessions.Create", "Sessions.Delete", "Sessions.Fork", "Sessions.Get", "Sessions.List",
