@@ -114,7 +114,7 @@ test('a session created by another client appears without a reload', async () =>
     window.__sameDocument = true;
   });
 
-  const created = await api('Sessions.Create', { title: 'Made over HTTP' });
+  const created = await api('Sessions.Create', { title: 'Made over HTTP', workspace: tempDir('agentdesk-e2e-ws-') });
   assert.equal(created.title, 'Made over HTTP');
   await itemTitled('Made over HTTP').waitFor();
   assert.equal(await page.evaluate(() => window.__sameDocument), true, 'the page must not have reloaded');
