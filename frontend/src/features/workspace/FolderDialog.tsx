@@ -49,7 +49,7 @@ export function FolderDialog({
     // Opens once, where the field pointed; later moves go through open().
     void open(start);
     dialog.current?.focus();
-  }, []); // eslint-disable-line
+  }, []);
 
   return (
     <div className="folder-dialog__backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>

@@ -48,7 +48,7 @@ export function WorkspaceField({
       live = false;
     };
     // The list is asked once per new task; onRecent may change identity on every render.
-  }, [folders]); // eslint-disable-line
+  }, [folders]);
 
   async function choose() {
     if (desktop) {
