@@ -28,8 +28,8 @@ const (
 
 // Info describes the running app.
 type Info struct {
-	Version          string `json:"version"`
-	DataDir          string `json:"dataDir"`
+	Version string `json:"version"`
+	DataDir string `json:"dataDir"`
 	// DefaultWorkspace is the home folder, shown in About. It is no longer a default: a new
 	// session names its folder, and the home folder itself needs the person's confirmation.
 	DefaultWorkspace string `json:"defaultWorkspace"`
