@@ -83,6 +83,7 @@ func TestBridgeExposesEveryBoundMethod(t *testing.T) {
 	want := []string{"Checkpoints.Changes", "Checkpoints.List", "Checkpoints.Preview", "Checkpoints.Restore", "Checkpoints.Review",
 		"Composer.Cancel", "Composer.RunTool", "Composer.Send", "Composer.Tools", "Composer.Unqueue",
 		"Decisions.Pending", "Decisions.Resolve",
+		"Folders.List", "Folders.Pick", "Folders.Recent",
 		"MCP.Add", "MCP.AddRule", "MCP.Approve", "MCP.Disable", "MCP.Enable", "MCP.Import", "MCP.List", "MCP.Log", "MCP.Preview",
 		"MCP.Remove", "MCP.SetToolOff",
 		"Sessions.Configure", "Sessions.Continue", "Sessions.Create", "Sessions.Delete", "Sessions.Fork", "Sessions.Get", "Sessions.List",
@@ -105,7 +106,12 @@ func TestCallsThroughTheBridgeBroadcastAndFailTyped(t *testing.T) {
 		mu.Unlock()
 	})
 	m := svc.Methods()
-	out, err := m["Sessions.Create"](context.Background(), json.RawMessage(`{}`))
+	// There is no default folder: a request without one is refused, saying so.
+	if _, err := m["Sessions.Create"](context.Background(), json.RawMessage(`{}`)); err == nil || !strings.Contains(err.Error(), "WORKSPACE_REQUIRED") {
+		t.Fatalf("no workspace: %v", err)
+	}
+	ws, _ := json.Marshal(map[string]string{"workspace": svc.Info.DefaultWorkspace})
+	out, err := m["Sessions.Create"](context.Background(), ws)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +196,7 @@ func TestTheAgentStartsWhenItsSessionOpens(t *testing.T) {
 		t.Fatal(err)
 	}
 	sessions := &Sessions{svc}
-	s, err := sessions.Create(CreateSessionRequest{ExternalAgent: "/nonexistent/opencode acp"})
+	s, err := sessions.Create(CreateSessionRequest{ExternalAgent: "/nonexistent/opencode acp", Workspace: svc.Info.DefaultWorkspace})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,12 +232,12 @@ func TestTheAgentStartsWhenItsSessionOpens(t *testing.T) {
 func TestASessionIsReadOnItsOwn(t *testing.T) {
 	svc := newServices(t)
 	sessions := &Sessions{svc}
-	first, err := sessions.Create(CreateSessionRequest{})
+	first, err := sessions.Create(CreateSessionRequest{Workspace: svc.Info.DefaultWorkspace})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 3 {
-		if _, err := sessions.Create(CreateSessionRequest{}); err != nil {
+		if _, err := sessions.Create(CreateSessionRequest{Workspace: svc.Info.DefaultWorkspace}); err != nil {
 			t.Fatal(err)
 		}
 	}

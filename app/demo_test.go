@@ -110,7 +110,7 @@ func TestTheDemoFollowsThePersonInItsOwnSession(t *testing.T) {
 	}
 
 	// Any other session, in any folder, has no provider: it is refused before a turn starts.
-	other, _ := (&Sessions{svc}).Create(CreateSessionRequest{})
+	other, _ := (&Sessions{svc}).Create(CreateSessionRequest{Workspace: svc.Info.DefaultWorkspace})
 	if _, err := (&Composer{svc}).Send(SendRequest{SessionID: other.ID, Text: "hi"}); err == nil || !strings.Contains(err.Error(), string(NoProvider)) {
 		t.Fatalf("another session: %v", err)
 	}
@@ -166,7 +166,7 @@ func TestADemoFolderIsRemovedAtTheNextStart(t *testing.T) {
 }
 
 func TestAppErrorKindsHaveMessages(t *testing.T) {
-	for _, m := range i18n.Missing("error."+string(NoProvider), "error."+string(DemoEnded), "error."+string(NotificationsUnavailable)) {
+	for _, m := range i18n.Missing("error."+string(NoProvider), "error."+string(DemoEnded), "error."+string(NotificationsUnavailable), "error."+string(PickerUnavailable)) {
 		t.Errorf("no message for %s", m)
 	}
 }

@@ -63,7 +63,7 @@ func TestConfigureIsQueuedWhileATurnRuns(t *testing.T) {
 	script := filepath.Join(t.TempDir(), "s.json")
 	os.WriteFile(script, []byte(`{"responses":[{"text":"slow","delay_ms":1000},{"text":"next"}]}`), 0o600)
 	svc.override, _ = newScripted(script)
-	sess, _ := (&Sessions{svc}).Create(CreateSessionRequest{})
+	sess, _ := (&Sessions{svc}).Create(CreateSessionRequest{Workspace: svc.Info.DefaultWorkspace})
 	(&Composer{svc}).Send(SendRequest{SessionID: sess.ID, Text: "work"})
 	chat := "chat"
 	res, err := (&Sessions{svc}).Configure(ConfigureSessionRequest{ID: sess.ID, InteractionMode: &chat})

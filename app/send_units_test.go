@@ -66,7 +66,7 @@ func servicesWithoutCheckpoints(t testing.TB, model provider.Provider) *Services
 // up to the turn's first model request.
 func unitsOfFirstSend(t testing.TB, svc *Services, model *heldModel, text string) (units uint64, sessionID string) {
 	t.Helper()
-	sess, err := (&Sessions{svc}).Create(CreateSessionRequest{})
+	sess, err := (&Sessions{svc}).Create(CreateSessionRequest{Workspace: svc.Info.DefaultWorkspace})
 	if err != nil {
 		t.Fatal(err)
 	}

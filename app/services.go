@@ -28,8 +28,10 @@ const (
 
 // Info describes the running app.
 type Info struct {
-	Version          string `json:"version"`
-	DataDir          string `json:"dataDir"`
+	Version string `json:"version"`
+	DataDir string `json:"dataDir"`
+	// DefaultWorkspace is the home folder, shown in About. It is no longer a default: a new
+	// session names its folder, and the home folder itself needs the person's confirmation.
 	DefaultWorkspace string `json:"defaultWorkspace"`
 	Transport        string `json:"transport"`
 }
@@ -68,6 +70,21 @@ type Services struct {
 	commandLine *CommandLineProvider
 	mu          sync.RWMutex
 	lang        string
+	// pickFolder opens the native folder dialog; only the desktop window has one (nil in serve).
+	pickFolder func(title string) (string, error)
+}
+
+// setPicker installs the window's native folder dialog.
+func (s *Services) setPicker(pick func(title string) (string, error)) {
+	s.mu.Lock()
+	s.pickFolder = pick
+	s.mu.Unlock()
+}
+
+func (s *Services) picker() func(title string) (string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.pickFolder
 }
 
 // NewServices wires the facades over an open store, which Close then closes. The language is
@@ -148,7 +165,7 @@ func (s *Services) T(key string, args map[string]any) string {
 // Facades are the structs bound to the window and served over HTTP, in one list so the two
 // transports cannot drift apart.
 func (s *Services) Facades() []any {
-	return []any{&Sessions{s}, &Composer{s}, &Decisions{s}, &Settings{s}, &System{s}, &MCP{s}, &Checkpoints{s}}
+	return []any{&Sessions{s}, &Composer{s}, &Decisions{s}, &Settings{s}, &System{s}, &MCP{s}, &Checkpoints{s}, &Folders{s}}
 }
 
 // orEmpty lets a list reach the frontend as [], never null, so it need not check for both.

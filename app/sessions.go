@@ -33,7 +33,9 @@ type Session struct {
 	UpdatedAt time.Time `json:"updatedAt"`
 }
 
-// CreateSessionRequest asks for a new session. Empty title and workspace take the defaults;
+// CreateSessionRequest asks for a new session. The workspace is required — there is no default
+// folder — and passes workspace.Resolve: ConfirmHome is the person's consent to the home folder
+// itself. An empty title takes the default;
 // omitted modes mean plain Smart; an omitted permission means the Settings default, applied
 // by the backend at create time (R-AUTH-2).
 type CreateSessionRequest struct {
@@ -45,6 +47,7 @@ type CreateSessionRequest struct {
 	// ExternalAgent runs the session on an external ACP agent: one of the command lines saved
 	// in Settings. Empty means the built-in runtime.
 	ExternalAgent string `json:"externalAgent,omitempty"`
+	ConfirmHome   bool   `json:"confirmHome,omitempty"`
 }
 
 // RenameSessionRequest retitles a session.
@@ -122,10 +125,8 @@ func (f *Sessions) Get(req SessionRef) (Session, error) {
 // Create makes a session over an existing folder.
 func (f *Sessions) Create(req CreateSessionRequest) (Session, error) {
 	in := session.CreateInput{Title: strings.TrimSpace(req.Title), Workspace: strings.TrimSpace(req.Workspace),
-		Mode: mode.FollowUpInput{InteractionMode: req.InteractionMode, ExecutionOverride: req.ExecutionOverride}, Permission: req.PermissionMode}
-	if in.Workspace == "" {
-		in.Workspace = f.s.Info.DefaultWorkspace
-	}
+		Mode: mode.FollowUpInput{InteractionMode: req.InteractionMode, ExecutionOverride: req.ExecutionOverride}, Permission: req.PermissionMode,
+		ConfirmHome: req.ConfirmHome}
 	if in.Title == "" {
 		in.Title = f.s.T("session.defaultTitle", nil)
 	}

@@ -22,7 +22,7 @@ func TestSessionStateFollowsTheTurnAndItsDecisions(t *testing.T) {
 		{"text":"asking","tool_calls":[{"name":"ask_user","input":{"question":"Which one?","options":["A","B"]}}]},
 		{"text":"done"}]}`), 0o600)
 	svc.override, _ = newScripted(script)
-	sess, err := (&Sessions{svc}).Create(CreateSessionRequest{})
+	sess, err := (&Sessions{svc}).Create(CreateSessionRequest{Workspace: svc.Info.DefaultWorkspace})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,8 +29,8 @@ func TestSessionsAreTitledFromTheirFirstMessage(t *testing.T) {
 	script := filepath.Join(t.TempDir(), "s.json")
 	os.WriteFile(script, []byte(`{"responses":[{"text":"a"},{"text":"b"},{"text":"c"}]}`), 0o600)
 	svc.override, _ = newScripted(script)
-	untitled, _ := (&Sessions{svc}).Create(CreateSessionRequest{})
-	named, _ := (&Sessions{svc}).Create(CreateSessionRequest{Title: "My title"})
+	untitled, _ := (&Sessions{svc}).Create(CreateSessionRequest{Workspace: svc.Info.DefaultWorkspace})
+	named, _ := (&Sessions{svc}).Create(CreateSessionRequest{Title: "My title", Workspace: svc.Info.DefaultWorkspace})
 	send := func(id, text string) {
 		t.Helper()
 		if _, err := (&Composer{svc}).Send(SendRequest{SessionID: id, Text: text}); err != nil {

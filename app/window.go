@@ -27,6 +27,9 @@ func RunWindow(s *Services, assets fs.FS) error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup: func(ctx context.Context) {
 			stop = relay(s.Bus, func(name string, data any) { runtime.EventsEmit(ctx, name, data) })
+			s.setPicker(func(title string) (string, error) {
+				return runtime.OpenDirectoryDialog(ctx, runtime.OpenDialogOptions{Title: title, CanCreateDirectories: true})
+			})
 		},
 		OnDomReady: func(ctx context.Context) {
 			s.notifyWaiting()

@@ -20,6 +20,7 @@ import (
 	"agentdesk/backend/errs"
 	"agentdesk/backend/i18n"
 	"agentdesk/backend/mode"
+	"agentdesk/backend/workspace"
 )
 
 // Version is stamped at build time with -ldflags "-X agentdesk/app/cli.Version=…".
@@ -156,7 +157,8 @@ func (c *Context) exitFor(err error) int {
 	c.errorf(err)
 	switch errs.KindOf(err) {
 	case errs.InvalidValue, errs.InvalidInput, errs.Usage, errs.NoWorkspace, errs.MissingArgument, errs.AlreadyExists, errs.NotFound,
-		mode.ChatWithOverride, external.ChatRefused, external.NoPlanMode, agent.ShortcutInChat, client.ExternalAgentNotSaved:
+		mode.ChatWithOverride, external.ChatRefused, external.NoPlanMode, agent.ShortcutInChat, client.ExternalAgentNotSaved,
+		workspace.Required, workspace.Relative, workspace.Invalid, workspace.SystemFolder, workspace.ContainsHome, workspace.HomeNeedsConfirmation:
 		return ExitUsage
 	}
 	return ExitFailure

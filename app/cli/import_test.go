@@ -81,7 +81,10 @@ func TestImportRefusalsExit2NamingTheValueAndWriteNothing(t *testing.T) {
 		edit func(e *store.Export)
 		want []string
 	}{
-		"missing workspace": {func(e *store.Export) { e.Session.Workspace = missing }, []string{missing}},
+		"missing workspace":     {func(e *store.Export) { e.Session.Workspace = missing }, []string{missing}},
+		"the root as workspace": {func(e *store.Export) { e.Session.Workspace = "/" }, []string{"/ is the root or a system folder"}},
+		"a system folder":       {func(e *store.Export) { e.Session.Workspace = "/etc" }, []string{"/etc is the root or a system folder"}},
+		"a relative workspace":  {func(e *store.Export) { e.Session.Workspace = "proj" }, []string{"proj is not a full path"}},
 		"unknown event type": {func(e *store.Export) { e.Events[0].Type = "shell.exec" },
 			[]string{"shell.exec", "events[0].type", strings.Join(store.EventTypes, ", ")}},
 		"unknown turn status": {func(e *store.Export) {
@@ -101,5 +104,36 @@ func TestImportRefusalsExit2NamingTheValueAndWriteNothing(t *testing.T) {
 			}
 		}
 		listIsEmpty(t, d)
+	}
+}
+
+// The home folder needs the person's word on every path in: a file cannot give it, the person
+// importing it can, and `sessions create` asks for the same flag.
+func TestTheHomeFolderNeedsConfirmHome(t *testing.T) {
+	d, w := t.TempDir(), t.TempDir()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	file := exportFile(t, d, w, func(e *store.Export) { e.Session.Workspace = home })
+	code, out, errOut := run(t, nil, "sessions", "import", file, "--data-dir", d)
+	if code != ExitUsage || out != "" || !strings.Contains(errOut, "~/.ssh") || !strings.Contains(errOut, "--confirm-home") {
+		t.Fatalf("home without --confirm-home: exit %d, %q %q", code, out, errOut)
+	}
+	listIsEmpty(t, d)
+	var got session.Imported
+	if err := json.Unmarshal([]byte(mustRun(t, "sessions", "import", file, "--confirm-home", "--json", "--data-dir", d)), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Workspace != home {
+		t.Fatalf("imported workspace %q, want %q", got.Workspace, home)
+	}
+	if code, _, errOut := run(t, nil, "sessions", "create", "--workspace", "~", "--data-dir", d); code != ExitUsage || !strings.Contains(errOut, "--confirm-home") {
+		t.Fatalf("create over ~: exit %d, %q", code, errOut)
+	}
+	v := decodeView(t, mustRun(t, "sessions", "create", "--workspace", "~", "--confirm-home", "--json", "--data-dir", d))
+	if v.Workspace != home {
+		t.Fatalf("created workspace %q, want %q", v.Workspace, home)
+	}
+	if code, _, errOut := run(t, nil, "sessions", "create", "--workspace", "/", "--data-dir", d); code != ExitUsage || !strings.Contains(errOut, "system folder") {
+		t.Fatalf("create over /: exit %d, %q", code, errOut)
 	}
 }

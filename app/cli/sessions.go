@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"agentdesk/backend/acp/client"
@@ -111,7 +112,7 @@ func runSessions(c *Context, args []string) int {
 		{name: "fork", args: []string{"ID"}, flags: forkFlags, run: runFork},
 		{name: "delete", args: []string{"ID"}, flags: jsonFlag, run: runDelete},
 		{name: "export", args: []string{"ID"}, run: runExport},
-		{name: "import", args: []string{"FILE"}, flags: jsonFlag, run: runImport},
+		{name: "import", args: []string{"FILE"}, flags: importFlags, run: runImport},
 	}, args)
 }
 
@@ -123,6 +124,29 @@ func createFlags(c *Context, fs *flag.FlagSet) {
 	fs.String("override", "", c.T("cli.flag.override"))
 	fs.String("permission", "", c.T("cli.flag.permission"))
 	fs.String("agent", "", c.T("cli.flag.agent"))
+	fs.Bool("confirm-home", false, c.T("cli.flag.confirmHome"))
+}
+
+// importFlags are import's: the home folder as a file's workspace needs the person's word too.
+func importFlags(c *Context, fs *flag.FlagSet) {
+	jsonFlag(c, fs)
+	fs.Bool("confirm-home", false, c.T("cli.flag.confirmHome"))
+}
+
+// workspaceArg is --workspace as the rule should see it. A relative path means the current
+// folder of the shell it was typed in, as every command line tool reads it; "~" and "~/x" are
+// left for workspace.Resolve to expand (a quoted or --flag=~ form reaches us unexpanded).
+func workspaceArg(raw string) string {
+	if raw == "~" || strings.HasPrefix(raw, "~") {
+		return raw
+	}
+	return absPath(raw)
+}
+
+// confirmHome is --confirm-home.
+func confirmHome(fs *flag.FlagSet) bool {
+	f := fs.Lookup("confirm-home")
+	return f != nil && f.Value.String() == "true"
 }
 
 // newSession creates a session, on the external agent named by --agent when given (it must
@@ -186,7 +210,8 @@ func runCreate(c *Context, fs *flag.FlagSet, _ []string) int {
 		title = c.T("session.defaultTitle")
 	}
 	return c.withSessions(func(svc *session.Service) error {
-		v, err := newSession(svc, fs, session.CreateInput{Title: title, Workspace: absPath(workspace), Mode: in, Permission: flagValue(fs, "permission")})
+		v, err := newSession(svc, fs, session.CreateInput{Title: title, Workspace: workspaceArg(workspace), Mode: in, Permission: flagValue(fs, "permission"),
+			ConfirmHome: confirmHome(fs)})
 		if err == nil {
 			c.printView(fs, v)
 		}
@@ -343,7 +368,7 @@ func runImport(c *Context, fs *flag.FlagSet, args []string) int {
 	}
 	defer f.Close()
 	return c.withSessions(func(svc *session.Service) error {
-		imp, err := svc.Import(f)
+		imp, err := svc.Import(f, session.ImportOptions{ConfirmHome: confirmHome(fs)})
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 
 	"agentdesk/backend/bus"
 	"agentdesk/backend/errs"
+	"agentdesk/backend/workspace"
 )
 
 const (
@@ -50,6 +52,10 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 }
 
 func statusOf(err error) int {
+	// A refused workspace is the request's fault, said in words: not a server failure.
+	if slices.Contains(workspace.Kinds, errs.KindOf(err)) {
+		return http.StatusBadRequest
+	}
 	switch errs.KindOf(err) {
 	case errs.InvalidInput, errs.InvalidValue:
 		return http.StatusBadRequest

@@ -2,11 +2,10 @@ package session
 
 import (
 	"io"
-	"path/filepath"
 
-	"agentdesk/backend/errs"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/store"
+	"agentdesk/backend/workspace"
 )
 
 // Reasons an import narrowed a value; each has the message "exchange.narrowed." + reason.
@@ -39,15 +38,22 @@ type Imported struct {
 	Narrowed []Narrowed `json:"narrowed"`
 }
 
+// ImportOptions are what the person said on importing.
+type ImportOptions struct {
+	// ConfirmHome allows a file whose workspace is the home folder: a file cannot give that
+	// consent, the person importing it can.
+	ConfirmHome bool
+}
+
 // Import writes an export file as a new session, validated like every other write path: the
-// workspace must exist and is stored resolved; the permission a file may carry is at most auto;
+// workspace passes the same rule as a new session's (workspace.Resolve) and is stored resolved; the permission a file may carry is at most auto;
 // everything else is checked by the store's importer, and nothing is written unless all of it
 // is valid. The file is read as a stream: any size, in bounded memory.
-func (s *Service) Import(r io.Reader) (Imported, error) {
+func (s *Service) Import(r io.Reader, opts ImportOptions) (Imported, error) {
 	out := Imported{Narrowed: []Narrowed{}}
 	row, err := s.Store.ImportStream(r, func(in *store.ExportedSession) error {
 		var err error
-		if in.Workspace, err = ResolveWorkspace(in.Workspace); err != nil {
+		if in.Workspace, err = workspace.Resolve(in.Workspace, opts.ConfirmHome); err != nil {
 			return err
 		}
 		perm, narrowed := importedPermission(in.PermissionMode)
@@ -80,22 +86,4 @@ func importedPermission(raw string) (policy.PermissionMode, *Narrowed) {
 		return p, nil
 	}
 	return policy.Ask, &Narrowed{Field: "permission_mode", From: raw, To: string(policy.Ask), Reason: reason}
-}
-
-// ResolveWorkspace checks that dir is an existing folder, like Create does, and returns it
-// absolute with symlinks followed, so the stored workspace names the real folder that the gate
-// and the file tools confine to, not a link that could later point elsewhere.
-func ResolveWorkspace(dir string) (string, error) {
-	if err := checkWorkspace(dir); err != nil {
-		return "", err
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", errs.Wrap(errs.NoWorkspace, err, "Path", dir)
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return "", errs.Wrap(errs.NoWorkspace, err, "Path", dir)
-	}
-	return real, nil
 }

@@ -13,6 +13,7 @@ import (
 	"agentdesk/backend/i18n"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/store"
+	"agentdesk/backend/workspace"
 )
 
 // exported creates a session with a mode switch and a finished turn, exports it and deletes it,
@@ -73,7 +74,7 @@ func TestImportNarrowsFullAccessAndUnknownPermissions(t *testing.T) {
 	}
 	for _, c := range cases {
 		exp.Session.PermissionMode = c.raw
-		got, err := svc.Import(encode(t, exp))
+		got, err := svc.Import(encode(t, exp), ImportOptions{})
 		if err != nil {
 			t.Fatalf("%q: %v", c.raw, err)
 		}
@@ -94,15 +95,51 @@ func TestImportRefusesAMissingWorkspace(t *testing.T) {
 	exp := exported(t, svc, w, "ask")
 	missing := filepath.Join(w, "gone")
 	exp.Session.Workspace = missing
-	_, err := svc.Import(encode(t, exp))
+	_, err := svc.Import(encode(t, exp), ImportOptions{})
 	if e := errs.As(err); e.Kind != errs.NoWorkspace || e.Args["Path"] != missing {
 		t.Fatalf("missing workspace: %v", err)
 	}
 	exp.Session.Workspace = ""
-	if _, err := svc.Import(encode(t, exp)); errs.KindOf(err) != errs.InvalidInput {
+	if _, err := svc.Import(encode(t, exp), ImportOptions{}); errs.KindOf(err) != workspace.Required {
 		t.Fatalf("empty workspace: %v", err)
 	}
 	noSessions(t, svc)
+}
+
+// An import applies the rule a new session does: a file cannot name the root, a system folder,
+// a relative path or the home folder unless the person importing it confirmed the home folder.
+func TestImportAppliesTheWorkspaceRule(t *testing.T) {
+	svc, w := newService(t)
+	exp := exported(t, svc, w, "ask")
+	for raw, want := range map[string]errs.Kind{
+		"/":        workspace.SystemFolder,
+		"/etc":     workspace.SystemFolder,
+		"/usr/lib": workspace.SystemFolder,
+		".":        workspace.Relative,
+		"proj":     workspace.Relative,
+		"~bob":     workspace.Invalid,
+	} {
+		exp.Session.Workspace = raw
+		if _, err := svc.Import(encode(t, exp), ImportOptions{}); errs.KindOf(err) != want {
+			t.Errorf("workspace %q: %v, want %s", raw, err, want)
+		}
+	}
+	home := workspace.Home()
+	if home == "" {
+		t.Fatal("no home folder to test with")
+	}
+	exp.Session.Workspace = home
+	if _, err := svc.Import(encode(t, exp), ImportOptions{}); errs.KindOf(err) != workspace.HomeNeedsConfirmation {
+		t.Errorf("home without confirmation: %v", err)
+	}
+	noSessions(t, svc)
+	got, err := svc.Import(encode(t, exp), ImportOptions{ConfirmHome: true})
+	if err != nil {
+		t.Fatalf("home confirmed: %v", err)
+	}
+	if real, _ := filepath.EvalSymlinks(home); got.Workspace != real {
+		t.Errorf("workspace %q, want %q", got.Workspace, real)
+	}
 }
 
 func TestImportStoresTheResolvedWorkspace(t *testing.T) {
@@ -117,7 +154,7 @@ func TestImportStoresTheResolvedWorkspace(t *testing.T) {
 	}
 	exp := exported(t, svc, w, "ask")
 	exp.Session.Workspace = link + string(filepath.Separator) + "."
-	got, err := svc.Import(encode(t, exp))
+	got, err := svc.Import(encode(t, exp), ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +168,7 @@ func TestImportRoundTripsAnExportUnchanged(t *testing.T) {
 	svc, w := newService(t)
 	real, _ := filepath.EvalSymlinks(w)
 	exp := exported(t, svc, real, "auto")
-	got, err := svc.Import(encode(t, exp))
+	got, err := svc.Import(encode(t, exp), ImportOptions{})
 	if err != nil || len(got.Narrowed) != 0 {
 		t.Fatalf("import: %+v %v", got, err)
 	}
@@ -150,12 +187,12 @@ func TestImportIsAllOrNothing(t *testing.T) {
 	svc, w := newService(t)
 	exp := exported(t, svc, w, "full")
 	exp.Events = append(exp.Events, store.ExportedEvent{Type: "shell.exec", Payload: json.RawMessage(`{}`)})
-	if _, err := svc.Import(encode(t, exp)); errs.KindOf(err) != errs.InvalidValue {
+	if _, err := svc.Import(encode(t, exp), ImportOptions{}); errs.KindOf(err) != errs.InvalidValue {
 		t.Fatalf("unknown event type: %v", err)
 	}
 	exp.Events = exp.Events[:len(exp.Events)-1]
 	exp.Turns[0].Status = "paused"
-	if _, err := svc.Import(encode(t, exp)); errs.KindOf(err) != errs.InvalidValue {
+	if _, err := svc.Import(encode(t, exp), ImportOptions{}); errs.KindOf(err) != errs.InvalidValue {
 		t.Fatalf("unknown turn status: %v", err)
 	}
 	noSessions(t, svc)

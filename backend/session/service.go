@@ -4,13 +4,11 @@
 package session
 
 import (
-	"os"
-	"strings"
-
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/store"
+	"agentdesk/backend/workspace"
 )
 
 // Service creates, configures and reads sessions over the store.
@@ -27,6 +25,9 @@ type CreateInput struct {
 	Mode          mode.FollowUpInput
 	Permission    *string
 	ExternalAgent string
+	// ConfirmHome is the person's explicit consent to give the agent the whole home folder;
+	// without it the home folder is refused with workspace.HomeNeedsConfirmation.
+	ConfirmHome bool
 }
 
 // Create validates and stores a new session.
@@ -42,10 +43,11 @@ func (s *Service) Create(in CreateInput) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
-	if err := checkWorkspace(in.Workspace); err != nil {
+	dir, err := workspace.Resolve(in.Workspace, in.ConfirmHome)
+	if err != nil {
 		return View{}, err
 	}
-	row, err := s.Store.CreateSession(store.NewSession{Title: in.Title, Workspace: in.Workspace, Preference: &fu.Preference,
+	row, err := s.Store.CreateSession(store.NewSession{Title: in.Title, Workspace: dir, Preference: &fu.Preference,
 		Permission: perm, ExternalAgent: in.ExternalAgent})
 	if err != nil {
 		return View{}, err
@@ -96,14 +98,4 @@ func parsePermission(raw *string) (*policy.PermissionMode, error) {
 		return nil, err
 	}
 	return &p, nil
-}
-
-func checkWorkspace(dir string) error {
-	if strings.TrimSpace(dir) == "" {
-		return errs.New(errs.InvalidInput, "Field", "workspace")
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return errs.New(errs.NoWorkspace, "Path", dir)
-	}
-	return nil
 }

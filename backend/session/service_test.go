@@ -6,6 +6,7 @@ import (
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/store"
+	"agentdesk/backend/workspace"
 )
 
 func newService(t *testing.T) (*Service, string) {
@@ -55,5 +56,32 @@ func TestCreateRefusesAMissingWorkspaceAndBadPermission(t *testing.T) {
 	}
 	if v, err := svc.SetPermission("missing", "auto"); errs.KindOf(err) != errs.NotFound {
 		t.Fatalf("set permission on a missing session: %+v %v", v, err)
+	}
+}
+
+// Create goes through the one workspace rule: every refusal has its own kind, home needs the
+// person's confirmation, and the stored workspace is the expanded, resolved folder.
+func TestCreateAppliesTheWorkspaceRule(t *testing.T) {
+	svc, w := newService(t)
+	for raw, want := range map[string]errs.Kind{
+		"":     workspace.Required,
+		"/":    workspace.SystemFolder,
+		"/etc": workspace.SystemFolder,
+		"sub":  workspace.Relative,
+		"~bob": workspace.Invalid,
+	} {
+		if _, err := svc.Create(CreateInput{Title: "t", Workspace: raw}); errs.KindOf(err) != want {
+			t.Errorf("workspace %q: %v, want %s", raw, err, want)
+		}
+	}
+	if _, err := svc.Create(CreateInput{Title: "t", Workspace: "~"}); errs.KindOf(err) != workspace.HomeNeedsConfirmation {
+		t.Errorf("~ unconfirmed: %v", err)
+	}
+	v, err := svc.Create(CreateInput{Title: "t", Workspace: "~", ConfirmHome: true})
+	if err != nil || v.Workspace != workspace.Home() {
+		t.Errorf("~ confirmed: %q %v", v.Workspace, err)
+	}
+	if v, err := svc.Create(CreateInput{Title: "t", Workspace: w + "/."}); err != nil || v.Workspace != w {
+		t.Errorf("a folder is stored clean: %q %v", v.Workspace, err)
 	}
 }

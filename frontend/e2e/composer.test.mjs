@@ -229,6 +229,7 @@ test('new tasks: Full access in the draft never writes the default; a new defaul
   await byId('full-access-confirm-button').click();
   assert.equal(await byId('permission-label').textContent(), 'Full access');
   assert.equal(await byId('permission-picker').getAttribute('data-source'), 'draft');
+  await byId('new-task-workspace').fill(srv.workspace);
   await send('Tidy the README');
   await byId('session-view').waitFor();
   const [created] = (await api('Sessions.List')).sessions;

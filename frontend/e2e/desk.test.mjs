@@ -170,6 +170,7 @@ test('3. the running dot, the waiting badge and unread are exact and live', asyn
     { text: 'Elsewhere, slowly.', delay_ms: 1200 },
   ]);
   await open();
+  await byId('new-task-workspace').fill(srv.workspace);
   await send('Start the first task');
   const view = byId('session-view');
   await view.waitFor();
@@ -355,6 +356,7 @@ test('9. an external agent chosen in the new-task composer; the session names it
   const agent = `node ${fixture}`;
   await api('Settings.SetExternalAgents', { commands: [agent] });
   await open();
+  await byId('new-task-workspace').fill(srv.workspace);
   await byId('runtime-picker').click();
   await page.locator(`[data-testid="runtime-option"][data-agent="${agent}"]`).click();
   assert.equal(await byId('runtime-picker').getAttribute('data-agent'), agent);
@@ -376,6 +378,7 @@ test('10. smaller: jump to the sent message, a disconnected line that goes on re
   const long = Array.from({ length: 80 }, (_, i) => `Line ${i + 1} of a long answer.`).join('\n\n');
   srv = await startServer([{ text: long }, { text: 'Short.' }]);
   await open();
+  await byId('new-task-workspace').fill(srv.workspace);
   assert.equal(await byId('model-label').textContent(), 'Scripted');
   await shot('17-new-task-balanced');
   const box = await byId('new-task-composer').boundingBox();

@@ -55,7 +55,8 @@ test('create a session, rename it, and find it again after a reload', async () =
   await page.getByTestId('no-sessions').waitFor();
   await shot('01-empty-state');
 
-  // The first message of the new-task composer creates the session and names it.
+  // The first message of the new-task composer creates the session, in the folder given, and names it.
+  await page.getByTestId('new-task-workspace').fill(tempDir('agentdesk-e2e-ws-'));
   await page.getByTestId('composer-input').fill('Hello');
   await page.getByTestId('composer-input').press('Enter');
   await sessionItems().first().waitFor();
@@ -113,7 +114,7 @@ test('a session created by another client appears without a reload', async () =>
     window.__sameDocument = true;
   });
 
-  const created = await api('Sessions.Create', { title: 'Made over HTTP' });
+  const created = await api('Sessions.Create', { title: 'Made over HTTP', workspace: tempDir('agentdesk-e2e-ws-') });
   assert.equal(created.title, 'Made over HTTP');
   await itemTitled('Made over HTTP').waitFor();
   assert.equal(await page.evaluate(() => window.__sameDocument), true, 'the page must not have reloaded');

@@ -24,6 +24,7 @@ import (
 	"agentdesk/backend/mode"
 	"agentdesk/backend/session"
 	"agentdesk/backend/store"
+	"agentdesk/backend/workspace"
 )
 
 // Options wire a server to the same parts `agentdesk run` uses.
@@ -256,7 +257,8 @@ func (s *Server) fail(err error) error {
 	kind := errs.KindOf(err)
 	code := -32603
 	switch kind {
-	case errs.InvalidValue, errs.InvalidInput, errs.NoWorkspace, mode.ChatWithOverride, external.ChatRefused, agent.ShortcutInChat:
+	case errs.InvalidValue, errs.InvalidInput, errs.NoWorkspace, mode.ChatWithOverride, external.ChatRefused, agent.ShortcutInChat,
+		workspace.Required, workspace.Relative, workspace.Invalid, workspace.SystemFolder, workspace.ContainsHome, workspace.HomeNeedsConfirmation:
 		code = -32602
 	case errs.NotFound:
 		code = -32002

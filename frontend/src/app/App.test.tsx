@@ -26,16 +26,20 @@ describe('App shell', () => {
     renderApp(fake);
     expect((await screen.findByTestId('no-sessions')).textContent).toContain('Start your first session');
     const composer = screen.getByTestId('new-task-composer');
-    expect(screen.getByTestId('new-task-workspace')).toHaveProperty('placeholder', '/home/ada/project');
+    // No folder is assumed: the field starts empty, and the person names one.
+    const folder = screen.getByTestId('new-task-workspace') as HTMLInputElement;
+    expect(folder.value).toBe('');
+    expect(folder.placeholder).not.toContain('/home/ada');
     await waitFor(() => expect(within(composer).getByTestId('permission-picker').dataset.source).toBe('default'));
     expect(within(composer).getByTestId('permission-label').textContent).toBe('Ask');
 
     const user = userEvent.setup();
+    await user.type(folder, '/home/ada/project');
     await user.type(within(composer).getByTestId('composer-input'), 'Fix the login bug{Enter}');
     await waitFor(() => expect(titles()).toEqual(['New session']));
     expect(screen.getByTestId('session-heading').textContent).toBe('New session');
     expect(fake.sent).toEqual([{ sessionId: 's1', text: 'Fix the login bug' }]);
-    expect(fake.calls.find((c) => c.method === 'Sessions.Create')?.req).toEqual({ interactionMode: 'smart' });
+    expect(fake.calls.find((c) => c.method === 'Sessions.Create')?.req).toEqual({ workspace: '/home/ada/project', interactionMode: 'smart' });
     expect(window.location.hash).toBe('#/session/s1');
   });
 
@@ -80,6 +84,7 @@ describe('App shell', () => {
     await user.keyboard('{Escape}');
     expect(within(composer).getByTestId('model-label').textContent).toBe('goose acp');
 
+    await user.type(screen.getByTestId('new-task-workspace'), '/home/ada/project');
     await user.type(within(composer).getByTestId('composer-input'), 'Tidy the docs{Enter}');
     await waitFor(() => expect(fake.called('Sessions.Create')[0]?.req).toMatchObject({ externalAgent: 'goose acp', interactionMode: 'smart' }));
     await waitFor(() => expect(screen.getByTestId('session-agent').textContent).toBe('Agent: goose acp'));
@@ -209,6 +214,7 @@ describe('App shell', () => {
     renderApp(fake);
     const user = userEvent.setup();
     const input = await screen.findByTestId('composer-input');
+    await user.type(screen.getByTestId('new-task-workspace'), '/home/ada/project');
     await user.type(input, 'Hello{Enter}');
     expect((await screen.findByTestId('composer-error')).textContent).toContain('No API key for Anthropic.');
     expect((screen.getByTestId('composer-input') as HTMLTextAreaElement).value).toBe('Hello');

@@ -215,7 +215,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
                   api={api}
                   draft={draft}
                   firstSession={list.length === 0}
-                  defaultWorkspace={info.status === 'ready' ? info.info.defaultWorkspace : null}
+                  desktop={info.status === 'ready' && info.info.transport === 'desktop'}
                   onboarding={<Onboarding onSessionReady={onSessionReady} />}
                   onStarted={started}
                 />

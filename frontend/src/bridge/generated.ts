@@ -255,7 +255,9 @@ export interface ContinuePayload {
 }
 
 /**
- * CreateSessionRequest asks for a new session. Empty title and workspace take the defaults;
+ * CreateSessionRequest asks for a new session. The workspace is required — there is no default
+ * folder — and passes workspace.Resolve: ConfirmHome is the person's consent to the home folder
+ * itself. An empty title takes the default;
  * omitted modes mean plain Smart; an omitted permission means the Settings default, applied
  * by the backend at create time (R-AUTH-2).
  */
@@ -270,6 +272,7 @@ export interface CreateSessionRequest {
    * in Settings. Empty means the built-in runtime.
    */
   externalAgent?: string;
+  confirmHome?: boolean;
 }
 
 /** Decision is a pending request as the registry announces and persists it. */
@@ -421,6 +424,35 @@ export interface FileDiff {
   unrestorable?: boolean;
 }
 
+/** FolderEntry is one subfolder. */
+export interface FolderEntry {
+  name: string;
+  path: string;
+}
+
+/**
+ * FolderListRequest names the folder to list: absolute, "~" or "~/x"; empty means the home
+ * folder. Hidden includes folders whose name starts with a dot.
+ */
+export interface FolderListRequest {
+  path?: string;
+  hidden?: boolean;
+}
+
+/**
+ * FolderListing is a folder's subfolders, sorted by name, and whether the folder itself may be a
+ * workspace: Refusal is the kind of error choosing it would meet ("" when it may), Reason the
+ * localized sentence that says why. Parent is "" at the root.
+ */
+export interface FolderListing {
+  path: string;
+  parent: string;
+  home: string;
+  folders: FolderEntry[] | null;
+  refusal?: string;
+  reason?: string;
+}
+
 /**
  * ForkRequest names the session to copy and, with Before, the log entry the copy stops before
  * (a compaction, say: the copy then continues from the original words).
@@ -467,6 +499,10 @@ export interface ImportItem {
 export interface Info {
   version: string;
   dataDir: string;
+  /**
+   * DefaultWorkspace is the home folder, shown in About. It is no longer a default: a new
+   * session names its folder, and the home folder itself needs the person's confirmation.
+   */
   defaultWorkspace: string;
   transport: string;
 }
@@ -668,6 +704,11 @@ export type Override = '' | 'execute' | 'plan' | 'analyze' | 'debug' | 'verified
 /** PermissionMode is how much the agent may do without asking (R-GATE-3). */
 export type PermissionMode = 'ask' | 'auto' | 'full';
 
+/** PickedFolder is the folder the person chose in the native dialog; "" when they cancelled. */
+export interface PickedFolder {
+  path: string;
+}
+
 /** PlanAnswer is the Answer of a plan review; Feedback goes to the model verbatim. */
 export interface PlanAnswer {
   choice: PlanChoice;
@@ -752,6 +793,12 @@ export interface QueueItem {
 export interface QueueView {
   sessionId: string;
   items: QueueItem[] | null;
+}
+
+/** RecentFolders are the workspaces of recent sessions that are still folders, most recent first. */
+export interface RecentFolders {
+  folders: string[] | null;
+  home: string;
 }
 
 /** RenameSessionRequest retitles a session. */
@@ -1334,6 +1381,21 @@ export interface Methods {
   'Decisions.Pending': { req: SessionRef; res: Decision[] | null };
   /** Resolve answers a decision; the first answer from any window or client wins. */
   'Decisions.Resolve': { req: ResolveRequest; res: ResolveResult };
+  /**
+   * List returns the subfolders of one folder. Browsing may pass through folders that cannot be a
+   * workspace (the root, to reach /srv/site); the listing says so instead of hiding them.
+   */
+  'Folders.List': { req: FolderListRequest; res: FolderListing };
+  /**
+   * Pick opens the desktop's own folder dialog. In the browser there is none: it fails with
+   * PickerUnavailable, and the page browses with List.
+   */
+  'Folders.Pick': { req: void; res: PickedFolder };
+  /**
+   * Recent returns the workspaces the person used before, most recent first; folders that are gone
+   * or that the rule now refuses (and the demo's scratch folders) are left out.
+   */
+  'Folders.Recent': { req: void; res: RecentFolders };
   /**
    * Add stores a server and enables it, which starts it once to pin its tools. A server that
    * cannot start stays in the list, switched off, and the error says why.

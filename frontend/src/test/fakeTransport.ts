@@ -25,6 +25,10 @@ export class FakeTransport extends FakeTransportBase {
     return new Date(this.clock).toISOString();
   }
 
+  protected override recent(): string[] {
+    return this.recentFolders.length ? this.recentFolders : [...new Set(this.sorted().map((s) => s.workspace))];
+  }
+
   private sorted() {
     return [...this.sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }
@@ -40,6 +44,10 @@ export class FakeTransport extends FakeTransportBase {
         return { sessions: all.slice(from, end), next: end < all.length ? String(end) : '' };
       }
       case 'Sessions.Create': {
+        if (!r.workspace) throw new BridgeError('WORKSPACE_REQUIRED', 'Choose a folder for the agent to work in: there is no default folder.');
+        if (r.workspace === this.home && !(req as { confirmHome?: boolean }).confirmHome) {
+          throw new BridgeError('WORKSPACE_HOME_NEEDS_CONFIRMATION', `${this.home} is your whole home folder.`, { Path: this.home });
+        }
         const now = this.tick();
         const s: Session = {
           id: `s${++this.seq}`,

@@ -90,7 +90,7 @@ export class FakeDesk extends FakeTransport {
   }
 
   private createSession(r: FakeRequest): Session {
-    const created = super.handle('Sessions.Create', { title: r.title, workspace: r.workspace }) as Session;
+    const created = super.handle('Sessions.Create', { title: r.title, workspace: r.workspace, confirmHome: r.confirmHome }) as Session;
     const s = this.must(created.id);
     s.interactionMode = (r.interactionMode as Session['interactionMode']) ?? 'smart';
     s.executionOverride = (r.executionOverride as Session['executionOverride']) ?? '';

@@ -10,6 +10,7 @@ function setup(init?: (f: FakeDesk) => void) {
   const fake = new FakeDesk();
   init?.(fake);
   const draft = createNewTaskStore(createApi(() => fake));
+  draft.setWorkspace('/home/ada/project');
   return { fake, draft, display: () => draftPermissionDisplay(draft.get().permission, draft.get().defaultPermission) };
 }
 
@@ -59,12 +60,47 @@ describe('the permission display of a new task', () => {
 });
 
 describe('the new-task flow', () => {
+  it('sends nothing without a folder, and says so', async () => {
+    const { fake, draft } = setup();
+    draft.setWorkspace('  ');
+    draft.setText('Fix the build');
+    expect(await draft.submit()).toBeNull();
+    expect(creates(fake)).toEqual([]);
+    expect(draft.get().error).toMatchObject({ kind: 'WORKSPACE_REQUIRED' });
+    expect(draft.get().text).toBe('Fix the build');
+  });
+
+  it('asks before the home folder, and sends confirmHome only once the person said yes', async () => {
+    const { fake, draft } = setup();
+    draft.setWorkspace('~');
+    fake.failNext['Sessions.Create'] = new BridgeError('WORKSPACE_HOME_NEEDS_CONFIRMATION', 'home', { Path: '/home/ada' });
+    draft.setText('Tidy my dotfiles');
+    expect(await draft.submit()).toBeNull();
+    expect(draft.get().homeToConfirm).toBe('/home/ada');
+    expect(draft.get().error).toBeNull();
+    const s = await draft.submit(true);
+    expect(s).not.toBeNull();
+    expect(creates(fake)).toEqual([
+      { workspace: '~', interactionMode: 'smart' },
+      { workspace: '~', interactionMode: 'smart', confirmHome: true },
+    ]);
+  });
+
+  it('offers the most recent folder only while the person has not chosen one', () => {
+    const { draft } = setup();
+    draft.suggestWorkspace('/srv/site');
+    expect(draft.get().workspace).toBe('/home/ada/project');
+    const fresh = createNewTaskStore(createApi(() => new FakeDesk()));
+    fresh.suggestWorkspace('/srv/site');
+    expect(fresh.get().workspace).toBe('/srv/site');
+  });
+
   it('omits the permission on create when the draft holds none', async () => {
     const { fake, draft } = setup();
     draft.setText('Fix the build');
     const s = await draft.submit();
     expect(s?.permissionMode).toBe('ask');
-    expect(creates(fake)).toEqual([{ interactionMode: 'smart' }]);
+    expect(creates(fake)).toEqual([{ workspace: '/home/ada/project', interactionMode: 'smart' }]);
     expect(fake.sent).toEqual([{ sessionId: s?.id, text: 'Fix the build' }]);
   });
 
@@ -76,7 +112,7 @@ describe('the new-task flow', () => {
     draft.setText('Plan the migration');
     const s = await draft.submit();
     expect(s).not.toBeNull();
-    expect(creates(fake)).toEqual([{ interactionMode: 'smart', executionOverride: 'plan', permissionMode: 'full' }]);
+    expect(creates(fake)).toEqual([{ workspace: '/home/ada/project', interactionMode: 'smart', executionOverride: 'plan', permissionMode: 'full' }]);
     // Consumed: the next new task starts from the default again, and it never wrote the default.
     expect(draft.get().permission).toBeNull();
     expect(draft.get().text).toBe('');
@@ -143,7 +179,9 @@ describe('the new task\'s draft', () => {
     const storage = { getItem: (k: string) => data[k] ?? null, setItem: (k: string, v: string) => void (data[k] = v) };
     const page = () => {
       const drafts = createDraftStore({ storage });
-      return { drafts, task: createNewTaskStore(createApi(() => fake), drafts) };
+      const task = createNewTaskStore(createApi(() => fake), drafts);
+      task.setWorkspace('/home/ada/project');
+      return { drafts, task };
     };
 
     const first = page();

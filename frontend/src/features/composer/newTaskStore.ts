@@ -4,14 +4,22 @@ import { drafts as defaultDrafts, MESSAGE, NEW_TASK, type DraftStore } from '../
 import { isPermission, type DefaultPermission } from './permission';
 import { DEFAULT_PREFERENCE, normalizePreference, type Preference } from './selector';
 
+/** The backend's kinds for a missing folder and for the home folder that needs the person's word. */
+export const WORKSPACE_REQUIRED = 'WORKSPACE_REQUIRED';
+export const HOME_NEEDS_CONFIRMATION = 'WORKSPACE_HOME_NEEDS_CONFIRMATION';
+
 /** The new-task composer before its session exists. Everything here is draft-local (R-AUTH-2). */
 export interface NewTaskState {
   text: string;
   /** The draft's own permission choice; null shows the backend default. */
   permission: Permission | null;
   preference: Preference;
-  /** '' means the server's default workspace. */
+  /** The folder the session will work in. There is no default: '' cannot be sent. */
   workspace: string;
+  /** The person typed or chose a folder, so a recent folder arriving late does not replace it. */
+  workspaceTouched: boolean;
+  /** The backend asked to confirm the home folder (its path); null when not asked. */
+  homeToConfirm: string | null;
   /** The external agent to run on ('' the built-in agent). */
   agent: string;
   defaultPermission: DefaultPermission;
@@ -27,6 +35,8 @@ const initial = (): NewTaskState => ({
   permission: null,
   preference: DEFAULT_PREFERENCE,
   workspace: '',
+  workspaceTouched: false,
+  homeToConfirm: null,
   agent: '',
   defaultPermission: { status: 'loading' },
   sending: false,
@@ -62,23 +72,36 @@ export function createNewTaskStore(api: Api, drafts: DraftStore = defaultDrafts)
     if (mine === query) patch({ defaultPermission: next });
   }
 
-  async function submit(): Promise<Session | null> {
+  /**
+   * Creates the session and sends the first message. `confirmHome` is the person's answer to the
+   * home-folder question: only then may the home folder itself be the workspace.
+   */
+  async function submit(confirmHome = false): Promise<Session | null> {
     const s = store.get();
     const text = s.text.trim();
     if (text === '' || s.sending) return null;
-    patch({ sending: true, error: null });
+    const workspace = s.workspace.trim();
+    if (workspace === '') {
+      patch({ error: new BridgeError(WORKSPACE_REQUIRED, ''), homeToConfirm: null });
+      return null;
+    }
+    patch({ sending: true, error: null, homeToConfirm: null });
     const pref = normalizePreference(s.preference);
     let created: Session;
     try {
       created = await api.sessions.create({
-        ...(s.workspace.trim() ? { workspace: s.workspace.trim() } : {}),
+        workspace,
+        ...(confirmHome ? { confirmHome } : {}),
         interactionMode: pref.interactionMode,
         ...(pref.executionOverride ? { executionOverride: pref.executionOverride } : {}),
         ...(s.permission ? { permissionMode: s.permission } : {}),
         ...(s.agent ? { externalAgent: s.agent } : {}),
       });
     } catch (error) {
-      patch({ sending: false, error });
+      // The home folder is a question for the person, not a failure: the composer asks it.
+      if (error instanceof BridgeError && error.kind === HOME_NEEDS_CONFIRMATION) {
+        patch({ sending: false, homeToConfirm: typeof error.args.Path === 'string' ? error.args.Path : workspace });
+      } else patch({ sending: false, error });
       return null;
     }
     try {
@@ -106,7 +129,12 @@ export function createNewTaskStore(api: Api, drafts: DraftStore = defaultDrafts)
     },
     choosePermission: (permission: Permission | null) => patch({ permission }),
     setPreference: (p: Preference) => patch({ preference: normalizePreference(p) }),
-    setWorkspace: (workspace: string) => patch({ workspace }),
+    setWorkspace: (workspace: string) => patch({ workspace, workspaceTouched: true, homeToConfirm: null }),
+    /** Offers the most recent folder, unless the person already typed or chose one. */
+    suggestWorkspace: (workspace: string) =>
+      store.set((s) => (s.workspaceTouched || s.workspace !== '' ? s : { ...s, workspace })),
+    /** The person declined the home folder: back to choosing. */
+    declineHome: () => patch({ homeToConfirm: null }),
     /** An external agent offers no Chat: choosing one leaves Chat for Smart. */
     setAgent: (agent: string) =>
       store.set((s) => ({

@@ -1,20 +1,23 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Api, Session } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
+import { ErrorNotice } from '../../ui/ErrorNotice';
 import { useStore } from '../../ui/store';
-import { FolderIcon } from '../../ui/icons';
 import type { NewTaskStore } from '../composer/newTaskStore';
 import { NewTaskComposer } from '../composer/NewTaskComposer';
+import { useFoldersApi } from '../workspace/foldersContext';
+import { HomeConfirm, WorkspaceField } from '../workspace/WorkspaceField';
 
 /**
  * A new task: no session exists until the first message is sent from this composer. First-run
- * onboarding (when no provider is configured) sits above it.
+ * onboarding (when no provider is configured) sits above it and scrolls; the folder field docks
+ * with the composer, so where the agent will work is always on screen.
  */
 export function NewTaskView({
   api,
   draft,
   firstSession,
-  defaultWorkspace,
+  desktop,
   onboarding,
   onStarted,
 }: {
@@ -22,12 +25,23 @@ export function NewTaskView({
   draft: NewTaskStore;
   /** No session exists yet. */
   firstSession: boolean;
-  defaultWorkspace: string | null;
+  /** The page runs in the desktop window (a native folder dialog exists). */
+  desktop: boolean;
   onboarding: ReactNode;
   onStarted: (s: Session) => void;
 }) {
   const t = useT();
-  const { workspace, setupOpen } = useStore(draft);
+  const { workspace, setupOpen, homeToConfirm } = useStore(draft);
+  const foldersApi = useFoldersApi();
+  const [confirmError, setConfirmError] = useState<unknown>(null);
+
+  async function confirmHome() {
+    setConfirmError(null);
+    const created = await draft.submit(true);
+    if (created) onStarted(created);
+    else if (draft.get().error !== null) setConfirmError(draft.get().error);
+  }
+
   return (
     <div className="new-task" data-testid="new-task">
       <div className="new-task__scroll">
@@ -35,22 +49,25 @@ export function NewTaskView({
         <header className="new-task__head" data-testid={firstSession ? 'no-sessions' : undefined}>
           <h1 className="new-task__title">{firstSession ? t('shell.empty.title') : t('composer.newTask.title')}</h1>
           <p className="new-task__text">{firstSession ? t('shell.empty.body') : t('composer.newTask.body')}</p>
-          <label className="new-task__folder">
-            <FolderIcon size={13} />
-            <span className="new-task__folder-label">{t('composer.newTask.folder')}</span>
-            <input
-              className="new-task__folder-input mono"
-              data-testid="new-task-workspace"
-              value={workspace}
-              placeholder={defaultWorkspace ?? ''}
-              aria-label={t('composer.newTask.folderLabel')}
-              spellCheck={false}
-              onChange={(e) => draft.setWorkspace(e.target.value)}
-            />
-          </label>
         </header>
       </div>
       <div className="new-task__composer">
+        <div className="new-task__where">
+          <WorkspaceField
+            folders={foldersApi}
+            desktop={desktop}
+            value={workspace}
+            onChange={(path) => {
+              setConfirmError(null);
+              draft.setWorkspace(path);
+            }}
+            onRecent={(recent) => recent[0] && draft.suggestWorkspace(recent[0])}
+          />
+          {homeToConfirm !== null && (
+            <HomeConfirm path={homeToConfirm} onConfirm={() => void confirmHome()} onDecline={draft.declineHome} />
+          )}
+          {confirmError !== null && <ErrorNotice error={confirmError} onDismiss={() => setConfirmError(null)} testId="new-task-error" />}
+        </div>
         <NewTaskComposer api={api} draft={draft} onStarted={onStarted} />
       </div>
     </div>
