@@ -161,9 +161,9 @@ func TestBridgeErrorsKeepTheirStatus(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go srv.Serve(ctx)
-	base := strings.SplitN(srv.URL(), "/?", 2)[0]
+	base, token, _ := strings.Cut(srv.URL(), "/?token=")
 	req, _ := http.NewRequest("POST", base+"/api/Settings.SetDecisionTimeout", strings.NewReader(`{"value":"5s"}`))
-	req.Header.Set("Authorization", "Bearer "+srv.Token())
+	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -20,10 +20,7 @@ func (f *Checkpoints) List(req CheckpointsRequest) ([]checkpoint.Checkpoint, err
 	if err != nil {
 		return nil, f.s.fail(err)
 	}
-	if list == nil {
-		list = []checkpoint.Checkpoint{}
-	}
-	return list, nil
+	return orEmpty(list), nil
 }
 
 // RestoreRequest names a checkpoint of a session and what to restore: "files",
@@ -106,10 +103,6 @@ func (f *Checkpoints) Review(req ReviewRequest) (rewind.TurnChanges, error) {
 }
 
 func restoreItem(r eventlog.Restore) RestoreItem {
-	changed := r.Changed
-	if changed == nil {
-		changed = []eventlog.FileChange{}
-	}
 	return RestoreItem{CheckpointID: r.CheckpointID, TurnID: r.TurnID, Scope: r.Scope, UndoID: r.UndoID,
-		Changed: agentChanges(changed), ForkID: r.ForkID, ForkOf: r.ForkOf}
+		Changed: agentChanges(orEmpty(r.Changed)), ForkID: r.ForkID, ForkOf: r.ForkOf}
 }

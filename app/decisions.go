@@ -10,11 +10,7 @@ type Decisions struct{ s *Services }
 
 // Pending lists a session's pending decisions, head of the FIFO first.
 func (f *Decisions) Pending(req SessionRef) ([]decision.Decision, error) {
-	out := f.s.Decisions.Pending(req.ID)
-	if out == nil {
-		out = []decision.Decision{}
-	}
-	return out, nil
+	return orEmpty(f.s.Decisions.Pending(req.ID)), nil
 }
 
 // ResolveRequest answers one decision. Approvals take choice (allow_once, allow_session,

@@ -150,3 +150,11 @@ func (s *Services) T(key string, args map[string]any) string {
 func (s *Services) Facades() []any {
 	return []any{&Sessions{s}, &Composer{s}, &Decisions{s}, &Settings{s}, &System{s}, &MCP{s}, &Checkpoints{s}}
 }
+
+// orEmpty lets a list reach the frontend as [], never null, so it need not check for both.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

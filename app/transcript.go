@@ -123,9 +123,7 @@ func (f *Sessions) Transcript(req TranscriptRequest) (Transcript, error) {
 		return Transcript{}, f.s.fail(err)
 	}
 	f.s.startAgent(req.ID) // the session is open: its agent starts now, not at the first prompt
-	if out.Pending == nil {
-		out.Pending = []decision.Decision{}
-	}
+	out.Pending = orEmpty(out.Pending)
 	return out, nil
 }
 

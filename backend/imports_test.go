@@ -32,9 +32,12 @@ var rules = []rule{
 	{"errs uses the standard library only", only("errs"), notStdlib()},
 	// The gate must parse shell to judge commands (mvdan.cc/sh is a pure parser) and expand
 	// braces, tildes and globs as the shell would (its expander, handed the file system only
-	// through the policy.View the caller passes), and it reads the mode profiles; nothing else.
-	{"policy uses the standard library, errs, mode and the shell parser and expander only", only("policy"),
-		notStdlib("agentdesk/backend/errs", "agentdesk/backend/mode", "mvdan.cc/sh/v3/syntax", "mvdan.cc/sh/v3/expand")},
+	// through the policy.View the caller passes), it reads the mode profiles, and it matches path
+	// rules with the glob engine the glob tool shares; nothing else.
+	{"policy uses the standard library, errs, mode, glob and the shell parser and expander only", only("policy"),
+		notStdlib("agentdesk/backend/errs", "agentdesk/backend/mode", "agentdesk/backend/glob", "mvdan.cc/sh/v3/syntax", "mvdan.cc/sh/v3/expand")},
+	// The gate links glob, so it stays as pure: callers bring the segment matcher.
+	{"glob uses the standard library only", only("glob"), notStdlib()},
 	{"mode uses the standard library and errs only", only("mode"), notStdlib("agentdesk/backend/errs")},
 	// The log's and the decisions' display types live in display so storage need not link tools.
 	{"display uses the standard library and errs only", only("display"), notStdlib("agentdesk/backend/errs")},

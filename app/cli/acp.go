@@ -11,7 +11,6 @@ import (
 	"agentdesk/backend/acp/server"
 	"agentdesk/backend/host"
 	"agentdesk/backend/policy"
-	"agentdesk/backend/store"
 )
 
 // runACP is `agentdesk acp`: AgentDesk as an Agent Client Protocol agent on stdin/stdout, for
@@ -43,13 +42,8 @@ func runACP(c *Context, args []string) int {
 		defer f.Close()
 		logw = f
 	}
-	st, err := store.Open(c.DataDir)
+	st, prov, err := c.openForTurns(fs)
 	if err != nil {
-		return c.exitFor(err)
-	}
-	prov, err := c.runProvider(fs, st)
-	if err != nil {
-		st.Close()
 		return c.exitFor(err)
 	}
 	return c.withHost(st, prov, logw, func(h *host.Host) int {

@@ -3,9 +3,10 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"io"
 	"strconv"
-	"text/tabwriter"
 
+	"agentdesk/backend/checkpoint"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/hunk"
@@ -89,16 +90,10 @@ func runCheckpointList(c *Context, fs *flag.FlagSet, _ []string) int {
 		if err != nil {
 			return err
 		}
-		if wantsJSON(fs) {
-			c.printJSON(list)
-			return nil
-		}
-		tw := tabwriter.NewWriter(c.Stdout, 2, 4, 2, ' ', 0)
-		for _, cp := range list {
+		return printList(c, fs, list, func(tw io.Writer, cp checkpoint.Checkpoint) {
 			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", cp.ID, cp.CreatedAt.Local().Format("2006-01-02 15:04:05"),
 				c.T("cli.checkpoints.reason."+cp.Reason), c.T("cli.checkpoints.files", "Count", cp.Files), cp.TurnID)
-		}
-		return tw.Flush()
+		})
 	})
 }
 

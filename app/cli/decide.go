@@ -178,6 +178,12 @@ type prompt struct {
 // line is the next line typed after the prompt went up ("" at the end of input), or false once
 // the decision has ended without it or the run stops. A line typed earlier, such as a late
 // answer to a decision that timed out, is discarded: it never answers a question not yet shown.
+// ask shows the prompt key names and reads the answer.
+func (c *Context) ask(p *prompt, key string) (string, bool) {
+	fmt.Fprintf(c.Stderr, "%s ", c.T(key))
+	return p.line()
+}
+
 func (p *prompt) line() (string, bool) {
 	p.d.startReading()
 	for {
@@ -264,8 +270,7 @@ func (c *Context) askApproval(a decision.ApprovalPayload, p *prompt) (decision.R
 		// A step out of the sandbox is answered for this call only, whatever is typed.
 		fmt.Fprintf(c.Stderr, "  %s\n", c.T(a.ReasonKey))
 	}
-	fmt.Fprintf(c.Stderr, "%s ", c.T("cli.run.approveChoices"))
-	choice, ok := p.line()
+	choice, ok := c.ask(p, "cli.run.approveChoices")
 	if !ok {
 		return decision.Resolution{}, false
 	}
@@ -277,8 +282,7 @@ func (c *Context) askApproval(a decision.ApprovalPayload, p *prompt) (decision.R
 	case "a", "always":
 		return decision.Approval(decision.AllowAlways, ""), true
 	}
-	fmt.Fprintf(c.Stderr, "%s ", c.T("cli.run.rejectReason"))
-	reason, ok := p.line()
+	reason, ok := c.ask(p, "cli.run.rejectReason")
 	return decision.Approval(decision.Reject, reason), ok
 }
 
@@ -303,7 +307,6 @@ func (c *Context) askPlan(plan decision.PlanPayload, p *prompt) (decision.Resolu
 	if a := strings.ToLower(answer); a == "y" || a == "yes" {
 		return decision.Plan(decision.ApprovePlan, ""), true
 	}
-	fmt.Fprintf(c.Stderr, "%s ", c.T("cli.run.feedback"))
-	feedback, ok := p.line()
+	feedback, ok := c.ask(p, "cli.run.feedback")
 	return decision.Plan(decision.KeepPlanning, feedback), ok
 }

@@ -5,9 +5,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"agentdesk/app"
 	"agentdesk/backend/errs"
@@ -151,15 +151,10 @@ func runMCPList(c *Context, fs *flag.FlagSet, _ []string) int {
 		if err != nil {
 			return err
 		}
-		if wantsJSON(fs) {
-			c.printJSON(list)
-			return nil
-		}
-		tw := tabwriter.NewWriter(c.Stdout, 2, 4, 2, ' ', 0)
-		for _, v := range list {
+		err = printList(c, fs, list, func(tw io.Writer, v mcp.ServerView) {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", v.Name, c.scopeLabel(v.Workspace), v.Transport, c.onOff(v.Enabled), c.toolCounts(v))
-		}
-		if err := tw.Flush(); err != nil {
+		})
+		if err != nil || wantsJSON(fs) {
 			return err
 		}
 		for _, v := range list {

@@ -49,13 +49,8 @@ func runRun(c *Context, args []string) int {
 	if err != nil {
 		return c.exitFor(err)
 	}
-	st, err := store.Open(c.DataDir)
+	st, prov, err := c.openForTurns(fs)
 	if err != nil {
-		return c.exitFor(err)
-	}
-	prov, err := c.runProvider(fs, st)
-	if err != nil {
-		st.Close()
 		return c.exitFor(err)
 	}
 	sessionID, err := c.runSession(st, fs, pos[0])
@@ -89,6 +84,21 @@ func runInput(fs *flag.FlagSet) (mode.FollowUpInput, error) {
 
 // runProvider is the provider named by the flags, else the one chosen in Settings. A provider
 // named on the command line is built now, so a bad flag fails before anything runs.
+// openForTurns opens the store and the provider the flags or the settings name; on an error
+// nothing is left open.
+func (c *Context) openForTurns(fs *flag.FlagSet) (*store.Store, agent.ProviderSource, error) {
+	st, err := store.Open(c.DataDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	prov, err := c.runProvider(fs, st)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return st, prov, nil
+}
+
 func (c *Context) runProvider(fs *flag.FlagSet, st *store.Store) (agent.ProviderSource, error) {
 	cfg, err := c.providerOverride(fs)
 	if err != nil || cfg == nil {

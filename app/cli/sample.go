@@ -18,8 +18,7 @@ func (c *Context) sampleOnTerminal(s decision.SamplingPayload, p *prompt) (decis
 	for _, m := range s.Messages {
 		fmt.Fprintf(c.Stderr, "  [%s] %s\n", m.Role, m.Text)
 	}
-	fmt.Fprintf(c.Stderr, "%s ", c.T("cli.run.sampleChoices"))
-	choice, ok := p.line()
+	choice, ok := c.ask(p, "cli.run.sampleChoices")
 	if !ok {
 		return decision.Resolution{}, false
 	}
@@ -29,8 +28,7 @@ func (c *Context) sampleOnTerminal(s decision.SamplingPayload, p *prompt) (decis
 	case "s", "server":
 		return decision.Sampling(decision.SampleServer, ""), true
 	}
-	fmt.Fprintf(c.Stderr, "%s ", c.T("cli.run.rejectReason"))
-	reason, ok := p.line()
+	reason, ok := c.ask(p, "cli.run.rejectReason")
 	if !ok {
 		return decision.Resolution{}, false
 	}

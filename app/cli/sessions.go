@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"text/tabwriter"
@@ -83,6 +84,19 @@ func (c *Context) printJSON(v any) {
 	enc := json.NewEncoder(c.Stdout)
 	enc.SetIndent("", "  ")
 	enc.Encode(v)
+}
+
+// printList prints list as JSON under --json, else one aligned row an item.
+func printList[T any](c *Context, fs *flag.FlagSet, list []T, row func(w io.Writer, v T)) error {
+	if wantsJSON(fs) {
+		c.printJSON(list)
+		return nil
+	}
+	tw := tabwriter.NewWriter(c.Stdout, 2, 4, 2, ' ', 0)
+	for _, v := range list {
+		row(tw, v)
+	}
+	return tw.Flush()
 }
 
 func jsonFlag(c *Context, fs *flag.FlagSet) { fs.Bool("json", false, c.T("cli.flag.json")) }

@@ -58,22 +58,9 @@ func DecodeQuestion(d Decision) (QuestionPayload, error) {
 	return decodeKind[QuestionPayload](d, KindQuestion)
 }
 
-// DecodeApproval reads d as an approval.
-func DecodeApproval(d Decision) (ApprovalPayload, error) {
-	return decodeKind[ApprovalPayload](d, KindApproval)
-}
-
-// DecodePlan reads d as a plan review.
-func DecodePlan(d Decision) (PlanPayload, error) { return decodeKind[PlanPayload](d, KindPlanReview) }
-
 // DecodeElicitation reads d as an elicitation.
 func DecodeElicitation(d Decision) (ElicitationPayload, error) {
 	return decodeKind[ElicitationPayload](d, KindElicitation)
-}
-
-// DecodeSampling reads d as a sampling request.
-func DecodeSampling(d Decision) (SamplingPayload, error) {
-	return decodeKind[SamplingPayload](d, KindSampling)
 }
 
 // checked is a payload that can tell whether its decoded fields can be shown.

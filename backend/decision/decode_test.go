@@ -98,7 +98,7 @@ func TestATypedDecoderRefusesAnotherKind(t *testing.T) {
 	if _, err := DecodeQuestion(d); errs.KindOf(err) != PayloadUnreadable {
 		t.Fatalf("an approval read as a question: %v", err)
 	}
-	if a, err := DecodeApproval(d); err != nil || a.Summary != "ls" {
+	if a, err := decodeKind[ApprovalPayload](d, KindApproval); err != nil || a.Summary != "ls" {
 		t.Fatalf("the approval: %+v, %v", a, err)
 	}
 }

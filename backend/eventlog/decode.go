@@ -42,13 +42,6 @@ func Decode(seq int64, typ string, raw []byte) Payload {
 	return p
 }
 
-// Check reports why a payload of type typ could not be read, or nil; an import uses it to refuse
-// what no reader could show.
-func Check(typ string, raw []byte) error {
-	_, err := decode(typ, raw)
-	return err
-}
-
 // decoders holds, for every type, how to read its payload.
 var decoders = map[string]func(raw []byte) (Event, error){
 	TypeUserMessage:      decodeAs[UserMessage],
@@ -108,7 +101,7 @@ func (m QueuedMessage) validate() error { return required("message_id", m.Messag
 func (m ToolResult) validate() error    { return required("turn_id", m.TurnID, "call_id", m.CallID) }
 func (m DirectTool) validate() error    { return required("callId", m.CallID, "name", m.Name) }
 func (ContextCleared) validate() error  { return nil }
-func (ModeSet) validate() error         { return nil } // unknown values fold, fail-closed (FoldModes)
+func (ModeSet) validate() error         { return nil } // unknown values fold, fail-closed (ModeInForce)
 func (m PermissionSet) validate() error { return required("permission_mode", m.PermissionMode) }
 
 func (m AssistantMessage) validate() error {

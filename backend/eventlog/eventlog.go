@@ -117,7 +117,7 @@ type DirectTool struct {
 type ContextCleared struct{}
 
 // ModeSet is a change of the session's interaction preference; the last one is the mode in
-// force (R-PLAN-1, folded by FoldModes).
+// force (R-PLAN-1, folded by ModeInForce).
 type ModeSet mode.ModeSetPayload
 
 // Preference reads the payload through the one decoder, failing closed.

@@ -2,28 +2,15 @@ package eventlog
 
 import "agentdesk/backend/mode"
 
-// FoldModes returns the mode in force: the fold of the log's mode.set entries, the last one
-// winning, starting from initial (R-PLAN-1). Because the last entry wins outright, scanning
-// backwards to it is the same fold, and it makes the cost of a long log one pass of string
-// compares.
+// ModeInForce is the fold of a log whose last mode.set entry held lastModeSet, nil when the log
+// holds none: the session row keeps that payload, so the mode in force is read without walking
+// the log.
 //
 // The deciding entry is read by this package's decoder and then like any persisted value
 // (mode.DecodePreference): retired spellings fold, and anything unreadable — bad JSON, an unknown
 // value, a missing interaction_mode — reads as the read-only surface, Smart · Analyze. It is never
 // skipped: skipping it would let an earlier, maybe wider mode stand in for a switch we could not
-// read. Entries of other types are ignored. A fork copies the log, so it folds to the same state.
-func FoldModes(initial mode.Preference, log []Entry) mode.State {
-	for i := len(log) - 1; i >= 0; i-- {
-		if log[i].Type == TypeModeSet {
-			return ModeInForce(initial, log[i].Payload)
-		}
-	}
-	return mode.State{Preference: initial}
-}
-
-// ModeInForce is the fold of a log whose last mode.set entry held lastModeSet, nil when the log
-// holds none: the session row keeps that payload, so the mode in force is read without walking
-// the log.
+// read.
 func ModeInForce(initial mode.Preference, lastModeSet []byte) mode.State {
 	if lastModeSet == nil {
 		return mode.State{Preference: initial}

@@ -51,14 +51,3 @@ func (m ContextCleared) visit(v Visitor)   { v.ContextCleared(m) }
 func (m ModeSet) visit(v Visitor)          { v.ModeSet(m) }
 func (m PermissionSet) visit(v Visitor)    { v.PermissionSet(m) }
 func (m Unreadable) visit(v Visitor)       { v.Unreadable(m) }
-
-// Problems lists the entries of a log that could not be read, in order.
-func Problems(log []Record) []Unreadable {
-	var out []Unreadable
-	for _, r := range log {
-		if u, ok := r.Payload.(Unreadable); ok {
-			out = append(out, u)
-		}
-	}
-	return out
-}

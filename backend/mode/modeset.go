@@ -1,7 +1,7 @@
 package mode
 
 // ModeSetPayload is the JSON payload of a mode.set entry of the event log, which decodes and
-// folds it (eventlog.FoldModes). interaction_mode is required; an absent or empty
+// folds it (eventlog.ModeInForce). interaction_mode is required; an absent or empty
 // execution_override means none.
 type ModeSetPayload struct {
 	InteractionMode   string `json:"interaction_mode"`

@@ -75,12 +75,6 @@ func (e *expander) readDir(dir string) ([]fs.DirEntry, error) {
 	return e.view.ReadDir(dir)
 }
 
-func newExpander(v View) *expander {
-	e := &expander{view: v}
-	e.config()
-	return e
-}
-
 // config is the library's configuration for this command line.
 func (e *expander) config() *expand.Config {
 	if e.cfg == nil {

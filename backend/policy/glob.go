@@ -3,6 +3,8 @@ package policy
 import (
 	"path"
 	"strings"
+
+	"agentdesk/backend/glob"
 )
 
 // matchGlob reports whether the slash-separated name matches pattern:
@@ -12,58 +14,34 @@ import (
 //   - a pattern that matches a directory matches everything below it: "secrets" covers
 //     "secrets/a.txt".
 //
-// A malformed pattern returns an error; callers decide which way that fails.
+// A malformed pattern returns an error; callers decide which way that fails. It is an error
+// only where the segments before the malformed one reach a segment of name to hold it
+// against, as when the rules were first matched one segment at a time; past that point
+// nothing matches.
 func matchGlob(pattern, name string) (bool, error) {
 	pattern = strings.TrimSuffix(pattern, "/")
-	name = strings.TrimPrefix(name, "/")
 	if !strings.Contains(pattern, "/") {
-		return matchDoubleStar(pattern, true, name, true)
+		pattern = "**/" + pattern
 	}
-	return matchSegments(strings.TrimPrefix(pattern, "/"), true, name, true)
-}
-
-// The segment lists below are slash-separated strings read one segment at a time, as
-// strings.Split would cut them (an empty string is one empty segment), without building them:
-// a list is (s, ok), and ok false is the empty list.
-
-// matchSegments reports whether pat matches name or a leading part of it (a directory).
-func matchSegments(pat string, patOK bool, name string, nameOK bool) (bool, error) {
-	if !patOK {
-		return true, nil
-	}
-	seg, rest, more := cutSegment(pat)
-	if seg == "**" {
-		return matchDoubleStar(rest, more, name, nameOK)
-	}
-	if !nameOK {
-		return false, nil
-	}
-	first, nameRest, nameMore := cutSegment(name)
-	ok, err := path.Match(seg, first)
-	if !ok || err != nil {
-		return false, err
-	}
-	return matchSegments(rest, more, nameRest, nameMore)
-}
-
-// matchDoubleStar is a "**" segment followed by pat: any number of name's segments, none
-// included, then pat.
-func matchDoubleStar(pat string, patOK bool, name string, nameOK bool) (bool, error) {
-	for {
-		if ok, err := matchSegments(pat, patOK, name, nameOK); ok || err != nil {
-			return ok, err
+	pat := strings.Split(strings.TrimPrefix(pattern, "/"), "/")
+	segs := strings.Split(strings.TrimPrefix(name, "/"), "/")
+	for k, seg := range pat {
+		if seg == "**" {
+			continue
 		}
-		if !nameOK {
+		if _, err := path.Match(seg, ""); err != nil {
+			if first, _, _ := glob.Match(pat[:k], segs, segmentMatch); first >= 0 && first < len(segs) {
+				return false, err
+			}
 			return false, nil
 		}
-		_, name, nameOK = cutSegment(name)
 	}
+	first, _, _ := glob.Match(pat, segs, segmentMatch)
+	return first >= 0, nil
 }
 
-func cutSegment(s string) (seg, rest string, more bool) {
-	i := strings.IndexByte(s, '/')
-	if i < 0 {
-		return s, "", false
-	}
-	return s[:i], s[i+1:], true
+// segmentMatch is path.Match on a segment the caller has validated.
+func segmentMatch(pattern, name string) bool {
+	ok, _ := path.Match(pattern, name)
+	return ok
 }

@@ -99,7 +99,7 @@ func (e *expander) simpleGlob(pat string) ([]string, bool) {
 }
 
 // glob is the library's Config.glob for a pattern of simple parts, with globstar, dotglob,
-// nocaseglob and extglob off, as newExpander configures it.
+// nocaseglob and extglob off, as expander.config sets it up.
 func (e *expander) glob(base, pat string) ([]string, error) {
 	parts := strings.Split(pat, string(filepath.Separator))
 	matches := []string{""}

@@ -74,9 +74,6 @@ func (s *Server) URL() string {
 	return "http://" + s.listener.Addr().String() + "/?token=" + s.token
 }
 
-// Token is the secret every request must carry.
-func (s *Server) Token() string { return s.token }
-
 // Serve answers requests until ctx ends.
 func (s *Server) Serve(ctx context.Context) error {
 	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}

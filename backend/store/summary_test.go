@@ -21,12 +21,14 @@ func foldedFromLog(t *testing.T, s *Store, id string) mode.State {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The last mode.set entry wins outright, so the fold is the one found scanning back.
 	evs, _ := s.Events(id)
-	log := make([]eventlog.Entry, len(evs))
-	for i, e := range evs {
-		log[i] = eventlog.Entry{Type: e.Type, Payload: []byte(e.Payload)}
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Type == eventlog.TypeModeSet {
+			return eventlog.ModeInForce(sess.Preference().Preference, []byte(evs[i].Payload))
+		}
 	}
-	return eventlog.FoldModes(sess.Preference().Preference, log)
+	return eventlog.ModeInForce(sess.Preference().Preference, nil)
 }
 
 func agreesWithLog(t *testing.T, s *Store, id, when string) mode.State {

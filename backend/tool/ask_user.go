@@ -1,7 +1,6 @@
 package tool
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -31,13 +30,9 @@ type askUserInput struct {
 	Multiple bool     `json:"multiple"`
 }
 
-type askUserTool struct{}
+type askUserTool struct{ about }
 
 var askUserSchema = askUserSpec.schema()
-
-func (askUserTool) Name() mode.Tool         { return mode.ToolAskUser }
-func (askUserTool) Description() string     { return askUserDescription }
-func (askUserTool) Schema() json.RawMessage { return bytes.Clone(askUserSchema) }
 
 func (askUserTool) decode(input json.RawMessage) (askUserInput, error) {
 	var in askUserInput

@@ -57,7 +57,7 @@ type bashInput struct {
 	Escalate string `json:"escalate"`
 }
 
-type bashTool struct{}
+type bashTool struct{ about }
 
 var bashSchema = withEnum(bashSpec.schema(), "escalate", policy.Escalations)
 
@@ -73,10 +73,6 @@ func withEnum[T ~string](schema json.RawMessage, name string, values []T) json.R
 	out := slices.Concat(schema[:at+len(prop)], enum, []byte(","), schema[at+len(prop):])
 	return json.RawMessage(out)
 }
-
-func (bashTool) Name() mode.Tool         { return mode.ToolBash }
-func (bashTool) Description() string     { return bashDescription }
-func (bashTool) Schema() json.RawMessage { return bytes.Clone(bashSchema) }
 
 func (bashTool) decode(input json.RawMessage) (bashInput, error) {
 	var in bashInput

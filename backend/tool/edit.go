@@ -32,13 +32,9 @@ type editInput struct {
 	NewString string `json:"new_string"`
 }
 
-type editTool struct{}
+type editTool struct{ about }
 
 var editSchema = editSpec.schema()
-
-func (editTool) Name() mode.Tool         { return mode.ToolEdit }
-func (editTool) Description() string     { return editDescription }
-func (editTool) Schema() json.RawMessage { return bytes.Clone(editSchema) }
 
 func (editTool) decode(input json.RawMessage) (editInput, error) {
 	var in editInput

@@ -1,7 +1,6 @@
 package tool
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -25,13 +24,9 @@ type exitPlanModeInput struct {
 	Plan string `json:"plan"`
 }
 
-type exitPlanModeTool struct{}
+type exitPlanModeTool struct{ about }
 
 var exitPlanModeSchema = exitPlanModeSpec.schema()
-
-func (exitPlanModeTool) Name() mode.Tool         { return mode.ToolExitPlanMode }
-func (exitPlanModeTool) Description() string     { return exitPlanModeDescription }
-func (exitPlanModeTool) Schema() json.RawMessage { return bytes.Clone(exitPlanModeSchema) }
 
 func (exitPlanModeTool) decode(input json.RawMessage) (exitPlanModeInput, error) {
 	var in exitPlanModeInput

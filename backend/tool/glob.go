@@ -1,7 +1,6 @@
 package tool
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -36,13 +35,9 @@ type globInput struct {
 	Pattern string `json:"pattern"`
 }
 
-type globTool struct{}
+type globTool struct{ about }
 
 var globSchema = globSpec.schema()
-
-func (globTool) Name() mode.Tool         { return mode.ToolGlob }
-func (globTool) Description() string     { return globDescription }
-func (globTool) Schema() json.RawMessage { return bytes.Clone(globSchema) }
 
 func (globTool) decode(input json.RawMessage) (globInput, globPattern, error) {
 	var in globInput
@@ -86,7 +81,7 @@ func (t globTool) Run(ctx context.Context, env Env, input json.RawMessage) (Resu
 // find lists the matches below the pattern's base, shown as base joined with the path below it.
 // The walk goes through a root opened at the base, so no symlink leads it out of that folder.
 func (gp globPattern) find(ctx context.Context, at *site) ([]string, error) {
-	if len(gp.alts) == 0 {
+	if len(gp.segs) == 0 {
 		return gp.literal(at), nil
 	}
 	dir, err := at.openDir()

@@ -43,13 +43,9 @@ type grepInput struct {
 	Path    string `json:"path"`
 }
 
-type grepTool struct{}
+type grepTool struct{ about }
 
 var grepSchema = grepSpec.schema()
-
-func (grepTool) Name() mode.Tool         { return mode.ToolGrep }
-func (grepTool) Description() string     { return grepDescription }
-func (grepTool) Schema() json.RawMessage { return bytes.Clone(grepSchema) }
 
 func (grepTool) decode(input json.RawMessage) (grepInput, *regexp.Regexp, error) {
 	var in grepInput

@@ -41,13 +41,9 @@ type readInput struct {
 	Limit  int    `json:"limit"`
 }
 
-type readTool struct{}
+type readTool struct{ about }
 
 var readSchema = readSpec.schema()
-
-func (readTool) Name() mode.Tool         { return mode.ToolRead }
-func (readTool) Description() string     { return readDescription }
-func (readTool) Schema() json.RawMessage { return bytes.Clone(readSchema) }
 
 func (readTool) decode(input json.RawMessage) (readInput, error) {
 	var in readInput

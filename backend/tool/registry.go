@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 
@@ -31,12 +32,31 @@ var order = []mode.Tool{
 // NewRegistry returns a registry with all eight tools.
 func NewRegistry() *Registry {
 	r := &Registry{tools: map[mode.Tool]Tool{}}
-	for _, t := range []Tool{readTool{}, globTool{}, grepTool{}, bashTool{}, editTool{}, writeTool{},
-		askUserTool{}, exitPlanModeTool{}} {
+	for _, t := range []Tool{
+		readTool{about{mode.ToolRead, readDescription, readSchema}},
+		globTool{about{mode.ToolGlob, globDescription, globSchema}},
+		grepTool{about{mode.ToolGrep, grepDescription, grepSchema}},
+		bashTool{about{mode.ToolBash, bashDescription, bashSchema}},
+		editTool{about{mode.ToolEdit, editDescription, editSchema}},
+		writeTool{about{mode.ToolWrite, writeDescription, writeSchema}},
+		askUserTool{about{mode.ToolAskUser, askUserDescription, askUserSchema}},
+		exitPlanModeTool{about{mode.ToolExitPlanMode, exitPlanModeDescription, exitPlanModeSchema}},
+	} {
 		r.tools[t.Name()] = t
 	}
 	return r
 }
+
+// about is what a tool says of itself before it runs, for the model and the forms.
+type about struct {
+	name        mode.Tool
+	description string
+	schema      json.RawMessage
+}
+
+func (a about) Name() mode.Tool         { return a.name }
+func (a about) Description() string     { return a.description }
+func (a about) Schema() json.RawMessage { return bytes.Clone(a.schema) }
 
 // Get returns the tool named name.
 func (r *Registry) Get(name mode.Tool) (Tool, bool) {

@@ -1,7 +1,6 @@
 package tool
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -34,13 +33,9 @@ type writeInput struct {
 	Content string `json:"content"`
 }
 
-type writeTool struct{}
+type writeTool struct{ about }
 
 var writeSchema = writeSpec.schema()
-
-func (writeTool) Name() mode.Tool         { return mode.ToolWrite }
-func (writeTool) Description() string     { return writeDescription }
-func (writeTool) Schema() json.RawMessage { return bytes.Clone(writeSchema) }
 
 func (writeTool) decode(input json.RawMessage) (writeInput, error) {
 	var in writeInput

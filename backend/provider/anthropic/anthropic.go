@@ -22,14 +22,8 @@ const (
 	defaultMaxTokens = 8192
 )
 
-// Options configure a Provider. Key is required; BaseURL and Model fall back to the defaults.
-type Options struct {
-	Key     string
-	BaseURL string
-	Model   string
-	// ContextWindow overrides the catalogue's window of the model, in tokens (0: the catalogue).
-	ContextWindow int
-}
+// Options configure a Provider.
+type Options = llm.Options
 
 // Provider talks to the Messages API.
 type Provider struct {
@@ -46,15 +40,8 @@ func New(o Options) *Provider {
 	if o.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(o.BaseURL))
 	}
-	model := o.Model
-	if model == "" {
-		model = DefaultModel
-	}
-	window := o.ContextWindow
-	if window <= 0 {
-		window = llm.ContextWindow(model)
-	}
-	return &Provider{client: sdk.NewClient(opts...), model: model, key: o.Key, window: window}
+	o = o.Resolved(DefaultModel)
+	return &Provider{client: sdk.NewClient(opts...), model: o.Model, key: o.Key, window: o.ContextWindow}
 }
 
 // ContextWindow implements llm.Windowed: the window of the configured model.

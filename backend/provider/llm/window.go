@@ -79,3 +79,25 @@ func IsOverflow(status int, code, message string) bool {
 func OverflowError(provider, message, secret string) *errs.Error {
 	return errs.New(ContextOverflow, "Provider", provider, "Message", Redact(message, secret))
 }
+
+// Options configure a vendor's provider. Key is required (a placeholder will do for a local
+// server); BaseURL and Model fall back to the vendor's defaults.
+type Options struct {
+	Key     string
+	BaseURL string
+	Model   string
+	// ContextWindow overrides the catalogue's window of the model, in tokens (0: the catalogue).
+	ContextWindow int
+}
+
+// Resolved fills what o leaves unset: the model with defaultModel, the window from the
+// catalogue.
+func (o Options) Resolved(defaultModel string) Options {
+	if o.Model == "" {
+		o.Model = defaultModel
+	}
+	if o.ContextWindow <= 0 {
+		o.ContextWindow = ContextWindow(o.Model)
+	}
+	return o
+}

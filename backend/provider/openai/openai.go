@@ -25,15 +25,8 @@ const (
 	DefaultBaseURL = "https://api.openai.com/v1/"
 )
 
-// Options configure a Provider. Key is required (a placeholder will do for a local server);
-// BaseURL and Model fall back to the defaults.
-type Options struct {
-	Key     string
-	BaseURL string
-	Model   string
-	// ContextWindow overrides the catalogue's window of the model, in tokens (0: the catalogue).
-	ContextWindow int
-}
+// Options configure a Provider.
+type Options = llm.Options
 
 // Provider talks to a Chat Completions endpoint.
 type Provider struct {
@@ -51,16 +44,9 @@ func New(o Options) *Provider {
 	if base == "" {
 		base = DefaultBaseURL
 	}
-	model := o.Model
-	if model == "" {
-		model = DefaultModel
-	}
+	o = o.Resolved(DefaultModel)
 	client := sdk.NewClient(option.WithAPIKey(o.Key), option.WithBaseURL(base))
-	window := o.ContextWindow
-	if window <= 0 {
-		window = llm.ContextWindow(model)
-	}
-	return &Provider{client: client, model: model, key: o.Key, official: isOfficial(base), window: window}
+	return &Provider{client: client, model: o.Model, key: o.Key, official: isOfficial(base), window: o.ContextWindow}
 }
 
 // ContextWindow implements llm.Windowed: the window of the configured model.
