@@ -72,6 +72,10 @@ type Env struct {
 	Target *policy.Target
 	// Shell says how a bash call is confined; the zero value is the strictest sandbox.
 	Shell ShellOptions
+	// Sensitive is the sensitive paths list: grep skips what it covers inside a folder it
+	// searches, since the gate asked about the folder, not each file in it. The zero value is
+	// the default list.
+	Sensitive policy.SensitiveList
 }
 
 // ShellOptions are the per-call facts the bash tool needs to confine a command (R-GATE).
