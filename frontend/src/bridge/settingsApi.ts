@@ -50,6 +50,10 @@ export interface AppSettings {
   commandLine: { kind: string; model: string } | null;
   /** Checkpoints: quota, large-file limit, secret patterns, review before apply, and usage. */
   checkpoints?: G.CheckpointSettingsView;
+  /** Paths read only when the person approves, by any tool or command (denied with full access). */
+  sensitivePaths?: string[];
+  /** The list "reset to defaults" restores. */
+  defaultSensitivePaths?: string[];
 }
 
 /** The kernel sandbox under shell commands: Landlock, or none (every shell command then asks). */
@@ -138,6 +142,8 @@ export function createSettingsApi(getTransport = transport) {
       setExternalAgents: (commands: string[]) => call('Settings.SetExternalAgents', { commands }),
       /** Replaces the list; the server rejects a name that is not a variable name. */
       setShellEnvPassthrough: (names: string[]) => call('Settings.SetShellEnvPassthrough', { names }),
+      /** Replaces the sensitive paths list (empty: nothing is sensitive); reset restores the defaults. */
+      setSensitivePaths: (paths: string[], reset = false) => call('Settings.SetSensitivePaths', { paths, reset }),
       setExternalStartTimeout: (value: string) => call('Settings.SetExternalStartTimeout', { value }),
       /** Saves every checkpoint setting at once; the store follows at once (a smaller quota prunes now). */
       setCheckpoints: (req: { quota: number; maxFileSize: number; secrets: string[]; reviewBeforeApply: boolean }) =>

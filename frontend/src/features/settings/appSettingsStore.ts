@@ -52,6 +52,8 @@ export function normalizeSettings(raw: unknown): AppSettings {
     providerReady: r.providerReady !== false,
     externalAgents: strings(r.externalAgents),
     shellEnvPassthrough: strings(r.shellEnvPassthrough),
+    sensitivePaths: strings(r.sensitivePaths),
+    defaultSensitivePaths: strings(r.defaultSensitivePaths),
     sandbox: normalizeSandbox(r.sandbox),
     commandLine: commandLineOf(r.commandLine),
     ...normalizeCheckpoints(r.checkpoints),
