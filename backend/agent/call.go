@@ -129,7 +129,7 @@ func (t *turn) evaluate(g *gated) (policy.Verdict, error) {
 	if err != nil {
 		return policy.Verdict{}, err
 	}
-	return t.verdictOf(g, sandboxed(), sandboxMasks())
+	return t.verdictOf(g, sandboxed(), false)
 }
 
 // sandboxMasks reports whether the sandbox can hide files from a shell command: only a mount
@@ -145,21 +145,26 @@ func sandboxMasks() bool {
 // unconfined: in Auto even a read-only command asks.
 func (t *turn) judge(g *gated) (policy.Verdict, error) {
 	g.resolved, _ = policy.Resolve(policy.Workspace{Root: t.workspace, DataDir: t.rt.opts.DataDir}, g.desc.Gate)
-	return t.verdictOf(g, false, false)
+	return t.verdictOf(g, false, true)
 }
 
 // verdictOf asks the pure gate about a resolved call. For a shell command that the sandbox can
 // mask files from, it first finds what the sensitive list covers in the workspace: the sandbox
 // hides those, and a walk that could not finish leaves the gate asking.
-func (t *turn) verdictOf(g *gated, sandboxed, canMask bool) (policy.Verdict, error) {
+//
+// An external agent's command (external) is not held to the masking: the agent runs it
+// itself, where no sandbox of AgentDesk's could hide a file, and its own file reads reach the
+// gate as read calls judged by path. Only what its command names is held against the list;
+// asking for every command because nothing could be masked would ask for all of them, always.
+func (t *turn) verdictOf(g *gated, sandboxed, external bool) (policy.Verdict, error) {
 	in, err := t.rt.opts.Store.GateInputsCached(&t.gate, t.sessionID)
 	if err != nil {
 		return policy.Verdict{}, err
 	}
 	// An unreadable stored list reads as the default one: the strict answer.
 	g.sensitive, _ = t.rt.opts.Store.SensitivePaths()
-	masked := false
-	if g.desc.Gate.Kind == policy.KindBash && canMask {
+	masked := external
+	if g.desc.Gate.Kind == policy.KindBash && !external && sandboxed && sandboxMasks() {
 		g.masks, masked = policy.SensitiveMasks(g.sensitive, t.workspace)
 	}
 	return policy.Evaluate(policy.Input{Mode: t.exec, Permission: in.Permission, Rules: in.Rules, Grants: in.Grants,

@@ -18,7 +18,7 @@ export function SensitivePathsSection({ settings, store }: { settings: AppSettin
   const id = useId();
   const paths = settings.sensitivePaths ?? [];
   const [draft, setDraft] = useState('');
-  const save = useAction(async (next: string[], reset = false) => store.apply(await api.settings.setSensitivePaths(next, reset)));
+  const save = useAction(async (next: string[], reset?: boolean) => store.apply(await api.settings.setSensitivePaths(next, reset === true)));
   const isDefault =
     settings.defaultSensitivePaths !== undefined &&
     paths.length === settings.defaultSensitivePaths.length &&
