@@ -229,7 +229,7 @@ func (s *grepSearch) result() Result {
 		names = append(names[:grepSkippedShown:grepSkippedShown], "…")
 	}
 	list := strings.Join(names, ", ")
-	r.Output += fmt.Sprintf("\n[Skipped %d sensitive file(s) or folder(s) on the sensitive paths list, unread: %s. Reading one by its path asks the person first.]",
+	r.Output += fmt.Sprintf("\n[Skipped %d sensitive file(s) or folder(s) on the sensitive paths list, unread: %s. Reading one by its path asks the person first (with full access it is refused).]",
 		len(s.skipped), list)
 	switch {
 	case r.Display == nil:
