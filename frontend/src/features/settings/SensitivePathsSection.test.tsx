@@ -15,7 +15,7 @@ describe('Settings: sensitive paths', () => {
     expect(entries()).toEqual(['.ssh/', '.env']);
     expect((screen.getByTestId('sensitive-reset') as HTMLButtonElement).disabled).toBe(true);
 
-    const env = screen.getAllByTestId('sensitive-entry')[1];
+    const env = screen.getAllByTestId('sensitive-entry')[1] as HTMLElement;
     await user.click(within(env).getByTestId('sensitive-remove'));
     await waitFor(() => expect(entries()).toEqual(['.ssh/']));
     expect(backend.settings.sensitivePaths).toEqual(['.ssh/']);
