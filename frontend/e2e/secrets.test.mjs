@@ -107,6 +107,7 @@ test('in full, reading .ssh/id_ed25519 is refused with how to allow it, and Sett
   await section.waitFor();
   const ssh = section.locator('[data-testid="sensitive-entry"][data-path=".ssh/"]');
   await ssh.waitFor();
+  await section.scrollIntoViewIfNeeded();
   await shot('03-settings-list');
   await ssh.getByTestId('sensitive-remove').click();
   await ssh.waitFor({ state: 'detached' });
