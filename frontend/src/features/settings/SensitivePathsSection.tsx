@@ -16,6 +16,7 @@ export function SensitivePathsSection({ settings, store }: { settings: AppSettin
   const t = useT();
   const api = useSettingsApi();
   const id = useId();
+  const known = settings.sensitivePaths !== undefined;
   const paths = settings.sensitivePaths ?? [];
   const [draft, setDraft] = useState('');
   const save = useAction(async (next: string[], reset?: boolean) => store.apply(await api.settings.setSensitivePaths(next, reset === true)));
@@ -31,6 +32,8 @@ export function SensitivePathsSection({ settings, store }: { settings: AppSettin
     if (await save.run(paths.includes(entry) ? paths : [...paths, entry])) setDraft('');
   };
   const errorId = `${id}-error`;
+  // A server that does not report the list (an older one) gets no section rather than a wrong one.
+  if (!known) return null;
   return (
     <SettingsSection id="sensitive-paths" title={t('sensitive.title')} description={t('sensitive.hint')} testId="sensitive-section">
       {paths.length === 0 ? (
