@@ -95,8 +95,9 @@ type ShellOptions struct {
 	HardenGit bool
 	// DataDir is the app's data folder, which the sandbox hides from the command.
 	DataDir string
-	// Hide lists the paths deny rules cover, which the sandbox hides from the command where
-	// namespaces work, so no spelling the gate cannot see (a script) reads them.
+	// Hide lists the paths deny rules and the sensitive paths list cover, which the sandbox hides
+	// from the command where namespaces work, so no spelling the gate cannot see (a script)
+	// reads them.
 	Hide []string
 	// PassEnv names environment variables kept even though they look like secrets (Settings).
 	PassEnv []string
