@@ -41,7 +41,7 @@ export function SensitivePathsSection({ settings, store }: { settings: AppSettin
           {t('sensitive.empty')}
         </p>
       ) : (
-        <ul className="setting-list" data-testid="sensitive-list">
+        <ul className="setting-list" style={{ listStyle: 'none', margin: 0, padding: 0 }} data-testid="sensitive-list">
           {paths.map((p) => (
             <li key={p} className="setting-row" data-testid="sensitive-entry" data-path={p}>
               <span className="setting-row__title mono">{p}</span>
