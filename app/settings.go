@@ -35,6 +35,30 @@ type SettingsView struct {
 	Sandbox sandbox.Support `json:"sandbox"`
 	// Checkpoints are the checkpoint store's settings and usage (settings_checkpoints.go).
 	Checkpoints CheckpointSettingsView `json:"checkpoints"`
+	// SensitivePaths is the list of paths read only when the person approves (denied in Full).
+	SensitivePaths []string `json:"sensitivePaths"`
+	// DefaultSensitivePaths is the list "reset to defaults" restores.
+	DefaultSensitivePaths []string `json:"defaultSensitivePaths"`
+}
+
+// SensitivePathsRequest is the sensitive paths list; Reset restores the default list instead.
+type SensitivePathsRequest struct {
+	Paths []string `json:"paths"`
+	Reset bool     `json:"reset,omitempty"`
+}
+
+// SetSensitivePaths saves the sensitive paths list; it applies from the next tool call.
+func (f *Settings) SetSensitivePaths(req SensitivePathsRequest) (SettingsView, error) {
+	paths := req.Paths
+	if req.Reset {
+		paths = nil
+	} else if paths == nil {
+		paths = []string{}
+	}
+	if err := f.s.Store.SetSensitivePaths(paths); err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	return f.publish()
 }
 
 // NamesRequest is a list of environment variable names.
@@ -134,10 +158,14 @@ func (f *Settings) Get() (SettingsView, error) {
 	if err != nil {
 		return SettingsView{}, f.s.fail(err)
 	}
+	sensitive, err := f.s.Store.SensitivePaths()
+	if err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
 	return SettingsView{Checkpoints: checkpoints, Language: f.s.Language(), DefaultPermission: def.Mode, Theme: Theme(theme), ExternalAgents: agents,
 		DecisionTimeout: decision.FormatTimeout(decision.TimeoutSetting(f.s.Store)()), StepLimit: agent.StepLimit(f.s.Store), Provider: prov, ProviderReady: f.s.providerReady(prov),
 		ShellEnvPassthrough: pass, Sandbox: sandbox.Status(), ExternalStartTimeout: f.s.Store.ExternalStartTimeout().String(),
-		CommandLine: f.s.commandLine}, nil
+		CommandLine: f.s.commandLine, SensitivePaths: sensitive.Entries(), DefaultSensitivePaths: policy.DefaultSensitive}, nil
 }
 
 // SetLanguage persists the UI language and tells every window.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"agentdesk/backend/sandbox"
+	"agentdesk/backend/store"
 )
 
 // These replay, through `agentdesk run --script` in Full access, what the kernel must hold
@@ -57,6 +58,13 @@ func TestAttackOtherChannelsCarryNothing(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	mustWrite(t, filepath.Join(home, ".ssh", "id_ed25519"), "PRIVATE KEY")
+	// The gate would refuse these commands for naming ~/.ssh (the sensitive paths list); with
+	// the list emptied they run, and it is the kernel that must hold.
+	withStore(t, d, func(st *store.Store) {
+		if err := st.SetSensitivePaths([]string{}); err != nil {
+			t.Fatal(err)
+		}
+	})
 	udp, err := net.ListenPacket("udp4", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -39,6 +39,9 @@ type DoctorReport struct {
 	// ProtectedWrites are the paths the write and edit tools ask about in every permission mode:
 	// code planted there runs later on its own, outside the sandbox.
 	ProtectedWrites []string `json:"protected_writes"`
+	// SensitivePaths is the list whose files are read only when the person approves (denied in
+	// Full), as the data folder holds it: the default list when the database cannot be read.
+	SensitivePaths []string `json:"sensitive_paths"`
 }
 
 // IntegrityReport is what the database's checks found: the bounded quick_check of the open, and
@@ -85,7 +88,11 @@ func (c *Context) diagnose() DoctorReport {
 	rep.Checks = append(rep.Checks, c.checkLibraries(), c.checkDataDir())
 	st, check := c.checkDatabase(&rep)
 	rep.Checks = append(rep.Checks, check)
+	rep.SensitivePaths = policy.DefaultSensitive
 	if st != nil {
+		if list, err := st.SensitivePaths(); err == nil {
+			rep.SensitivePaths = list.Entries()
+		}
 		rep.Checks = append(rep.Checks, c.checkIntegrity(st, &rep), c.checkEvents(st, &rep))
 		st.Close()
 	}

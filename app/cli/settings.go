@@ -53,6 +53,20 @@ func settingsTable() map[string]setting {
 				return st.SetShellPassEnv(splitNames(value))
 			},
 		},
+		"sensitive-paths": {
+			get: func(st *store.Store) (string, error) {
+				list, err := st.SensitivePaths()
+				return strings.Join(list.Entries(), "\n"), err
+			},
+			// One entry per line, or separated by commas; "default" restores the default list and
+			// an empty value empties it (nothing is sensitive then).
+			set: func(st *store.Store, value string) error {
+				if strings.TrimSpace(value) == "default" {
+					return st.SetSensitivePaths(nil)
+				}
+				return st.SetSensitivePaths(splitEntries(value))
+			},
+		},
 		"external-agents": {
 			get: func(st *store.Store) (string, error) {
 				list, err := st.ExternalAgents()
@@ -90,6 +104,11 @@ func settingsTable() map[string]setting {
 // splitNames reads "A,B C" as a list of names; an empty value clears the list.
 func splitNames(value string) []string {
 	return strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' })
+}
+
+// splitEntries reads paths one a line or separated by commas; an empty value is an empty list.
+func splitEntries(value string) []string {
+	return append([]string{}, strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == '\n' })...)
 }
 
 // splitLines reads one command line per line; blank lines are skipped, an empty value clears.

@@ -66,7 +66,7 @@ func (t *turn) approve(g *gated) error {
 		g.escalated, g.approved = true, string(decision.AllowOnce)
 		return nil
 	}
-	if g.verdict.Code == policy.ProtectedPath {
+	if onceOnly(g.verdict) {
 		// A protected path asks before any grant or rule is read: a saved answer would never apply.
 		g.approved = string(decision.AllowOnce)
 		return nil
@@ -106,7 +106,7 @@ func approvalPayload(g *gated) decision.ApprovalPayload {
 		Path: g.resolved.Target.Path, Command: g.desc.Gate.Command, Code: string(g.verdict.Code),
 		ReasonKey: g.verdict.ReasonKey, ReasonArgs: g.verdict.ReasonArgs, Escalation: string(g.desc.Gate.Escalation),
 		Server: serverOf(g.tool)}
-	if p.Escalation != "" || g.verdict.Code == policy.ProtectedPath {
+	if p.Escalation != "" || onceOnly(g.verdict) {
 		return p
 	}
 	exact := ruleFor(g, decision.ScopeExact)

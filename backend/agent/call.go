@@ -60,6 +60,16 @@ type gated struct {
 	why *display.Message
 	// staged is the call's change held for review before apply, hunk by hunk (staged.go).
 	staged *staging
+	// sensitive is the sensitive paths list the gate judged the call with, and masks what the
+	// sandbox hides of it from a shell command (policy.SensitiveMasks).
+	sensitive policy.SensitiveList
+	masks     []string
+}
+
+// onceOnly reports a verdict no saved answer can meet: a protected or sensitive path asks
+// before any grant or rule is read, so an approval of one is for that call only.
+func onceOnly(v policy.Verdict) bool {
+	return v.Code == policy.ProtectedPath || v.Code == policy.SensitivePath
 }
 
 // handle takes one call through describe, the gate (hard layer), an approval when the gate
@@ -119,7 +129,14 @@ func (t *turn) evaluate(g *gated) (policy.Verdict, error) {
 	if err != nil {
 		return policy.Verdict{}, err
 	}
-	return t.verdictOf(g.resolved, sandboxed())
+	return t.verdictOf(g, sandboxed(), false)
+}
+
+// sandboxMasks reports whether the sandbox can hide files from a shell command: only a mount
+// namespace can, so without one every shell command asks while a sensitive path exists.
+func sandboxMasks() bool {
+	st := sandbox.Status()
+	return st.Kind == sandbox.KindLandlock && st.Namespaces
 }
 
 // judge is evaluate for a call AgentDesk did not describe itself (an external agent's): a path
@@ -128,17 +145,30 @@ func (t *turn) evaluate(g *gated) (policy.Verdict, error) {
 // unconfined: in Auto even a read-only command asks.
 func (t *turn) judge(g *gated) (policy.Verdict, error) {
 	g.resolved, _ = policy.Resolve(policy.Workspace{Root: t.workspace, DataDir: t.rt.opts.DataDir}, g.desc.Gate)
-	return t.verdictOf(g.resolved, false)
+	return t.verdictOf(g, false, true)
 }
 
-// verdictOf asks the pure gate about a resolved call.
-func (t *turn) verdictOf(call policy.Resolved, sandboxed bool) (policy.Verdict, error) {
+// verdictOf asks the pure gate about a resolved call. For a shell command that the sandbox can
+// mask files from, it first finds what the sensitive list covers in the workspace: the sandbox
+// hides those, and a walk that could not finish leaves the gate asking.
+//
+// An external agent's command (external) is not held to the masking: the agent runs it
+// itself, where no sandbox of AgentDesk's could hide a file, and its own file reads reach the
+// gate as read calls judged by path. Only what its command names is held against the list;
+// asking for every command because nothing could be masked would ask for all of them, always.
+func (t *turn) verdictOf(g *gated, sandboxed, external bool) (policy.Verdict, error) {
 	in, err := t.rt.opts.Store.GateInputsCached(&t.gate, t.sessionID)
 	if err != nil {
 		return policy.Verdict{}, err
 	}
+	// An unreadable stored list reads as the default one: the strict answer.
+	g.sensitive, _ = t.rt.opts.Store.SensitivePaths()
+	masked := external
+	if g.desc.Gate.Kind == policy.KindBash && !external && sandboxed && sandboxMasks() {
+		g.masks, masked = policy.SensitiveMasks(g.sensitive, t.workspace)
+	}
 	return policy.Evaluate(policy.Input{Mode: t.exec, Permission: in.Permission, Rules: in.Rules, Grants: in.Grants,
-		Call: call, Sandboxed: sandboxed}), nil
+		Call: g.resolved, Sandboxed: sandboxed, Sensitive: g.sensitive, SensitiveMasked: masked}), nil
 }
 
 // sandboxed reports whether shell commands run under the kernel sandbox here.
@@ -148,7 +178,7 @@ func sandboxed() bool { return sandbox.Status().Kind == sandbox.KindLandlock }
 func (t *turn) execute(g *gated) (*tool.Result, error) {
 	key := deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID}
 	env := tool.Env{Workspace: t.workspace, Ask: t.askQuestionFor(g), ReviewPlan: t.reviewPlanFor(g), Elicit: t.elicit,
-		Output: func(chunk string) { t.deltas.add(EventToolOutput, key, chunk) }, Progress: t.progressOf(g), Sample: t.sample}
+		Output: func(chunk string) { t.deltas.add(EventToolOutput, key, chunk) }, Progress: t.progressOf(g), Sample: t.sample, Sensitive: g.sensitive}
 	err := t.confine(g, &env)
 	if err != nil {
 		return nil, err
@@ -201,6 +231,14 @@ func (t *turn) shellOptions(g *gated) (tool.ShellOptions, error) {
 		return tool.ShellOptions{}, err
 	}
 	hide, _ := policy.MaskedPaths(in.Rules, t.workspace)
+	masks := g.masks
+	if g.approved != "" && g.verdict.Code == policy.SensitivePath {
+		// The person approved a command that names sensitive paths: those are shown to it, this
+		// call only; every other one stays hidden.
+		_, named := policy.SensitiveNamed(g.sensitive, g.resolved.Shell)
+		masks = policy.SensitiveHide(masks, named, t.workspace)
+	}
+	hide = append(hide, masks...)
 	esc := g.desc.Gate.Escalation
 	network := g.escalated && esc == policy.EscalateNetwork
 	return tool.ShellOptions{

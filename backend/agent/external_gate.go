@@ -114,7 +114,7 @@ func (x *extTurn) approveExternal(ctx context.Context, g *gated, all []*gated, c
 	stop := context.AfterFunc(x.t.ctx, cancel)
 	defer stop()
 	payload := approvalPayload(g)
-	once := len(all) > 1 || g.desc.Gate.Kind.AsksAlways() || g.verdict.Code == policy.ProtectedPath
+	once := len(all) > 1 || g.desc.Gate.Kind.AsksAlways() || onceOnly(g.verdict)
 	if once {
 		payload.Scopes = nil
 	}

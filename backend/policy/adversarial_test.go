@@ -78,7 +78,7 @@ func TestAdversarialShell(t *testing.T) {
 	}
 	decide := func(cmd string) Verdict {
 		sh := AnalyzeShell(cmd, view)
-		return Evaluate(Input{Mode: "execute", Permission: Auto, Sandboxed: true,
+		return Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Auto, Sandboxed: true,
 			Call: Resolved{Call: Call{Kind: KindBash, Command: cmd}, Shell: &sh}})
 	}
 	for _, cmd := range hostile {
@@ -114,7 +114,7 @@ func TestAdversarialDenyRules(t *testing.T) {
 	}
 	for _, cmd := range bypasses {
 		sh := AnalyzeShell(cmd, view)
-		v := Evaluate(Input{Mode: "execute", Permission: Full, Sandboxed: true, Rules: rules,
+		v := Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Sandboxed: true, Rules: rules,
 			Call: Resolved{Call: Call{Kind: KindBash, Command: cmd}, Shell: &sh}})
 		if v.Decision == DecideAllow {
 			t.Errorf("%q ran past the deny rules", cmd)
@@ -122,7 +122,7 @@ func TestAdversarialDenyRules(t *testing.T) {
 	}
 	for _, ok := range []string{"ls", "git status", "git log --grep push", "cat README.md", "echo rmdir-free"} {
 		sh := AnalyzeShell(ok, view)
-		v := Evaluate(Input{Mode: "execute", Permission: Full, Sandboxed: true, Rules: rules,
+		v := Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Sandboxed: true, Rules: rules,
 			Call: Resolved{Call: Call{Kind: KindBash, Command: ok}, Shell: &sh}})
 		if v.Decision != DecideAllow {
 			t.Errorf("%q: %s (%s), want allow", ok, v.Decision, v.ReasonKey)

@@ -61,7 +61,7 @@ func TestPlantingAutorunCodeAsksEverywhere(t *testing.T) {
 			everything := []Grant{{Kind: c.kind, Path: r.Target.Rel}, {Kind: c.kind, Path: "**", Scope: ScopePattern}}
 			rules := []Rule{{ID: "r", Effect: Allow, Kind: c.kind, Path: "**", Scope: ScopePattern}}
 			for _, p := range PermissionModes {
-				v := Evaluate(Input{Mode: mode.ModeExecute, Permission: p, Rules: rules, Grants: everything, Call: r, Sandboxed: true})
+				v := Evaluate(Input{SensitiveMasked: true, Mode: mode.ModeExecute, Permission: p, Rules: rules, Grants: everything, Call: r, Sandboxed: true})
 				if v.Decision != DecideAsk || v.Layer != LayerProtected || v.ReasonKey != "gate.reason.protected."+string(c.want) {
 					t.Errorf("%s: %+v, want an ask at the protected layer", p, v)
 				}

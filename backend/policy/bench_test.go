@@ -33,6 +33,7 @@ var benchInputs = map[string]Input{
 
 func BenchmarkEvaluate(b *testing.B) {
 	for name, in := range benchInputs {
+		in.SensitiveMasked = true
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				_ = Evaluate(in)
@@ -85,7 +86,7 @@ func benchGate(b *testing.B, cmds map[string]string) {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				r, _ := Resolve(Workspace{Root: ws}, Call{Kind: KindBash, Command: cmd})
-				_ = Evaluate(Input{Mode: "execute", Permission: Auto, Sandboxed: true, Rules: rules, Call: r})
+				_ = Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Auto, Sandboxed: true, Rules: rules, Call: r})
 			}
 		})
 	}

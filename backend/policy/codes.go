@@ -32,5 +32,5 @@ const (
 var Codes = []errs.Kind{
 	ToolDisabledInChat, WriteDisabledInReadOnly, BashDisabledInReadOnly, PathOutsideWorkspace,
 	ProtectedPath, RejectedByUser, DecisionTimedOut, ToolDisabledInMode, DeniedByRule, SandboxEscalation, NetworkFetch,
-	MCPDisabledInReadOnly,
+	MCPDisabledInReadOnly, SensitivePath,
 }

@@ -6,6 +6,11 @@
 //     session's grants and the resolved call. It applies R-GATE-1 in its fixed order and says
 //     which layer decided, so the UI can show "allowed by rule".
 //
+// The sensitive paths list (sensitive.go) is one of Evaluate's inputs, like the rules: a call
+// that reads or changes a listed path, or a shell command that names one, asks (is denied in
+// Full), and a shell command asks wherever the sandbox cannot hide the listed files from it.
+// Finding those files (SensitiveMasks) is impure, like Resolve, and happens before Evaluate.
+//
 // The gate is negative: an unknown execution mode gets the read-only surface and an unknown
 // permission mode asks for everything that could change something. Nothing here returns
 // user-visible text; verdicts carry error kinds and locale keys.

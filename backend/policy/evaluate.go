@@ -13,6 +13,12 @@ type Input struct {
 	// shell class is off and every shell command asks there: the allowlist alone is not
 	// trusted to contain a command. The zero value is the strict one.
 	Sandboxed bool
+	// Sensitive is the list of sensitive paths (sensitive.go); the zero value is the default
+	// list. SensitiveMasked says the sandbox hides every listed file inside the workspace from
+	// this shell command (namespaces, and a walk that found them all); without it a command
+	// asks, since its reads cannot be seen in advance. The zero value is the strict one.
+	Sensitive       SensitiveList
+	SensitiveMasked bool
 }
 
 // Evaluate decides one tool call (R-GATE-1). It is pure: all file-system facts come resolved in
@@ -20,7 +26,8 @@ type Input struct {
 //
 //  1. the execution mode's hard deny — outranks every permission mode, full included (for an
 //     MCP tool it reads the tool's read-only annotation, mcp.go);
-//  2. deny rules and protected paths — a deny rule denies, a protected or unresolved path asks;
+//  2. deny rules, the sensitive list and protected paths — a deny rule denies, a sensitive path
+//     asks (denied in Full), a protected or unresolved path asks;
 //  3. session grants, then always-allow rules — one that recorded the scripts its command
 //     runs holds only while they are unchanged (scripts.go);
 //  4. the permission mode (R-GATE-3).
@@ -48,7 +55,13 @@ func Evaluate(in Input) Verdict {
 		analyzed := AnalyzeShell(c.Call.Command, nil)
 		sh = &analyzed
 	}
-	if v, done := denyLayer(in.Rules, c, sh); done {
+	if v, done := denyRules(in.Rules, c, sh); done {
+		return v
+	}
+	if v, done := sensitiveLayer(in, sh); done {
+		return v
+	}
+	if v, done := protectedLayer(c); done {
 		return v
 	}
 	if c.Call.Kind == KindBash && c.Call.Escalation != NoEscalation && !gitWriteGranted(in.Grants, c.Call.Escalation) {
@@ -94,8 +107,8 @@ func alwaysAsks(k Kind) Verdict {
 	return ask(LayerMode, "", "gate.reason.unknown_kind")
 }
 
-// denyLayer is layer 2.
-func denyLayer(rules []Rule, c Resolved, sh *Shell) (Verdict, bool) {
+// denyRules is layer 2's deny rules.
+func denyRules(rules []Rule, c Resolved, sh *Shell) (Verdict, bool) {
 	for _, r := range rules {
 		if r.Effect == Allow {
 			continue
@@ -112,6 +125,11 @@ func denyLayer(rules []Rule, c Resolved, sh *Shell) (Verdict, bool) {
 			return v, true
 		}
 	}
+	return Verdict{}, false
+}
+
+// protectedLayer is layer 2's protected and unresolved paths.
+func protectedLayer(c Resolved) (Verdict, bool) {
 	if !c.Call.Kind.HasPath() {
 		return Verdict{}, false
 	}

@@ -118,7 +118,7 @@ func TestGateTable(t *testing.T) {
 			name := sentence(row.mode, row.perm, k, want)
 			seen[string(row.mode)+"/"+string(row.perm)+"/"+string(k)] = true
 			t.Run(name, func(t *testing.T) {
-				v := Evaluate(Input{Mode: row.mode, Permission: row.perm, Call: insideCall(k)})
+				v := Evaluate(Input{SensitiveMasked: true, Mode: row.mode, Permission: row.perm, Call: insideCall(k)})
 				if got := verdictString(v); got != want {
 					t.Fatalf("got %s (layer %s, reason %s), want %s", got, v.Layer, v.ReasonKey, want)
 				}
@@ -159,38 +159,38 @@ func TestGateLayersAndPaths(t *testing.T) {
 		layer    Layer
 		code     errs.Kind
 	}{
-		{"a write outside the workspace asks in auto", Input{Mode: "execute", Permission: Auto, Call: outside}, DecideAsk, LayerMode, PathOutsideWorkspace},
-		{"a read outside the workspace asks in ask", Input{Mode: "analyze", Permission: Ask, Call: outsideRead}, DecideAsk, LayerMode, PathOutsideWorkspace},
-		{"a write outside the workspace runs with full access", Input{Mode: "execute", Permission: Full, Call: outside}, DecideAllow, LayerMode, ""},
-		{"a protected path asks even with full access", Input{Mode: "execute", Permission: Full, Call: gitConfig}, DecideAsk, LayerProtected, ProtectedPath},
-		{"a grant cannot open a protected path", Input{Mode: "execute", Permission: Full, Call: gitConfig, Grants: []Grant{{Kind: KindEdit}}}, DecideAsk, LayerProtected, ProtectedPath},
-		{"an unresolved path asks even with full access", Input{Mode: "execute", Permission: Full, Call: unresolved}, DecideAsk, LayerProtected, PathOutsideWorkspace},
-		{"a deny rule holds under full access", Input{Mode: "execute", Permission: Full, Call: envFile, Rules: []Rule{denyEnv}}, DecideDeny, LayerRule, DeniedByRule},
-		{"a deny rule outranks a grant", Input{Mode: "execute", Permission: Full, Call: envFile, Rules: []Rule{denyEnv}, Grants: []Grant{{Kind: KindWrite}}}, DecideDeny, LayerRule, DeniedByRule},
-		{"a hard deny outranks an allow rule", Input{Mode: "analyze", Permission: Full, Call: push, Rules: []Rule{allowPush}}, DecideDeny, LayerProfile, BashDisabledInReadOnly},
-		{"a command deny rule holds under full access", Input{Mode: "execute", Permission: Full, Call: push, Rules: []Rule{denyPush}}, DecideDeny, LayerRule, DeniedByRule},
-		{"an allow rule runs a command in ask", Input{Mode: "execute", Permission: Ask, Call: push, Rules: []Rule{allowPush}}, DecideAllow, LayerRule, ""},
-		{"a grant runs a write in ask", Input{Mode: "execute", Permission: Ask, Call: envFile, Grants: []Grant{{Kind: KindWrite, Path: ".env"}}}, DecideAllow, LayerGrant, ""},
-		{"a grant for another file does not apply", Input{Mode: "execute", Permission: Ask, Call: envFile, Grants: []Grant{{Kind: KindWrite, Path: "main.go"}}}, DecideAsk, LayerMode, ""},
-		{"a read-only command runs in auto", Input{Mode: "execute", Permission: Auto, Sandboxed: true, Call: readOnlyShell}, DecideAllow, LayerMode, ""},
-		{"without the sandbox a read-only command asks in auto", Input{Mode: "execute", Permission: Auto, Call: readOnlyShell}, DecideAsk, LayerMode, ""},
-		{"an escalation asks even with full access", Input{Mode: "execute", Permission: Full, Sandboxed: true, Call: escalated}, DecideAsk, LayerSandbox, SandboxEscalation},
-		{"a grant cannot answer an escalation", Input{Mode: "execute", Permission: Auto, Sandboxed: true, Call: escalated, Grants: []Grant{{Kind: KindBash}}}, DecideAsk, LayerSandbox, SandboxEscalation},
-		{"an allow rule cannot answer an escalation", Input{Mode: "execute", Permission: Auto, Sandboxed: true, Call: escalated, Rules: []Rule{{ID: "all", Effect: Allow, Kind: KindBash}}}, DecideAsk, LayerSandbox, SandboxEscalation},
-		{"a deny rule outranks an escalation", Input{Mode: "execute", Permission: Full, Sandboxed: true, Call: escalated, Rules: []Rule{{ID: "curl", Effect: Deny, Command: "curl"}}}, DecideDeny, LayerRule, DeniedByRule},
-		{"an unknown escalation asks as the widest", Input{Mode: "execute", Permission: Full, Sandboxed: true, Call: Resolved{Call: Call{Kind: KindBash, Command: "ls", Escalation: "root"}}}, DecideAsk, LayerSandbox, SandboxEscalation},
-		{"a read-only command asks in ask", Input{Mode: "execute", Permission: Ask, Call: readOnlyShell}, DecideAsk, LayerMode, ""},
-		{"an unknown permission mode ignores grants", Input{Mode: "execute", Permission: "bypass", Call: envFile, Grants: []Grant{{Kind: KindWrite}}}, DecideAsk, LayerMode, ""},
-		{"an unknown call kind is denied", Input{Mode: "execute", Permission: Full, Call: Resolved{Call: Call{Kind: "network"}}}, DecideDeny, LayerProfile, ToolDisabledInMode},
-		{"a fetch asks even with full access", Input{Mode: "execute", Permission: Full, Call: fetch}, DecideAsk, LayerSandbox, NetworkFetch},
-		{"a grant cannot answer a fetch", Input{Mode: "execute", Permission: Auto, Call: fetch, Grants: []Grant{{Kind: KindFetch}}}, DecideAsk, LayerSandbox, NetworkFetch},
-		{"an allow rule cannot answer a fetch", Input{Mode: "execute", Permission: Full, Call: fetch, Rules: []Rule{{ID: "web", Effect: Allow, Kind: KindFetch}}}, DecideAsk, LayerSandbox, NetworkFetch},
-		{"a deny rule on fetch holds", Input{Mode: "execute", Permission: Full, Call: fetch, Rules: []Rule{{ID: "no-web", Effect: Deny, Kind: KindFetch}}}, DecideDeny, LayerRule, DeniedByRule},
-		{"a fetch is denied in plan like the shell", Input{Mode: "plan", Permission: Full, Call: fetch}, DecideDeny, LayerProfile, ToolDisabledInMode},
-		{"a call of unknown kind asks even with full access", Input{Mode: "execute", Permission: Full, Call: other}, DecideAsk, LayerMode, ""},
-		{"a grant cannot answer a call of unknown kind", Input{Mode: "execute", Permission: Full, Call: other, Grants: []Grant{{Kind: KindOther}}}, DecideAsk, LayerMode, ""},
-		{"a call of unknown kind asks in plan", Input{Mode: "plan", Permission: Full, Call: other}, DecideAsk, LayerMode, ""},
-		{"a call of unknown kind asks under an unknown permission", Input{Mode: "execute", Permission: "bypass", Call: other}, DecideAsk, LayerMode, ""},
+		{"a write outside the workspace asks in auto", Input{SensitiveMasked: true, Mode: "execute", Permission: Auto, Call: outside}, DecideAsk, LayerMode, PathOutsideWorkspace},
+		{"a read outside the workspace asks in ask", Input{SensitiveMasked: true, Mode: "analyze", Permission: Ask, Call: outsideRead}, DecideAsk, LayerMode, PathOutsideWorkspace},
+		{"a write outside the workspace runs with full access", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: outside}, DecideAllow, LayerMode, ""},
+		{"a protected path asks even with full access", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: gitConfig}, DecideAsk, LayerProtected, ProtectedPath},
+		{"a grant cannot open a protected path", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: gitConfig, Grants: []Grant{{Kind: KindEdit}}}, DecideAsk, LayerProtected, ProtectedPath},
+		{"an unresolved path asks even with full access", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: unresolved}, DecideAsk, LayerProtected, PathOutsideWorkspace},
+		{"a deny rule holds under full access", Input{SensitiveMasked: true, Sensitive: noSensitive, Mode: "execute", Permission: Full, Call: envFile, Rules: []Rule{denyEnv}}, DecideDeny, LayerRule, DeniedByRule},
+		{"a deny rule outranks a grant", Input{SensitiveMasked: true, Sensitive: noSensitive, Mode: "execute", Permission: Full, Call: envFile, Rules: []Rule{denyEnv}, Grants: []Grant{{Kind: KindWrite}}}, DecideDeny, LayerRule, DeniedByRule},
+		{"a hard deny outranks an allow rule", Input{SensitiveMasked: true, Mode: "analyze", Permission: Full, Call: push, Rules: []Rule{allowPush}}, DecideDeny, LayerProfile, BashDisabledInReadOnly},
+		{"a command deny rule holds under full access", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: push, Rules: []Rule{denyPush}}, DecideDeny, LayerRule, DeniedByRule},
+		{"an allow rule runs a command in ask", Input{SensitiveMasked: true, Mode: "execute", Permission: Ask, Call: push, Rules: []Rule{allowPush}}, DecideAllow, LayerRule, ""},
+		{"a grant runs a write in ask", Input{SensitiveMasked: true, Sensitive: noSensitive, Mode: "execute", Permission: Ask, Call: envFile, Grants: []Grant{{Kind: KindWrite, Path: ".env"}}}, DecideAllow, LayerGrant, ""},
+		{"a grant for another file does not apply", Input{SensitiveMasked: true, Sensitive: noSensitive, Mode: "execute", Permission: Ask, Call: envFile, Grants: []Grant{{Kind: KindWrite, Path: "main.go"}}}, DecideAsk, LayerMode, ""},
+		{"a read-only command runs in auto", Input{SensitiveMasked: true, Mode: "execute", Permission: Auto, Sandboxed: true, Call: readOnlyShell}, DecideAllow, LayerMode, ""},
+		{"without the sandbox a read-only command asks in auto", Input{SensitiveMasked: true, Mode: "execute", Permission: Auto, Call: readOnlyShell}, DecideAsk, LayerMode, ""},
+		{"an escalation asks even with full access", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Sandboxed: true, Call: escalated}, DecideAsk, LayerSandbox, SandboxEscalation},
+		{"a grant cannot answer an escalation", Input{SensitiveMasked: true, Mode: "execute", Permission: Auto, Sandboxed: true, Call: escalated, Grants: []Grant{{Kind: KindBash}}}, DecideAsk, LayerSandbox, SandboxEscalation},
+		{"an allow rule cannot answer an escalation", Input{SensitiveMasked: true, Mode: "execute", Permission: Auto, Sandboxed: true, Call: escalated, Rules: []Rule{{ID: "all", Effect: Allow, Kind: KindBash}}}, DecideAsk, LayerSandbox, SandboxEscalation},
+		{"a deny rule outranks an escalation", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Sandboxed: true, Call: escalated, Rules: []Rule{{ID: "curl", Effect: Deny, Command: "curl"}}}, DecideDeny, LayerRule, DeniedByRule},
+		{"an unknown escalation asks as the widest", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Sandboxed: true, Call: Resolved{Call: Call{Kind: KindBash, Command: "ls", Escalation: "root"}}}, DecideAsk, LayerSandbox, SandboxEscalation},
+		{"a read-only command asks in ask", Input{SensitiveMasked: true, Mode: "execute", Permission: Ask, Call: readOnlyShell}, DecideAsk, LayerMode, ""},
+		{"an unknown permission mode ignores grants", Input{SensitiveMasked: true, Sensitive: noSensitive, Mode: "execute", Permission: "bypass", Call: envFile, Grants: []Grant{{Kind: KindWrite}}}, DecideAsk, LayerMode, ""},
+		{"an unknown call kind is denied", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: Resolved{Call: Call{Kind: "network"}}}, DecideDeny, LayerProfile, ToolDisabledInMode},
+		{"a fetch asks even with full access", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: fetch}, DecideAsk, LayerSandbox, NetworkFetch},
+		{"a grant cannot answer a fetch", Input{SensitiveMasked: true, Mode: "execute", Permission: Auto, Call: fetch, Grants: []Grant{{Kind: KindFetch}}}, DecideAsk, LayerSandbox, NetworkFetch},
+		{"an allow rule cannot answer a fetch", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: fetch, Rules: []Rule{{ID: "web", Effect: Allow, Kind: KindFetch}}}, DecideAsk, LayerSandbox, NetworkFetch},
+		{"a deny rule on fetch holds", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: fetch, Rules: []Rule{{ID: "no-web", Effect: Deny, Kind: KindFetch}}}, DecideDeny, LayerRule, DeniedByRule},
+		{"a fetch is denied in plan like the shell", Input{SensitiveMasked: true, Mode: "plan", Permission: Full, Call: fetch}, DecideDeny, LayerProfile, ToolDisabledInMode},
+		{"a call of unknown kind asks even with full access", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: other}, DecideAsk, LayerMode, ""},
+		{"a grant cannot answer a call of unknown kind", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: other, Grants: []Grant{{Kind: KindOther}}}, DecideAsk, LayerMode, ""},
+		{"a call of unknown kind asks in plan", Input{SensitiveMasked: true, Mode: "plan", Permission: Full, Call: other}, DecideAsk, LayerMode, ""},
+		{"a call of unknown kind asks under an unknown permission", Input{SensitiveMasked: true, Mode: "execute", Permission: "bypass", Call: other}, DecideAsk, LayerMode, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -256,7 +256,7 @@ func TestCommandRules(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			sh := AnalyzeShell(c.cmd, view)
 			call := Resolved{Call: Call{Kind: KindBash, Command: c.cmd}, Shell: &sh}
-			v := Evaluate(Input{Mode: "execute", Permission: Auto, Sandboxed: true, Rules: []Rule{c.rule}, Call: call})
+			v := Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Auto, Sandboxed: true, Rules: []Rule{c.rule}, Call: call})
 			if v.Decision != c.want {
 				t.Fatalf("%q: got %s (%s), want %s", c.cmd, v.Decision, v.ReasonKey, c.want)
 			}
@@ -268,7 +268,7 @@ func TestGrantsAreExactByDefault(t *testing.T) {
 	view := newMemView()
 	eval := func(cmd string, g Grant) Decision {
 		sh := AnalyzeShell(cmd, view)
-		return Evaluate(Input{Mode: "execute", Permission: Ask, Sandboxed: true, Grants: []Grant{g},
+		return Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Ask, Sandboxed: true, Grants: []Grant{g},
 			Call: Resolved{Call: Call{Kind: KindBash, Command: cmd}, Shell: &sh}}).Decision
 	}
 	for _, c := range []struct {
@@ -291,7 +291,7 @@ func TestGrantsAreExactByDefault(t *testing.T) {
 	}
 	write := func(rel string, g Grant) Decision {
 		call := Resolved{Call: Call{Kind: KindWrite, Path: rel}, Target: view.Resolve(rel)}
-		return Evaluate(Input{Mode: "execute", Permission: Ask, Sandboxed: true, Grants: []Grant{g}, Call: call}).Decision
+		return Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Ask, Sandboxed: true, Grants: []Grant{g}, Call: call}).Decision
 	}
 	for _, c := range []struct {
 		grant Grant
@@ -328,7 +328,7 @@ func TestPathDenyRulesCoverTheShell(t *testing.T) {
 		{"cat README.md", DecideAllow},
 	} {
 		sh := AnalyzeShell(c.cmd, view)
-		v := Evaluate(Input{Mode: "execute", Permission: Full, Sandboxed: true, Rules: deny,
+		v := Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Sandboxed: true, Rules: deny,
 			Call: Resolved{Call: Call{Kind: KindBash, Command: c.cmd}, Shell: &sh}})
 		if v.Decision != c.want {
 			t.Errorf("%q: %s (%s), want %s", c.cmd, v.Decision, v.ReasonKey, c.want)
@@ -395,7 +395,7 @@ func TestProgramDenyRulesAskForCodeTheGateCannotSee(t *testing.T) {
 		{"git commit -c HEAD", DecideAllow},
 	} {
 		sh := AnalyzeShell(c.cmd, newMemView())
-		v := Evaluate(Input{Mode: "execute", Permission: Full, Sandboxed: true, Rules: rules,
+		v := Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Sandboxed: true, Rules: rules,
 			Call: Resolved{Call: Call{Kind: KindBash, Command: c.cmd}, Shell: &sh}})
 		if v.Decision != c.want {
 			t.Errorf("%q: %s (%s), want %s", c.cmd, v.Decision, v.ReasonKey, c.want)
@@ -428,7 +428,7 @@ func TestPathDenyRulesCoverGitObjectNames(t *testing.T) {
 		{"echo HEAD:secrets/x", DecideAllow},
 	} {
 		sh := AnalyzeShell(c.cmd, newMemView())
-		v := Evaluate(Input{Mode: "execute", Permission: Full, Sandboxed: true, Rules: deny,
+		v := Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Sandboxed: true, Rules: deny,
 			Call: Resolved{Call: Call{Kind: KindBash, Command: c.cmd}, Shell: &sh}})
 		if v.Decision != c.want {
 			t.Errorf("%q: %s (%s), want %s", c.cmd, v.Decision, v.ReasonKey, c.want)
@@ -448,7 +448,7 @@ func TestAnUnresolvedPathIsUncertainForAPathDenyRule(t *testing.T) {
 	deny := []Rule{{ID: "secrets", Effect: Deny, Path: "secrets/**"}}
 	for _, cmd := range []string{"cat secrets/key.txt", "cp secrets/key.txt /tmp/x"} {
 		sh := AnalyzeShell(cmd, unresolvingView{newMemView()})
-		v := Evaluate(Input{Mode: "execute", Permission: Full, Sandboxed: true, Rules: deny,
+		v := Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Sandboxed: true, Rules: deny,
 			Call: Resolved{Call: Call{Kind: KindBash, Command: cmd}, Shell: &sh}})
 		if v.Decision != DecideAsk || v.ReasonKey != "gate.reason.rule_uncertain" {
 			t.Errorf("%q with unresolved paths: %s (%s), want ask as uncertain", cmd, v.Decision, v.ReasonKey)
@@ -475,25 +475,25 @@ func TestPathRules(t *testing.T) {
 		{"[", "main.go", true}, // a broken deny pattern fails closed
 	}
 	for _, c := range cases {
-		v := Evaluate(Input{Mode: "execute", Permission: Full, Rules: []Rule{{Effect: Deny, Path: c.pattern}}, Call: target(c.rel)})
+		v := Evaluate(Input{SensitiveMasked: true, Sensitive: noSensitive, Mode: "execute", Permission: Full, Rules: []Rule{{Effect: Deny, Path: c.pattern}}, Call: target(c.rel)})
 		if (v.Decision == DecideDeny) != c.match {
 			t.Errorf("deny %q on %q: %s", c.pattern, c.rel, v.Decision)
 		}
 	}
-	if v := Evaluate(Input{Mode: "execute", Permission: Ask, Rules: []Rule{{Effect: Allow, Path: "["}}, Call: target("x")}); v.Decision != DecideAsk {
+	if v := Evaluate(Input{SensitiveMasked: true, Sensitive: noSensitive, Mode: "execute", Permission: Ask, Rules: []Rule{{Effect: Allow, Path: "["}}, Call: target("x")}); v.Decision != DecideAsk {
 		t.Errorf("a broken allow pattern must not allow: %s", v.Decision)
 	}
-	if v := Evaluate(Input{Mode: "execute", Permission: Ask, Rules: []Rule{{Effect: "alow", Path: "x"}}, Call: target("x")}); v.Decision != DecideDeny {
+	if v := Evaluate(Input{SensitiveMasked: true, Sensitive: noSensitive, Mode: "execute", Permission: Ask, Rules: []Rule{{Effect: "alow", Path: "x"}}, Call: target("x")}); v.Decision != DecideDeny {
 		t.Errorf("a rule with a damaged effect must act as deny: %s", v.Decision)
 	}
 }
 
 func TestDenyVerdictError(t *testing.T) {
-	v := Evaluate(Input{Mode: "chat", Permission: Full, Call: insideCall(KindBash)})
+	v := Evaluate(Input{SensitiveMasked: true, Mode: "chat", Permission: Full, Call: insideCall(KindBash)})
 	if errs.KindOf(v.Err()) != ToolDisabledInChat {
 		t.Fatalf("Err() = %v", v.Err())
 	}
-	if Evaluate(Input{Mode: "execute", Permission: Full, Call: insideCall(KindBash)}).Err() != nil {
+	if Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: insideCall(KindBash)}).Err() != nil {
 		t.Fatal("an allow has no error")
 	}
 }
@@ -552,3 +552,6 @@ func TestKindOfTool(t *testing.T) {
 		t.Error("an unknown tool has no kind")
 	}
 }
+
+// noSensitive turns the sensitive list off, for tests of other layers that use names it holds.
+var noSensitive = NewSensitiveList(nil)

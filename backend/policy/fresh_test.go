@@ -33,7 +33,7 @@ func decideShell(t *testing.T, root, cmd string) (*Shell, Verdict) {
 	t.Helper()
 	r, _ := Resolve(Workspace{Root: root}, Call{Kind: KindBash, Command: cmd})
 	rules := []Rule{{ID: "secrets", Effect: Deny, Path: "secrets/**"}}
-	return r.Shell, Evaluate(Input{Mode: "execute", Permission: Auto, Sandboxed: true, Rules: rules, Call: r})
+	return r.Shell, Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Auto, Sandboxed: true, Rules: rules, Call: r})
 }
 
 func wantDecision(t *testing.T, root, cmd string, want Decision) {

@@ -26,7 +26,7 @@ func FuzzModesFailClosed(f *testing.F) {
 		kind := Kinds[int(kindIndex)%len(Kinds)]
 		checkDecoders(t, rawMode, rawPerm)
 		call := fuzzCall(kind, inside)
-		everything := Input{
+		everything := Input{SensitiveMasked: true,
 			Mode: mode.ExecutionMode(rawMode), Permission: PermissionMode(rawPerm), Call: call,
 			Grants: []Grant{{Kind: kind}}, Rules: []Rule{{ID: "all", Effect: Allow, Kind: kind}},
 		}
@@ -37,9 +37,17 @@ func FuzzModesFailClosed(f *testing.F) {
 		}
 		decodedMode, modeOK := mode.DecodeExecutionMode(rawMode)
 		decodedPerm, permOK := DecodePermission(rawPerm)
-		v = Evaluate(Input{Mode: decodedMode, Permission: decodedPerm, Call: call})
+		v = Evaluate(Input{SensitiveMasked: true, Mode: decodedMode, Permission: decodedPerm, Call: call})
 		if (!modeOK || !permOK) && kind.Mutates() && v.Decision == DecideAllow {
 			t.Fatalf("decoded mode %q / permission %q allowed %s (%s)", decodedMode, decodedPerm, kind, v.ReasonKey)
+		}
+		// Whatever the mode strings, a sensitive path is never read or changed unasked.
+		tools := []string{"read", "grep", "edit", "write", "bash"}
+		secret := sensitiveCall(tools[int(kindIndex)%len(tools)], ".ssh/id_ed25519")
+		v = Evaluate(Input{SensitiveMasked: true, Sandboxed: true, Mode: mode.ExecutionMode(rawMode), Permission: PermissionMode(rawPerm),
+			Call: secret, Grants: []Grant{{Kind: secret.Call.Kind}}, Rules: []Rule{{ID: "all", Effect: Allow, Kind: secret.Call.Kind}}})
+		if v.Decision == DecideAllow {
+			t.Fatalf("mode %q / permission %q allowed a sensitive %s (%s)", rawMode, rawPerm, secret.Call.Kind, v.ReasonKey)
 		}
 	})
 }

@@ -40,14 +40,14 @@ func TestTheGitEscalationAsksUntilTheSessionAllowsIt(t *testing.T) {
 		in   Input
 		want Decision
 	}{
-		{"a git write asks even with full access", Input{Mode: "execute", Permission: Full, Sandboxed: true, Call: commit}, DecideAsk},
-		{"a bash grant does not answer it", Input{Mode: "execute", Permission: Full, Sandboxed: true, Call: commit, Grants: []Grant{{Kind: KindBash}}}, DecideAsk},
-		{"the session's git grant lifts it: full access runs the commit", Input{Mode: "execute", Permission: Full, Sandboxed: true, Call: commit, Grants: granted}, DecideAllow},
-		{"then Ask still asks for the command itself", Input{Mode: "execute", Permission: Ask, Sandboxed: true, Call: commit, Grants: granted}, DecideAsk},
-		{"a read-only mode still denies it", Input{Mode: "plan", Permission: Full, Sandboxed: true, Call: commit, Grants: granted}, DecideDeny},
-		{"a deny rule still denies it", Input{Mode: "execute", Permission: Full, Sandboxed: true, Call: commit, Grants: granted,
+		{"a git write asks even with full access", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Sandboxed: true, Call: commit}, DecideAsk},
+		{"a bash grant does not answer it", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Sandboxed: true, Call: commit, Grants: []Grant{{Kind: KindBash}}}, DecideAsk},
+		{"the session's git grant lifts it: full access runs the commit", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Sandboxed: true, Call: commit, Grants: granted}, DecideAllow},
+		{"then Ask still asks for the command itself", Input{SensitiveMasked: true, Mode: "execute", Permission: Ask, Sandboxed: true, Call: commit, Grants: granted}, DecideAsk},
+		{"a read-only mode still denies it", Input{SensitiveMasked: true, Mode: "plan", Permission: Full, Sandboxed: true, Call: commit, Grants: granted}, DecideDeny},
+		{"a deny rule still denies it", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Sandboxed: true, Call: commit, Grants: granted,
 			Rules: []Rule{{ID: "no-commit", Effect: Deny, Command: "git commit"}}}, DecideDeny},
-		{"the git grant never answers another escalation", Input{Mode: "execute", Permission: Full, Sandboxed: true, Call: network, Grants: granted}, DecideAsk},
+		{"the git grant never answers another escalation", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Sandboxed: true, Call: network, Grants: granted}, DecideAsk},
 	} {
 		if v := Evaluate(c.in); v.Decision != c.want {
 			t.Errorf("%s: got %+v", c.name, v)

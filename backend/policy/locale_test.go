@@ -14,7 +14,8 @@ func TestLocaleKeys(t *testing.T) {
 		"gate.reason.rule_allow": true, "gate.reason.unresolved_path": true, "gate.reason.protected.git": true,
 		"gate.reason.protected.data_dir": true, "gate.reason.protected.autorun": true, "permission.label.unknown": true,
 		"gate.reason.script_changed": true, "gate.reason.script_unverified": true, "gate.reason.script_unverifiable": true,
-		"gate.reason.escalate.network": true, "gate.reason.escalate.unsandboxed": true, "gate.reason.no_sandbox": true}
+		"gate.reason.escalate.network": true, "gate.reason.escalate.unsandboxed": true, "gate.reason.no_sandbox": true,
+		"gate.reason.sensitive": true, "gate.reason.sensitive_unmasked": true}
 	for _, c := range Codes {
 		keys["error."+string(c)] = true
 	}
@@ -26,7 +27,7 @@ func TestLocaleKeys(t *testing.T) {
 			for _, k := range Kinds {
 				for _, inside := range []bool{true, false} {
 					call := fuzzCall(k, inside)
-					keys[Evaluate(Input{Mode: m, Permission: p, Call: call}).ReasonKey] = true
+					keys[Evaluate(Input{SensitiveMasked: true, Mode: m, Permission: p, Call: call}).ReasonKey] = true
 				}
 			}
 		}

@@ -71,7 +71,7 @@ func TestMCPGateTable(t *testing.T) {
 			}
 			name := sentence(row.mode, row.perm, Kind(marked), want)
 			t.Run(name, func(t *testing.T) {
-				v := Evaluate(Input{Mode: row.mode, Permission: row.perm, Call: mcpCall("github", "create_issue", readOnly)})
+				v := Evaluate(Input{SensitiveMasked: true, Mode: row.mode, Permission: row.perm, Call: mcpCall("github", "create_issue", readOnly)})
 				if got := verdictString(v); got != want {
 					t.Fatalf("got %s (layer %s, reason %s), want %s", got, v.Layer, v.ReasonKey, want)
 				}
@@ -110,50 +110,50 @@ func TestMCPRulesAndGrants(t *testing.T) {
 		layer    Layer
 		code     errs.Kind
 	}{
-		{"a deny rule on the tool holds under full access", Input{Mode: "execute", Permission: Full, Call: create,
+		{"a deny rule on the tool holds under full access", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: create,
 			Rules: []Rule{{ID: "d", Effect: Deny, MCP: "github/create_issue"}}}, DecideDeny, LayerRule, DeniedByRule},
-		{"a deny rule on the server covers all its tools", Input{Mode: "execute", Permission: Full, Call: create,
+		{"a deny rule on the server covers all its tools", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: create,
 			Rules: []Rule{{ID: "d", Effect: Deny, MCP: "github"}}}, DecideDeny, LayerRule, DeniedByRule},
-		{"a deny rule server/* covers a tool with a slash", Input{Mode: "execute", Permission: Full, Call: slashed,
+		{"a deny rule server/* covers a tool with a slash", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: slashed,
 			Rules: []Rule{{ID: "d", Effect: Deny, MCP: "github/*"}}}, DecideDeny, LayerRule, DeniedByRule},
-		{"a deny rule across servers", Input{Mode: "execute", Permission: Full, Call: other,
+		{"a deny rule across servers", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: other,
 			Rules: []Rule{{ID: "d", Effect: Deny, MCP: "*/create_*"}}}, DecideDeny, LayerRule, DeniedByRule},
-		{"a deny rule on another server does not apply", Input{Mode: "execute", Permission: Full, Call: other,
+		{"a deny rule on another server does not apply", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: other,
 			Rules: []Rule{{ID: "d", Effect: Deny, MCP: "github/*"}}}, DecideAllow, LayerMode, ""},
-		{"a kind-wide deny rule covers every MCP tool", Input{Mode: "execute", Permission: Full, Call: other,
+		{"a kind-wide deny rule covers every MCP tool", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: other,
 			Rules: []Rule{{ID: "d", Effect: Deny, Kind: KindMCP}}}, DecideDeny, LayerRule, DeniedByRule},
-		{"a deny rule outranks a grant", Input{Mode: "execute", Permission: Ask, Call: create,
+		{"a deny rule outranks a grant", Input{SensitiveMasked: true, Mode: "execute", Permission: Ask, Call: create,
 			Rules:  []Rule{{ID: "d", Effect: Deny, MCP: "github/create_issue"}},
 			Grants: []Grant{{Kind: KindMCP, MCP: "github/create_issue"}}}, DecideDeny, LayerRule, DeniedByRule},
-		{"an allow rule runs the tool in ask", Input{Mode: "execute", Permission: Ask, Call: create,
+		{"an allow rule runs the tool in ask", Input{SensitiveMasked: true, Mode: "execute", Permission: Ask, Call: create,
 			Rules: []Rule{{ID: "a", Effect: Allow, Kind: KindMCP, MCP: "github/create_issue"}}}, DecideAllow, LayerRule, ""},
-		{"an exact allow rule is that tool only", Input{Mode: "execute", Permission: Ask, Call: search,
+		{"an exact allow rule is that tool only", Input{SensitiveMasked: true, Mode: "execute", Permission: Ask, Call: search,
 			Rules: []Rule{{ID: "a", Effect: Allow, Kind: KindMCP, MCP: "github/create_issue"}}}, DecideAsk, LayerMode, ""},
-		{"an allow rule server/* without the pattern scope is literal", Input{Mode: "execute", Permission: Ask, Call: create,
+		{"an allow rule server/* without the pattern scope is literal", Input{SensitiveMasked: true, Mode: "execute", Permission: Ask, Call: create,
 			Rules: []Rule{{ID: "a", Effect: Allow, MCP: "github/*"}}}, DecideAsk, LayerMode, ""},
-		{"an allow rule server/* chosen as a pattern covers the server", Input{Mode: "execute", Permission: Ask, Call: create,
+		{"an allow rule server/* chosen as a pattern covers the server", Input{SensitiveMasked: true, Mode: "execute", Permission: Ask, Call: create,
 			Rules: []Rule{{ID: "a", Effect: Allow, MCP: "github/*", Scope: ScopePattern}}}, DecideAllow, LayerRule, ""},
-		{"a pattern for one server does not reach another", Input{Mode: "execute", Permission: Ask, Call: other,
+		{"a pattern for one server does not reach another", Input{SensitiveMasked: true, Mode: "execute", Permission: Ask, Call: other,
 			Rules: []Rule{{ID: "a", Effect: Allow, MCP: "github/*", Scope: ScopePattern}}}, DecideAsk, LayerMode, ""},
-		{"a grant runs the same tool in auto", Input{Mode: "execute", Permission: Auto, Call: create,
+		{"a grant runs the same tool in auto", Input{SensitiveMasked: true, Mode: "execute", Permission: Auto, Call: create,
 			Grants: []Grant{{Kind: KindMCP, MCP: "github/create_issue", Scope: ScopeExact}}}, DecideAllow, LayerGrant, ""},
-		{"a grant for the same tool of another server does not apply", Input{Mode: "execute", Permission: Auto, Call: other,
+		{"a grant for the same tool of another server does not apply", Input{SensitiveMasked: true, Mode: "execute", Permission: Auto, Call: other,
 			Grants: []Grant{{Kind: KindMCP, MCP: "github/create_issue"}}}, DecideAsk, LayerMode, ""},
-		{"a grant with a prefix scope stays exact", Input{Mode: "execute", Permission: Auto, Call: create,
+		{"a grant with a prefix scope stays exact", Input{SensitiveMasked: true, Mode: "execute", Permission: Auto, Call: create,
 			Grants: []Grant{{Kind: KindMCP, MCP: "github", Scope: ScopePrefix}}}, DecideAsk, LayerMode, ""},
-		{"a grant cannot lift the plan mode's hard deny", Input{Mode: "plan", Permission: Full, Call: create,
+		{"a grant cannot lift the plan mode's hard deny", Input{SensitiveMasked: true, Mode: "plan", Permission: Full, Call: create,
 			Grants: []Grant{{Kind: KindMCP, MCP: "github/create_issue"}}}, DecideDeny, LayerProfile, MCPDisabledInReadOnly},
-		{"a grant runs a read-only-marked tool in plan", Input{Mode: "plan", Permission: Ask, Call: search,
+		{"a grant runs a read-only-marked tool in plan", Input{SensitiveMasked: true, Mode: "plan", Permission: Ask, Call: search,
 			Grants: []Grant{{Kind: KindMCP, MCP: "github/search"}}}, DecideAllow, LayerGrant, ""},
-		{"a bash rule never covers an MCP call", Input{Mode: "execute", Permission: Ask, Call: create,
+		{"a bash rule never covers an MCP call", Input{SensitiveMasked: true, Mode: "execute", Permission: Ask, Call: create,
 			Rules: []Rule{{ID: "a", Effect: Allow, Kind: KindBash}}}, DecideAsk, LayerMode, ""},
-		{"an MCP rule never covers a bash call", Input{Mode: "execute", Permission: Ask, Call: Resolved{Call: Call{Kind: KindBash, Command: "ls"}},
+		{"an MCP rule never covers a bash call", Input{SensitiveMasked: true, Mode: "execute", Permission: Ask, Call: Resolved{Call: Call{Kind: KindBash, Command: "ls"}},
 			Rules: []Rule{{ID: "a", Effect: Allow, Kind: KindMCP}}}, DecideAsk, LayerMode, ""},
-		{"a path deny rule never covers an MCP call", Input{Mode: "execute", Permission: Full, Call: create,
+		{"a path deny rule never covers an MCP call", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: create,
 			Rules: []Rule{{ID: "d", Effect: Deny, Path: "**"}}}, DecideAllow, LayerMode, ""},
-		{"an unnamed MCP call asks even with full access", Input{Mode: "execute", Permission: Full, Call: mcpCall("", "x", false)},
+		{"an unnamed MCP call asks even with full access", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: mcpCall("", "x", false)},
 			DecideAsk, LayerMode, ""},
-		{"an unknown permission mode ignores an MCP grant", Input{Mode: "execute", Permission: "yolo", Call: create,
+		{"an unknown permission mode ignores an MCP grant", Input{SensitiveMasked: true, Mode: "execute", Permission: "yolo", Call: create,
 			Grants: []Grant{{Kind: KindMCP, MCP: "github/create_issue"}}}, DecideAsk, LayerMode, ""},
 	}
 	for _, c := range cases {
@@ -167,7 +167,7 @@ func TestMCPRulesAndGrants(t *testing.T) {
 }
 
 func TestMCPDenyNamesTheTool(t *testing.T) {
-	v := Evaluate(Input{Mode: "plan", Permission: Ask, Call: mcpCall("github", "create_issue", false)})
+	v := Evaluate(Input{SensitiveMasked: true, Mode: "plan", Permission: Ask, Call: mcpCall("github", "create_issue", false)})
 	if e := errs.As(v.Err()); e.Kind != MCPDisabledInReadOnly || e.Args["Tool"] != "github/create_issue" || e.Args["Mode"] != "plan" {
 		t.Fatalf("deny error = %v", v.Err())
 	}
@@ -225,7 +225,7 @@ func FuzzMCPHintNeverWidens(f *testing.F) {
 		rules := []Rule{{ID: "r", Effect: effect, Kind: KindMCP, MCP: rulePattern, Scope: scope}}
 		grants := []Grant{{Kind: KindMCP, MCP: grantPattern}}
 		eval := func(readOnly bool, rules []Rule, grants []Grant) Verdict {
-			return Evaluate(Input{Mode: m, Permission: p, Rules: rules, Grants: grants, Call: mcpCall(server, tool, readOnly)})
+			return Evaluate(Input{SensitiveMasked: true, Mode: m, Permission: p, Rules: rules, Grants: grants, Call: mcpCall(server, tool, readOnly)})
 		}
 		hinted, plain := eval(true, rules, grants), eval(false, rules, grants)
 		if m.OffersMCP(false) && (hinted.Decision != plain.Decision || hinted.Layer != plain.Layer) {
@@ -241,7 +241,7 @@ func FuzzMCPHintNeverWidens(f *testing.F) {
 			t.Fatalf("an unrecognized permission %q allowed an MCP tool", p)
 		}
 		if !m.Known() {
-			asAnalyze := Evaluate(Input{Mode: mode.ModeAnalyze, Permission: p, Rules: rules, Grants: grants, Call: mcpCall(server, tool, true)})
+			asAnalyze := Evaluate(Input{SensitiveMasked: true, Mode: mode.ModeAnalyze, Permission: p, Rules: rules, Grants: grants, Call: mcpCall(server, tool, true)})
 			if hinted.Decision != asAnalyze.Decision || hinted.Layer != asAnalyze.Layer {
 				t.Fatalf("unknown mode %q decided %s/%s, analyze %s/%s", m, hinted.Decision, hinted.Layer, asAnalyze.Decision, asAnalyze.Layer)
 			}
@@ -249,7 +249,7 @@ func FuzzMCPHintNeverWidens(f *testing.F) {
 		if server != "" && !slices.Contains([]string{"", "*"}, rulePattern) {
 			other := mcpCall(server+"x", tool, true)
 			onlyThis := Rule{ID: "r", Effect: Allow, Kind: KindMCP, MCP: server + "/" + tool}
-			if v := Evaluate(Input{Mode: "execute", Permission: Ask, Rules: []Rule{onlyThis}, Call: other}); v.Decision == DecideAllow {
+			if v := Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Ask, Rules: []Rule{onlyThis}, Call: other}); v.Decision == DecideAllow {
 				t.Fatalf("an exact rule for %s/%s allowed %sx/%s", server, tool, server, tool)
 			}
 		}

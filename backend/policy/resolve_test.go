@@ -100,7 +100,7 @@ func TestResolvedEscapesAsk(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v := Evaluate(Input{Mode: "execute", Permission: Auto, Call: r}); v.Decision != DecideAsk {
+		if v := Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Auto, Call: r}); v.Decision != DecideAsk {
 			t.Errorf("edit of %s in auto: %s, want ask", p, v.Decision)
 		}
 	}
@@ -114,7 +114,7 @@ func TestResolveSymlinkLoopFailsAndAsks(t *testing.T) {
 	if err == nil {
 		t.Fatalf("a symlink loop resolved to %+v", r.Target)
 	}
-	if v := Evaluate(Input{Mode: "execute", Permission: Full, Call: r}); v.Decision != DecideAsk {
+	if v := Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Call: r}); v.Decision != DecideAsk {
 		t.Fatalf("an unresolved path must ask, got %s", v.Decision)
 	}
 }
@@ -179,7 +179,7 @@ func TestGlobListingStillFollowsLinks(t *testing.T) {
 	if a := pathOf(t, r.Shell, "src/a.go"); !a.Inside || a.Path != filepath.Join(f.ws, "src", "a.go") {
 		t.Fatalf("a plain entry: %+v", a)
 	}
-	if v := Evaluate(Input{Mode: "execute", Permission: Auto, Sandboxed: true, Call: r}); v.Decision == DecideAllow {
+	if v := Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Auto, Sandboxed: true, Call: r}); v.Decision == DecideAllow {
 		t.Fatalf("reading through a link out of the workspace ran unasked: %+v", v)
 	}
 }

@@ -60,7 +60,7 @@ func TestScriptGrantsBindToContent(t *testing.T) {
 			grant := []Grant{{Kind: KindBash, Command: c.command, Scope: ScopeExact, Scripts: approved.Scripts}}
 			rule := []Rule{{ID: "r", Effect: Allow, Kind: KindBash, Command: c.command, Scripts: approved.Scripts}}
 			for name, in := range map[string]Input{"grant": {Grants: grant}, "rule": {Rules: rule}} {
-				in.Mode, in.Permission, in.Call, in.Sandboxed = mode.ModeExecute, Auto, now, true
+				in.Mode, in.Permission, in.Call, in.Sandboxed, in.SensitiveMasked = mode.ModeExecute, Auto, now, true, true
 				v := Evaluate(in)
 				if got := v.Decision == DecideAllow; got != c.holds {
 					t.Errorf("%s: %+v (scripts approved %q, now %q)", name, v, approved.Scripts, now.Scripts)
@@ -83,7 +83,7 @@ func TestScriptGrantsWithoutARecordFailClosed(t *testing.T) {
 	ws := t.TempDir()
 	setFiles(t, ws, map[string]string{"build.sh": "echo ok"})
 	for command, holds := range map[string]bool{"bash build.sh": false, "./build.sh": false, "make": false, "rm -rf build": true} {
-		in := Input{Mode: mode.ModeExecute, Permission: Auto, Sandboxed: true, Call: resolveBash(t, ws, command),
+		in := Input{SensitiveMasked: true, Mode: mode.ModeExecute, Permission: Auto, Sandboxed: true, Call: resolveBash(t, ws, command),
 			Grants: []Grant{{Kind: KindBash, Command: command}}}
 		v := Evaluate(in)
 		if got := v.Decision == DecideAllow; got != holds {
@@ -103,7 +103,7 @@ func TestScriptChangedNamesTheFile(t *testing.T) {
 	cmd := "bash a.sh; bash b.sh"
 	approved := resolveBash(t, ws, cmd)
 	setFiles(t, ws, map[string]string{"b.sh": "changed"})
-	v := Evaluate(Input{Mode: mode.ModeExecute, Permission: Auto, Sandboxed: true, Call: resolveBash(t, ws, cmd),
+	v := Evaluate(Input{SensitiveMasked: true, Mode: mode.ModeExecute, Permission: Auto, Sandboxed: true, Call: resolveBash(t, ws, cmd),
 		Grants: []Grant{{Kind: KindBash, Command: cmd, Scripts: approved.Scripts}}})
 	if v.ReasonArgs["Scripts"] != "b.sh" || v.ApprovedScripts != approved.Scripts {
 		t.Fatalf("%+v", v)
@@ -139,7 +139,7 @@ func TestScriptsThatCannotBeVerifiedNeverHold(t *testing.T) {
 func TestStaleScriptsStillRunInFull(t *testing.T) {
 	ws := t.TempDir()
 	setFiles(t, ws, map[string]string{"build.sh": "a"})
-	v := Evaluate(Input{Mode: mode.ModeExecute, Permission: Full, Sandboxed: true, Call: resolveBash(t, ws, "bash build.sh"),
+	v := Evaluate(Input{SensitiveMasked: true, Mode: mode.ModeExecute, Permission: Full, Sandboxed: true, Call: resolveBash(t, ws, "bash build.sh"),
 		Grants: []Grant{{Kind: KindBash, Command: "bash build.sh", Scripts: "0  build.sh"}}})
 	if v.Decision != DecideAllow {
 		t.Fatalf("%+v", v)

@@ -40,6 +40,9 @@ type Shell struct {
 	paths []Target
 	// pathsUnknown is set when some word could not be resolved (dynamic, or no View).
 	pathsUnknown bool
+	// words holds every word looked at as a path, as written (the sensitive list matches the
+	// spelling too, and it is all there is without a View).
+	words []string
 }
 
 // command is one simple command with its words expanded.
@@ -252,6 +255,9 @@ func pathCandidates(w string) (cands [2]string, n int) {
 func (a *analyzer) resolve(p string) Target {
 	if t, ok := a.resolved[p]; ok {
 		return t
+	}
+	if len(a.sh.words) < maxPathWords {
+		a.sh.words = append(a.sh.words, p)
 	}
 	if a.view == nil || len(a.resolved) >= maxPathWords {
 		a.sh.pathsUnknown = true

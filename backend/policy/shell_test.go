@@ -120,7 +120,7 @@ func TestInterpreterFedCodeIsIndirect(t *testing.T) {
 		}
 	}
 	rules := []Rule{{ID: "rm", Effect: Deny, Command: "rm"}}
-	if v := Evaluate(Input{Mode: "execute", Permission: Full, Rules: rules, Call: Resolved{Call: Call{Kind: KindBash, Command: "cat cmds.txt | bash -s"}}}); v.Decision != DecideAsk {
+	if v := Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Rules: rules, Call: Resolved{Call: Call{Kind: KindBash, Command: "cat cmds.txt | bash -s"}}}); v.Decision != DecideAsk {
 		t.Errorf("a fed interpreter with a deny rule in full: %s, want ask", v.Decision)
 	}
 }
@@ -142,7 +142,7 @@ func TestExpansionPastItsBoundsIsUncertain(t *testing.T) {
 			t.Errorf("%s: read-only", name)
 		}
 		call := Resolved{Call: Call{Kind: KindBash, Command: cmd}, Shell: &sh}
-		if v := Evaluate(Input{Mode: "execute", Permission: Full, Sandboxed: true, Rules: rules, Call: call}); v.ReasonKey != "gate.reason.rule_uncertain" {
+		if v := Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Sandboxed: true, Rules: rules, Call: call}); v.ReasonKey != "gate.reason.rule_uncertain" {
 			t.Errorf("%s: %s (%s) under a deny rule, want it uncertain", name, v.Decision, v.ReasonKey)
 		}
 	}
@@ -162,7 +162,7 @@ func TestMakeGetsNoPrefix(t *testing.T) {
 	}
 	cmd := "make test CC='rm -rf x'"
 	wide := AnalyzeShell(cmd, newMemView())
-	v := Evaluate(Input{Mode: "execute", Permission: Ask, Sandboxed: true,
+	v := Evaluate(Input{SensitiveMasked: true, Mode: "execute", Permission: Ask, Sandboxed: true,
 		Grants: []Grant{{Kind: KindBash, Command: "make test", Scope: ScopePrefix}},
 		Call:   Resolved{Call: Call{Kind: KindBash, Command: cmd}, Shell: &wide}})
 	if v.Decision != DecideAsk {

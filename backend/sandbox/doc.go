@@ -25,7 +25,9 @@
 //     /proc; nothing else of $HOME (~/.ssh, keyrings, the data folder), no /run (D-Bus, docker
 //     and other daemons' sockets). The workspace's .git, and the repository folders a .git file
 //     names, are read-only unless Policy.GitWrite; their hooks and config always. What path
-//     deny rules cover (Policy.Hide) is masked.
+//     deny rules and the sensitive paths list cover (Policy.Hide) is masked: a folder by an
+//     empty read-only tmpfs, a file by /dev/null, so a script or a computed name reads nothing.
+//     Without namespaces nothing can be masked, and the gate asks for every command instead.
 //   - the network namespace has only lo. A command allowed to reach out gets AgentDesk's proxy
 //     (Policy.ProxySocket): the helper bridges ProxyPort on that lo to the proxy's Unix socket,
 //     shown read-only, and Landlock allows that one port. No UDP, no DNS, no abstract Unix

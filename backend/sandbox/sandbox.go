@@ -29,7 +29,8 @@ type Policy struct {
 	// GitWrite lets the command change the workspace's .git (commit, add, checkout): an
 	// escalation the person approved. Hooks and config stay read-only even then.
 	GitWrite bool `json:"git_write,omitempty"`
-	// Hide lists paths the command must not see at all (path deny rules), where namespaces work.
+	// Hide lists paths the command must not see at all (path deny rules, sensitive paths), where
+	// namespaces work.
 	Hide []string `json:"hide,omitempty"`
 	// ProxySocket is the Unix socket of AgentDesk's network proxy for this command, where
 	// namespaces work: the command's only way out, through ProxyPort on its own loopback.

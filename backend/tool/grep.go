@@ -18,6 +18,7 @@ import (
 	"agentdesk/backend/display"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
+	"agentdesk/backend/policy"
 )
 
 const (
@@ -80,7 +81,7 @@ func (t grepTool) Run(ctx context.Context, env Env, input json.RawMessage) (Resu
 		return Result{}, err
 	}
 	defer at.close()
-	s := &grepSearch{re: re}
+	s := &grepSearch{re: re, sensitive: env.Sensitive}
 	if err := s.run(ctx, at); err != nil {
 		return Result{}, err
 	}
@@ -93,7 +94,13 @@ type grepSearch struct {
 	out     bytes.Buffer
 	matches int
 	capped  bool
+	// sensitive is the list whose files a folder search skips; skipped names what it skipped.
+	sensitive policy.SensitiveList
+	skipped   []string
 }
+
+// grepSkippedShown bounds how many skipped names the output lists; the count is always there.
+const grepSkippedShown = 10
 
 var errGrepCap = errors.New("grep cap reached")
 
@@ -136,6 +143,8 @@ func (s *grepSearch) walk(ctx context.Context, at *site) error {
 	}
 	defer dir.Close()
 	shown := filepath.ToSlash(at.shown)
+	// A folder that is itself sensitive was asked about and approved as a whole.
+	_, approved := s.sensitive.Match(at.abs)
 	return fs.WalkDir(dir.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if ctx.Err() != nil {
 			return errs.Wrap(ToolCancelled, ctx.Err(), "Tool", string(mode.ToolGrep))
@@ -145,11 +154,24 @@ func (s *grepSearch) walk(ctx context.Context, at *site) error {
 			return nil // an unreadable folder or file is skipped, as grep -r goes on after one
 		case d.IsDir() && d.Name() == ".git":
 			return fs.SkipDir
+		case p != "." && !approved && s.sensitiveEntry(at.abs, p):
+			s.skipped = append(s.skipped, path.Join(shown, p))
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
 		case !d.Type().IsRegular():
 			return nil
 		}
 		return s.file(dir, p, path.Join(shown, p))
 	})
+}
+
+// sensitiveEntry reports an entry of the walk the sensitive list covers, by its path below
+// the folder searched (links are not followed, so that is where it really is).
+func (s *grepSearch) sensitiveEntry(root, p string) bool {
+	_, ok := s.sensitive.Match(filepath.Join(root, filepath.FromSlash(p)))
+	return ok
 }
 
 // file searches one file met in the walk; an unreadable one is skipped silently, as grep -r does.
@@ -198,6 +220,28 @@ func (s *grepSearch) add(file string, n int, line []byte) error {
 }
 
 func (s *grepSearch) result() Result {
+	r := s.matched()
+	if len(s.skipped) == 0 {
+		return r
+	}
+	names := s.skipped
+	if len(names) > grepSkippedShown {
+		names = append(names[:grepSkippedShown:grepSkippedShown], "…")
+	}
+	list := strings.Join(names, ", ")
+	r.Output += fmt.Sprintf("\n[Skipped %d sensitive file(s) or folder(s) on the sensitive paths list, unread: %s. Reading one by its path asks the person first (with full access it is refused).]",
+		len(s.skipped), list)
+	switch {
+	case r.Display == nil:
+		r.Display = display.Say("tool.grep.sensitive_skipped", "Count", len(s.skipped), "Names", list).Last(1)
+	case s.matches == 0:
+		// Nothing matched in what was read: the skipped files are the news.
+		r.Display = display.Say("tool.grep.sensitive_skipped", "Count", len(s.skipped), "Names", list)
+	}
+	return r
+}
+
+func (s *grepSearch) matched() Result {
 	if s.matches == 0 {
 		return Result{Output: "No matches.", Display: display.Say("tool.result.grep.none")}
 	}

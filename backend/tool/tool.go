@@ -72,6 +72,10 @@ type Env struct {
 	Target *policy.Target
 	// Shell says how a bash call is confined; the zero value is the strictest sandbox.
 	Shell ShellOptions
+	// Sensitive is the sensitive paths list: grep skips what it covers inside a folder it
+	// searches, since the gate asked about the folder, not each file in it. The zero value is
+	// the default list.
+	Sensitive policy.SensitiveList
 }
 
 // ShellOptions are the per-call facts the bash tool needs to confine a command (R-GATE).
@@ -91,8 +95,9 @@ type ShellOptions struct {
 	HardenGit bool
 	// DataDir is the app's data folder, which the sandbox hides from the command.
 	DataDir string
-	// Hide lists the paths deny rules cover, which the sandbox hides from the command where
-	// namespaces work, so no spelling the gate cannot see (a script) reads them.
+	// Hide lists the paths deny rules and the sensitive paths list cover, which the sandbox hides
+	// from the command where namespaces work, so no spelling the gate cannot see (a script)
+	// reads them.
 	Hide []string
 	// PassEnv names environment variables kept even though they look like secrets (Settings).
 	PassEnv []string

@@ -1005,6 +1005,12 @@ export interface SendRequest {
   executionOverride?: string;
 }
 
+/** SensitivePathsRequest is the sensitive paths list; Reset restores the default list instead. */
+export interface SensitivePathsRequest {
+  paths: string[] | null;
+  reset?: boolean;
+}
+
 /** ServerView is a configured server as Settings and `agentdesk mcp list` show it. */
 export interface ServerView {
   id: string;
@@ -1133,6 +1139,10 @@ export interface SettingsView {
   sandbox: Support;
   /** Checkpoints are the checkpoint store's settings and usage (settings_checkpoints.go). */
   checkpoints: CheckpointSettingsView;
+  /** SensitivePaths is the list of paths read only when the person approves (denied in Full). */
+  sensitivePaths: string[] | null;
+  /** DefaultSensitivePaths is the list "reset to defaults" restores. */
+  defaultSensitivePaths: string[] | null;
 }
 
 /**
@@ -1479,6 +1489,8 @@ export interface Methods {
   'Settings.SetLanguage': { req: SetLanguageRequest; res: SettingsView };
   /** SetProvider saves the provider, model and base URL. */
   'Settings.SetProvider': { req: SetProviderRequest; res: SettingsView };
+  /** SetSensitivePaths saves the sensitive paths list; it applies from the next tool call. */
+  'Settings.SetSensitivePaths': { req: SensitivePathsRequest; res: SettingsView };
   /** SetShellEnvPassthrough saves the variables shell commands keep despite secret-like names. */
   'Settings.SetShellEnvPassthrough': { req: NamesRequest; res: SettingsView };
   /**

@@ -49,7 +49,7 @@ export interface ProviderSettings extends Omit<G.ProviderView, 'kind' | 'keys'> 
  */
 export interface AppSettings
   extends Pick<G.SettingsView, 'defaultPermission' | 'decisionTimeout' | 'theme' | 'providerReady'>,
-    Partial<Pick<G.SettingsView, 'externalStartTimeout' | 'checkpoints'>> {
+    Partial<Pick<G.SettingsView, 'externalStartTimeout' | 'checkpoints' | 'stepLimit'>> {
   language: Language;
   provider: ProviderSettings;
   externalAgents: string[];
@@ -57,6 +57,10 @@ export interface AppSettings
   sandbox?: SandboxSupport | null;
   /** null: Settings decide the provider. */
   commandLine: Required<G.CommandLineProvider> | null;
+  /** Paths read only when the person approves, by any tool or command (denied with full access). */
+  sensitivePaths?: string[];
+  /** The list "reset to defaults" restores. */
+  defaultSensitivePaths?: string[];
 }
 
 /**
@@ -106,6 +110,8 @@ export function createSettingsApi(getTransport = transport) {
       setExternalAgents: (commands: string[]) => call('Settings.SetExternalAgents', { commands }),
       /** Replaces the list; the server rejects a name that is not a variable name. */
       setShellEnvPassthrough: (names: string[]) => call('Settings.SetShellEnvPassthrough', { names }),
+      /** Replaces the sensitive paths list (empty: nothing is sensitive); reset restores the defaults. */
+      setSensitivePaths: (paths: string[], reset = false) => call('Settings.SetSensitivePaths', { paths, reset }),
       setExternalStartTimeout: (value: string) => call('Settings.SetExternalStartTimeout', { value }),
       /** Saves every checkpoint setting at once; the store follows at once (a smaller quota prunes now). */
       setCheckpoints: (req: { quota: number; maxFileSize: number; secrets: string[]; reviewBeforeApply: boolean }) =>

@@ -13,6 +13,7 @@ import { LanguagePicker } from './LanguagePicker';
 import { McpSection } from './McpSection';
 import { ProvidersSection } from './ProvidersSection';
 import { RulesSection } from './RulesSection';
+import { SensitivePathsSection } from './SensitivePathsSection';
 import { SettingsSection } from './SettingsSection';
 import { ShellSection } from './ShellSection';
 import { useSettingsApi } from './settingsApiContext';
@@ -89,6 +90,7 @@ export function SettingsPage({
             />
           </SettingsSection>
           <ShellSection settings={settings} store={store} />
+          <SensitivePathsSection settings={settings} store={store} />
           <CheckpointsSection settings={settings} store={store} />
           <RulesSection />
           <McpSection />

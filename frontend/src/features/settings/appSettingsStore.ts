@@ -52,6 +52,10 @@ export function normalizeSettings(raw: unknown): AppSettings {
     providerReady: r.providerReady !== false,
     externalAgents: strings(r.externalAgents),
     shellEnvPassthrough: strings(r.shellEnvPassthrough),
+    // An older server that does not send the list keeps it unknown, never an empty list: the
+    // page must not say nothing is sensitive when it was not told.
+    ...(Array.isArray(r.sensitivePaths) ? { sensitivePaths: strings(r.sensitivePaths) } : {}),
+    ...(Array.isArray(r.defaultSensitivePaths) ? { defaultSensitivePaths: strings(r.defaultSensitivePaths) } : {}),
     sandbox: normalizeSandbox(r.sandbox),
     commandLine: commandLineOf(r.commandLine),
     ...normalizeCheckpoints(r.checkpoints),

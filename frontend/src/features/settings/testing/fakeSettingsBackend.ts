@@ -13,6 +13,8 @@ export function defaultSettings(patch: Partial<AppSettings> = {}): AppSettings {
     providerReady: true,
     externalAgents: [],
     shellEnvPassthrough: [],
+    sensitivePaths: ['.ssh/', '.env'],
+    defaultSensitivePaths: ['.ssh/', '.env'],
     sandbox: { kind: 'landlock', abi: 7, network: true, protect_git: true },
     externalStartTimeout: '2m0s',
     commandLine: null,
@@ -124,6 +126,20 @@ export class FakeSettingsBackend extends FakeTransportBase {
           if (!clean.includes(cmd)) clean.push(cmd);
         }
         this.settings.externalAgents = clean;
+        return this.changed();
+      }
+      case 'Settings.SetSensitivePaths': {
+        if (req.reset === true) {
+          this.settings.sensitivePaths = [...(this.settings.defaultSensitivePaths ?? [])];
+          return this.changed();
+        }
+        const clean: string[] = [];
+        for (const p of (req.paths as string[] | undefined) ?? []) {
+          const entry = p.trim();
+          if (entry.includes('[')) throw new BridgeError('INVALID_VALUE', `"${entry}" is not a valid entry.`, { Field: 'sensitive-paths', Value: entry });
+          if (entry && !clean.includes(entry)) clean.push(entry);
+        }
+        this.settings.sensitivePaths = clean;
         return this.changed();
       }
       case 'Settings.SetShellEnvPassthrough': {
