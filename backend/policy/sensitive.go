@@ -196,6 +196,13 @@ func sensitiveLayer(in Input, sh *Shell) (Verdict, bool) {
 // command (Input.SensitiveMasked false), since the sandbox cannot hide what was not found.
 const sensitiveWalkLimit = 100000
 
+// dependencyDirs are the folders package managers fill with other people's files: a JavaScript
+// project's node_modules alone often holds more entries than the walk's limit, which would make
+// every command ask. What they hold was downloaded, not written by the person, so the walk does
+// not look for the person's secrets there (a listed entry naming such a folder still matches).
+var dependencyDirs = map[string]bool{"node_modules": true, ".venv": true, "venv": true, "__pycache__": true,
+	".tox": true, ".mypy_cache": true, ".pytest_cache": true, ".gradle": true}
+
 // SensitiveMasks lists the paths inside workspace the sandbox must hide from a shell command
 // (the topmost match of a folder, not what lies below it); complete is false when the walk
 // stopped at its limit. Absolute entries without glob characters are listed as they are.
@@ -220,7 +227,11 @@ func SensitiveMasks(l SensitiveList, workspace string) (paths []string, complete
 		if rel == ".git" {
 			return filepath.SkipDir // read-only to commands and protected by the gate already
 		}
-		if _, ok := l.Match(rel); !ok {
+		_, ok := l.Match(rel)
+		if !ok && d.IsDir() && dependencyDirs[d.Name()] {
+			return filepath.SkipDir
+		}
+		if !ok {
 			return nil
 		}
 		paths = append(paths, p)

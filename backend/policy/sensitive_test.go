@@ -162,10 +162,12 @@ func TestParseSensitive(t *testing.T) {
 }
 
 // TestSensitiveMasks walks a real workspace: the topmost match of a folder, every file match,
-// and the shown ones when an approved command named them.
+// and the shown ones when an approved command named them. What package managers downloaded
+// (node_modules, a virtualenv) is not searched.
 func TestSensitiveMasks(t *testing.T) {
 	ws := t.TempDir()
-	for _, rel := range []string{".ssh/id_ed25519", ".ssh/config", "app/.env", "app/main.go", "id_rsa.pub", ".git/x.pem"} {
+	for _, rel := range []string{".ssh/id_ed25519", ".ssh/config", "app/.env", "app/main.go", "id_rsa.pub", ".git/x.pem",
+		"web/node_modules/pkg/.env", "py/.venv/lib/site.pem"} {
 		p := filepath.Join(ws, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
