@@ -10,7 +10,8 @@ const SAVING = ['allow_session', 'allow_always'];
 /**
  * Allow once / Allow for this session / Always allow / Reject with a reason (R-DEC-4). A step out
  * of the sandbox offers only Allow once and Reject: no saved answer may cover it. Changing the
- * repository's .git (the "git" escalation) may also be allowed for this session, never always.
+ * repository's .git (the "git" escalation) may also be allowed for this session, never always. A
+ * protected or sensitive path offers only Allow once and Reject too.
  */
 export const approvalMode: ComposerMode<ApprovalState> = {
   id: 'approval',
@@ -24,8 +25,10 @@ export const approvalMode: ComposerMode<ApprovalState> = {
   Body: ApprovalBody,
   actions: (state, { t }, decision) => {
     const p = approvalPayload(decision?.payload);
-    const once = p.escalation !== undefined;
-    const session = p.escalation === undefined || p.escalation === 'git';
+    // A protected or sensitive path is asked about call by call: no saved answer may cover it.
+    const perCall = p.code === 'PROTECTED_PATH' || p.code === 'SENSITIVE_PATH';
+    const once = p.escalation !== undefined || perCall;
+    const session = !perCall && (p.escalation === undefined || p.escalation === 'git');
     const total = p.review?.hunks?.length ?? 0;
     const kept = total - Object.keys(state.rejected ?? {}).length;
     return [
