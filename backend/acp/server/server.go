@@ -104,12 +104,14 @@ func (s *Server) stopAll() {
 var _ acp.Agent = (*Server)(nil)
 var _ acp.AgentLoader = (*Server)(nil)
 
-// Initialize reports the protocol version and that sessions can be loaded.
+// Initialize reports the protocol version and what the server does beyond the baseline:
+// sessions can be loaded, resumed, closed and listed.
 func (s *Server) Initialize(ctx context.Context, req acp.InitializeRequest) (acp.InitializeResponse, error) {
 	return acp.InitializeResponse{
 		ProtocolVersion: acp.ProtocolVersionNumber,
 		AgentCapabilities: acp.AgentCapabilities{LoadSession: true,
-			PromptCapabilities: acp.PromptCapabilities{EmbeddedContext: true}, McpCapabilities: acp.McpCapabilities{Http: s.opts.MCP != nil}},
+			PromptCapabilities: acp.PromptCapabilities{EmbeddedContext: true}, McpCapabilities: acp.McpCapabilities{Http: s.opts.MCP != nil},
+			SessionCapabilities: acp.SessionCapabilities{List: &acp.SessionListCapabilities{}}},
 		AgentInfo:   &acp.Implementation{Name: "agentdesk", Title: acp.Ptr("AgentDesk"), Version: s.opts.Version},
 		AuthMethods: []acp.AuthMethod{},
 	}, nil
