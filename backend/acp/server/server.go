@@ -105,7 +105,7 @@ var _ acp.Agent = (*Server)(nil)
 var _ acp.AgentLoader = (*Server)(nil)
 
 // Initialize reports the protocol version and what the server does beyond the baseline:
-// sessions can be loaded, resumed, closed and listed.
+// sessions can be loaded and listed.
 func (s *Server) Initialize(ctx context.Context, req acp.InitializeRequest) (acp.InitializeResponse, error) {
 	return acp.InitializeResponse{
 		ProtocolVersion: acp.ProtocolVersionNumber,
