@@ -31,6 +31,10 @@ type ToolCallView struct {
 	ReasonKey string          `json:"reasonKey,omitempty"`
 	// Server names the MCP server of an MCP tool; empty for the built-in tools.
 	Server string `json:"server,omitempty"`
+	// Change is what a write or an edit will do to its file, read before the call runs (an
+	// announcement held back until the result would otherwise read the file already changed).
+	// Only the ACP server shows it on the call; the window has it on the approval card.
+	Change *display.Change `json:"-"`
 }
 
 // ToolDoneView is the payload of tool.done.
@@ -60,6 +64,8 @@ type gated struct {
 	why *display.Message
 	// staged is the call's change held for review before apply, hunk by hunk (staged.go).
 	staged *staging
+	// change is the write's or edit's preview as of the announcement, before the tool ran.
+	change *display.Change
 }
 
 // handle takes one call through describe, the gate (hard layer), an approval when the gate
@@ -97,6 +103,9 @@ func (t *turn) decide(g *gated) (*tool.Result, error) {
 	}
 	if g.verdict, err = t.evaluate(g); err != nil {
 		return nil, err
+	}
+	if g.verdict.Decision != policy.DecideDeny { // a refused file is never read, not even to show it
+		g.change = t.preview(g)
 	}
 	if err := t.announceCall(g); err != nil {
 		return nil, err
@@ -149,6 +158,7 @@ func (t *turn) execute(g *gated) (*tool.Result, error) {
 	key := deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID}
 	env := tool.Env{Workspace: t.workspace, Ask: t.askQuestionFor(g), ReviewPlan: t.reviewPlanFor(g), Elicit: t.elicit,
 		Output: func(chunk string) { t.deltas.add(EventToolOutput, key, chunk) }, Progress: t.progressOf(g), Sample: t.sample}
+	env.Files = t.rt.filesFor(t.sessionID, g.desc.Gate.Kind)
 	err := t.confine(g, &env)
 	if err != nil {
 		return nil, err
@@ -253,5 +263,5 @@ func (t *turn) finishCall(g *gated, res tool.Result) error {
 func (t *turn) publishCall(g *gated) {
 	t.rt.opts.Publish(EventToolCall, ToolCallView{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID,
 		Name: g.call.Name, Input: g.call.Input, Summary: g.desc.Summary, Verdict: string(g.verdict.Decision),
-		Layer: string(g.verdict.Layer), Code: string(g.verdict.Code), ReasonKey: g.verdict.ReasonKey, Server: serverOf(g.tool)})
+		Layer: string(g.verdict.Layer), Code: string(g.verdict.Code), ReasonKey: g.verdict.ReasonKey, Server: serverOf(g.tool), Change: g.change})
 }

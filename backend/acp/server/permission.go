@@ -231,7 +231,7 @@ func (s *Server) callOf(callID string, p decision.ApprovalPayload, sessionID str
 	s.mu.Unlock()
 	d := shown{title: clipTitle(firstOf(p.Tool, p.Summary)), summary: p.Summary}
 	if w := s.whereOf(sessionID); ok && !w.external {
-		d = s.describe(call.Name, call.Input, w)
+		d = s.describe(call.Name, call.Input, w).withChange(p.Change)
 	}
 	if p.Summary != "" {
 		d.summary = p.Summary
