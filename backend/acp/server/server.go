@@ -265,7 +265,8 @@ func (s *Server) fail(err error) error {
 	kind := errs.KindOf(err)
 	code := -32603
 	switch kind {
-	case errs.InvalidValue, errs.InvalidInput, errs.NoWorkspace, mode.ChatWithOverride, external.ChatRefused, agent.ShortcutInChat:
+	case errs.InvalidValue, errs.InvalidInput, errs.NoWorkspace, mode.ChatWithOverride, external.ChatRefused, agent.ShortcutInChat,
+		FullAccessDeclined:
 		code = -32602
 	case errs.NotFound:
 		code = -32002
