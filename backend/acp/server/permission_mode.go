@@ -25,8 +25,10 @@ const (
 )
 
 // permissionOption is the session's permission mode as a select, every mode with its name and
-// what it lets run without asking.
-func (s *Server) permissionOption(current string) acp.SessionConfigOption {
+// what it lets run without asking. A stored retired spelling reads as what it means now, an
+// unknown one as ask, as the gate reads it.
+func (s *Server) permissionOption(stored string) acp.SessionConfigOption {
+	current, _ := policy.DecodePermission(stored)
 	values := acp.SessionConfigSelectOptionsUngrouped{}
 	for _, p := range policy.PermissionModes {
 		values = append(values, acp.SessionConfigSelectOption{Value: acp.SessionConfigValueId(p),
@@ -48,7 +50,7 @@ func (s *Server) setPermission(ctx context.Context, sessionID, raw string) error
 	if err != nil {
 		return err
 	}
-	current := policy.PermissionMode(sess.PermissionMode)
+	current, _ := policy.DecodePermission(sess.PermissionMode)
 	if p == current {
 		return nil
 	}
