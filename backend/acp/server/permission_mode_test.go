@@ -8,7 +8,12 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"agentdesk/backend/agent"
+	"agentdesk/backend/decision"
 	"agentdesk/backend/display"
+	"agentdesk/backend/i18n"
+	"agentdesk/backend/session"
+	"agentdesk/backend/store"
 )
 
 // The permission option changes the session and nothing else: a refused Full access leaves it,
@@ -118,5 +123,34 @@ func TestWritesAndEditsShowAsDiffs(t *testing.T) {
 	}
 	if got := whole.content(); len(got) != 1 || got[0].Diff == nil {
 		t.Fatalf("content is the diff alone: %+v", got)
+	}
+}
+
+// An approval asked again after a restart, whose call this server never saw, still shows the
+// change from the decision's own preview.
+func TestAnApprovalAskedAgainShowsItsChange(t *testing.T) {
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	msgs, err := i18n.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := (&session.Service{Store: st}).Create(session.CreateInput{Title: "t", Workspace: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{opts: Options{Store: st, Messages: msgs, Lang: "en"}, calls: map[string]agent.ToolCallView{}}
+	p := decision.ApprovalPayload{Tool: "edit", Path: "/w/a.txt", Summary: "path: a.txt",
+		Change: &display.Change{Path: "a.txt", Before: "a\n", After: "A\n"}}
+	d := s.callOf("unseen", p, v.ID)
+	if d.diff == nil || d.diff.Path != "/w/a.txt" || *d.diff.OldText != "a\n" || d.diff.NewText != "A\n" {
+		t.Fatalf("diff: %+v", d.diff)
+	}
+	p.Change.Omitted = "binary"
+	if d := s.callOf("unseen", p, v.ID); d.diff != nil || d.content()[0].Content == nil {
+		t.Fatalf("no preview to show: the summary, %+v", d)
 	}
 }
