@@ -92,7 +92,8 @@ var faults = map[errs.Kind]int{
 	external.AgentUnavailable: http.StatusBadGateway, client.ExternalAgentStartTimeout: http.StatusGatewayTimeout,
 	mcp.ServerCrashed: http.StatusBadGateway, mcp.ServerUnavailable: http.StatusBadGateway,
 	mcp.ServerUnreachable: http.StatusBadGateway, mcp.ServerSilent: http.StatusGatewayTimeout,
-	mcp.CallFailed: http.StatusBadGateway,
+	mcp.CallFailed: http.StatusBadGateway, agent.SummaryEmpty: http.StatusBadGateway,
+	netproxy.ResolveFailed: http.StatusBadGateway, netproxy.DialFailed: http.StatusBadGateway,
 
 	agent.ShuttingDown: http.StatusServiceUnavailable, rewind.Unavailable: http.StatusServiceUnavailable,
 	NotificationsUnavailable: http.StatusServiceUnavailable,
