@@ -216,6 +216,20 @@ func TestBridgeRefusalsAreClientErrors(t *testing.T) {
 	if status, f := call("Sessions.Get", `{"id":"nope"}`); status != http.StatusNotFound || f.Kind != "NOT_FOUND" {
 		t.Errorf("a session that is not there: %d %+v", status, f)
 	}
+	ext, err := (&Sessions{svc}).Create(CreateSessionRequest{ExternalAgent: "/nonexistent/opencode acp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ method, body, kind string }{
+		{"Composer.Send", `{"sessionId":"` + ext.ID + `","text":"hi","interactionMode":"chat"}`, "CHAT_WITH_EXTERNAL_AGENT"},
+		{"Sessions.Configure", `{"id":"` + ext.ID + `","interactionMode":"chat"}`, "CHAT_WITH_EXTERNAL_AGENT"},
+		{"Sessions.SetPermission", `{"id":"` + ext.ID + `","permissionMode":"root"}`, "INVALID_VALUE"},
+	} {
+		status, f := call(c.method, c.body)
+		if status < 400 || status >= 500 || f.Kind != c.kind {
+			t.Errorf("%s %s: status %d, %+v", c.method, c.body, status, f)
+		}
+	}
 }
 
 // An external agent starts when its session is created or opened, not at the first prompt, and
