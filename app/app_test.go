@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -179,6 +180,63 @@ func TestBridgeErrorsKeepTheirStatus(t *testing.T) {
 	json.NewDecoder(resp.Body).Decode(&body)
 	if resp.StatusCode != http.StatusBadRequest || body.Error.Kind != "INVALID_VALUE" || !strings.Contains(body.Error.Message, "5s") {
 		t.Fatalf("status %d, body %+v", resp.StatusCode, body)
+	}
+}
+
+// Chat with an external agent, asked for through the browser bridge, is the caller's mistake:
+// a 4xx naming the refusal, not a server failure.
+func TestBridgeRefusalsAreClientErrors(t *testing.T) {
+	svc := newServices(t)
+	if _, err := (&Settings{svc}).SetExternalAgents(ExternalAgentsRequest{Commands: []string{"/nonexistent/opencode acp"}}); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := Listen(svc, "127.0.0.1:0", fstest.MapFS{"index.html": {Data: []byte("x")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go srv.Serve(ctx)
+	base, token, _ := strings.Cut(srv.URL(), "/?token=")
+	ws := strconv.Quote(t.TempDir())
+	call := func(method, body string) (int, Failure) {
+		req, _ := http.NewRequest("POST", base+"/api/"+method, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out struct{ Error Failure }
+		json.NewDecoder(resp.Body).Decode(&out)
+		return resp.StatusCode, out.Error
+	}
+	for _, c := range []struct{ method, body, kind string }{
+		{"Sessions.Create", `{"workspace":` + ws + `,"externalAgent":"/nonexistent/opencode acp","interactionMode":"chat"}`, "CHAT_WITH_EXTERNAL_AGENT"},
+		{"Sessions.Create", `{"workspace":` + ws + `,"externalAgent":"/not/saved acp"}`, "EXTERNAL_AGENT_NOT_SAVED"},
+		{"Sessions.Create", `{"workspace":` + ws + `,"interactionMode":"chat","executionOverride":"plan"}`, "CHAT_WITH_OVERRIDE"},
+	} {
+		status, f := call(c.method, c.body)
+		if status < 400 || status >= 500 || f.Kind != c.kind || f.Message == "" {
+			t.Errorf("%s %s: status %d, %+v", c.method, c.body, status, f)
+		}
+	}
+	if status, f := call("Sessions.Get", `{"id":"nope"}`); status != http.StatusNotFound || f.Kind != "NOT_FOUND" {
+		t.Errorf("a session that is not there: %d %+v", status, f)
+	}
+	ext, err := (&Sessions{svc}).Create(CreateSessionRequest{Workspace: t.TempDir(), ExternalAgent: "/nonexistent/opencode acp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ method, body, kind string }{
+		{"Composer.Send", `{"sessionId":"` + ext.ID + `","text":"hi","interactionMode":"chat"}`, "CHAT_WITH_EXTERNAL_AGENT"},
+		{"Sessions.Configure", `{"id":"` + ext.ID + `","interactionMode":"chat"}`, "CHAT_WITH_EXTERNAL_AGENT"},
+		{"Sessions.SetPermission", `{"id":"` + ext.ID + `","permissionMode":"root"}`, "INVALID_VALUE"},
+	} {
+		status, f := call(c.method, c.body)
+		if status < 400 || status >= 500 || f.Kind != c.kind {
+			t.Errorf("%s %s: status %d, %+v", c.method, c.body, status, f)
+		}
 	}
 }
 

@@ -15,5 +15,6 @@ func Listen(s *Services, addr string, assets fs.FS) (*serve.Server, error) {
 		Assets:    assets,
 		Subscribe: s.Bus.SubscribeBatch,
 		Describe:  s.Describe,
+		Faults:    faults,
 	})
 }

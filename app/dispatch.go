@@ -3,10 +3,23 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"reflect"
 
+	"agentdesk/backend/acp/client"
+	"agentdesk/backend/agent"
+	"agentdesk/backend/agent/external"
+	"agentdesk/backend/checkpoint"
+	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
+	"agentdesk/backend/hunk"
+	"agentdesk/backend/mcp"
+	"agentdesk/backend/netproxy"
+	"agentdesk/backend/provider/llm"
+	"agentdesk/backend/rewind"
+	"agentdesk/backend/sandbox"
 	"agentdesk/backend/serve"
+	"agentdesk/backend/tool"
 )
 
 var errorType = reflect.TypeFor[error]()
@@ -60,4 +73,31 @@ func decodeArgs(t reflect.Type, body json.RawMessage) ([]reflect.Value, error) {
 		}
 	}
 	return []reflect.Value{req.Elem()}, nil
+}
+
+// faults are the kinds that are not a refusal of the caller's request: AgentDesk's own failure
+// (500), a provider, agent or server it depends on failing (502, 504), a part not there now
+// (503), or the request colliding with what is running (409). The browser bridge answers every
+// other kind with a 4xx, so a page can tell "you asked for something refused" from "we broke".
+var faults = map[errs.Kind]int{
+	sandbox.HelperMissing: http.StatusInternalServerError, sandbox.SandboxFailed: http.StatusInternalServerError,
+	llm.RecordFailed: http.StatusInternalServerError, llm.KeyringFailed: http.StatusInternalServerError,
+	agent.QueuedMessageUnreadable: http.StatusInternalServerError, agent.TurnLogUnreadable: http.StatusInternalServerError,
+	decision.PayloadUnreadable: http.StatusInternalServerError, tool.ToolFailed: http.StatusInternalServerError,
+	checkpoint.Missing: http.StatusInternalServerError, checkpoint.RestoreFailed: http.StatusInternalServerError,
+	mcp.LogUnreadable: http.StatusInternalServerError, netproxy.ListenFailed: http.StatusInternalServerError,
+
+	llm.HTTPFailed: http.StatusBadGateway, llm.StreamFailed: http.StatusBadGateway, llm.Unreachable: http.StatusBadGateway,
+	external.AgentFailed: http.StatusBadGateway, external.AgentProtocol: http.StatusBadGateway,
+	external.AgentUnavailable: http.StatusBadGateway, client.ExternalAgentStartTimeout: http.StatusGatewayTimeout,
+	mcp.ServerCrashed: http.StatusBadGateway, mcp.ServerUnavailable: http.StatusBadGateway,
+	mcp.ServerUnreachable: http.StatusBadGateway, mcp.ServerSilent: http.StatusGatewayTimeout,
+	mcp.CallFailed: http.StatusBadGateway, agent.SummaryEmpty: http.StatusBadGateway,
+	netproxy.ResolveFailed: http.StatusBadGateway, netproxy.DialFailed: http.StatusBadGateway,
+
+	agent.ShuttingDown: http.StatusServiceUnavailable, rewind.Unavailable: http.StatusServiceUnavailable,
+	NotificationsUnavailable: http.StatusServiceUnavailable,
+
+	rewind.Busy: http.StatusConflict, hunk.Conflict: http.StatusConflict, mcp.ToolChanged: http.StatusConflict,
+	checkpoint.NeedsConfirmation: http.StatusConflict,
 }

@@ -31,6 +31,10 @@ type ToolCallView struct {
 	ReasonKey string          `json:"reasonKey,omitempty"`
 	// Server names the MCP server of an MCP tool; empty for the built-in tools.
 	Server string `json:"server,omitempty"`
+	// Change is what a write or an edit will do to its file, read before the call runs (an
+	// announcement held back until the result would otherwise read the file already changed).
+	// Only the ACP server shows it on the call; the window has it on the approval card.
+	Change *display.Change `json:"-"`
 }
 
 // ToolDoneView is the payload of tool.done.
@@ -64,6 +68,8 @@ type gated struct {
 	// sandbox hides of it from a shell command (policy.SensitiveMasks).
 	sensitive policy.SensitiveList
 	masks     []string
+	// change is the write's or edit's preview as of the announcement, before the tool ran.
+	change *display.Change
 }
 
 // onceOnly reports a verdict no saved answer can meet: a protected or sensitive path asks
@@ -107,6 +113,9 @@ func (t *turn) decide(g *gated) (*tool.Result, error) {
 	}
 	if g.verdict, err = t.evaluate(g); err != nil {
 		return nil, err
+	}
+	if g.verdict.Decision != policy.DecideDeny { // a refused file is never read, not even to show it
+		g.change = t.preview(g)
 	}
 	if err := t.announceCall(g); err != nil {
 		return nil, err
@@ -179,6 +188,7 @@ func (t *turn) execute(g *gated) (*tool.Result, error) {
 	key := deltaKey{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID}
 	env := tool.Env{Workspace: t.workspace, Ask: t.askQuestionFor(g), ReviewPlan: t.reviewPlanFor(g), Elicit: t.elicit,
 		Output: func(chunk string) { t.deltas.add(EventToolOutput, key, chunk) }, Progress: t.progressOf(g), Sample: t.sample, Sensitive: g.sensitive}
+	env.Files = t.rt.filesFor(t.sessionID, g.desc.Gate.Kind)
 	err := t.confine(g, &env)
 	if err != nil {
 		return nil, err
@@ -291,5 +301,5 @@ func (t *turn) finishCall(g *gated, res tool.Result) error {
 func (t *turn) publishCall(g *gated) {
 	t.rt.opts.Publish(EventToolCall, ToolCallView{SessionID: t.sessionID, TurnID: t.active.turnID, CallID: g.call.ID,
 		Name: g.call.Name, Input: g.call.Input, Summary: g.desc.Summary, Verdict: string(g.verdict.Decision),
-		Layer: string(g.verdict.Layer), Code: string(g.verdict.Code), ReasonKey: g.verdict.ReasonKey, Server: serverOf(g.tool)})
+		Layer: string(g.verdict.Layer), Code: string(g.verdict.Code), ReasonKey: g.verdict.ReasonKey, Server: serverOf(g.tool), Change: g.change})
 }

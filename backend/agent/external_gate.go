@@ -226,7 +226,9 @@ func (x *extTurn) write(ctx context.Context, path, content string, target policy
 	if err != nil {
 		return "", errs.Wrap(errs.Internal, err)
 	}
-	res, err := w.Run(ctx, tool.Env{Workspace: x.t.workspace, Target: &target}, input)
+	// An editor that writes the session's files (UseFiles) writes the external agent's too.
+	env := tool.Env{Workspace: x.t.workspace, Target: &target, Files: x.t.rt.filesFor(x.t.sessionID, policy.KindWrite)}
+	res, err := w.Run(ctx, env, input)
 	if err == nil && res.IsError {
 		err = errs.New(tool.ToolFailed, "Tool", string(mode.ToolWrite), "Problem", res.Output)
 	}

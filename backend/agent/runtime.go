@@ -92,6 +92,8 @@ type Runtime struct {
 	running map[string]*active
 	locks   map[string]*sessionLock
 	closed  bool // Shutdown has begun: nothing new starts
+
+	files sync.Map // session id -> the tool.FileWriter its writes and edits go through (files.go)
 }
 
 // active is a running turn as other callers see it.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"io/fs"
 	"net/http"
@@ -45,26 +46,43 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 	}
 	result, err := method(r.Context(), body)
 	if err != nil {
-		writeError(w, statusOf(err), s.opts.Describe(err))
+		writeError(w, statusOf(err, s.opts.Faults), s.opts.Describe(err))
 		return
 	}
 	writeJSON(w, http.StatusOK, result)
 }
 
-func statusOf(err error) int {
-	// A refused workspace is the request's fault, said in words: not a server failure.
-	if slices.Contains(workspace.Kinds, errs.KindOf(err)) {
+// statusOf says whose fault a failed call is. A typed kind is a refusal of this request (a
+// 4xx the page can act on) unless it is known to be AgentDesk's own failure: errs' store and
+// internal kinds here, and the kinds of the packages serve cannot see in faults. An error
+// without a kind is a failure nobody foresaw, so a 500.
+func statusOf(err error, faults map[errs.Kind]int) int {
+	var typed *errs.Error
+	if !errors.As(err, &typed) {
+		return http.StatusInternalServerError
+	}
+	if status, ok := faults[typed.Kind]; ok {
+		return status
+	}
+	// A refused workspace is the request's fault, said in words.
+	if slices.Contains(workspace.Kinds, typed.Kind) {
 		return http.StatusBadRequest
 	}
-	switch errs.KindOf(err) {
-	case errs.InvalidInput, errs.InvalidValue:
+	switch typed.Kind {
+	case errs.InvalidInput, errs.InvalidValue, errs.MissingArgument, errs.Usage:
 		return http.StatusBadRequest
+	case errs.Unauthorized:
+		return http.StatusUnauthorized
+	case errs.Forbidden:
+		return http.StatusForbidden
 	case errs.NotFound, errs.UnknownMethod:
 		return http.StatusNotFound
-	case errs.SchemaTooNew:
+	case errs.SchemaTooNew, errs.AlreadyExists:
 		return http.StatusConflict
+	case errs.Internal, errs.StoreFailure, errs.DatabaseDamaged, errs.NotAgentDeskDatabase:
+		return http.StatusInternalServerError
 	}
-	return http.StatusInternalServerError
+	return http.StatusUnprocessableEntity
 }
 
 // handleEvents streams broadcast events. The client's bus subscription is its queue: a client

@@ -37,6 +37,9 @@ type Options struct {
 	Subscribe func(func([]bus.Event), ...bus.Option) *bus.Subscription // broadcast events, in batches (bus.SubscribeBatch)
 	Describe  func(error) ErrorBody                                    // localizes an error
 	Token     string                                                   // fixed token for tests; random when empty
+	// Faults gives the status of the kinds that are AgentDesk's own failure (5xx) or a conflict
+	// with its state (409), from packages serve does not import; any other kind is a refusal.
+	Faults map[errs.Kind]int
 	// ClientQueue is each WebSocket client's event queue; 0 means 16384.
 	ClientQueue int
 }

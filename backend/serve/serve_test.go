@@ -318,3 +318,30 @@ func TestHashedAssetsAreKeptAndThePageIsNot(t *testing.T) {
 		t.Errorf("a kept asset is still served only with the token: %d", resp.StatusCode)
 	}
 }
+
+// Whose fault a failure is decides its status: a typed refusal is the caller's (4xx), a kind
+// the app names as its own failure keeps its 5xx, and only an error nobody typed is a plain 500.
+func TestStatusSaysWhoseFaultAFailureIs(t *testing.T) {
+	faults := map[errs.Kind]int{"PROVIDER_HTTP": http.StatusBadGateway, "CHECKPOINT_TURN_RUNNING": http.StatusConflict}
+	for _, c := range []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"a bad value is a bad request", errs.New(errs.InvalidValue), 400},
+		{"a missing argument is a bad request", errs.New(errs.MissingArgument), 400},
+		{"what is not there is not found", errs.New(errs.NotFound), 404},
+		{"a name already taken is a conflict", errs.New(errs.AlreadyExists), 409},
+		{"a refusal of another package is unprocessable", errs.New("CHAT_WITH_EXTERNAL_AGENT"), 422},
+		{"a refusal wrapped in a plain error keeps its kind", fmt.Errorf("sending: %w", errs.New("TOOL_DISABLED_IN_CHAT")), 422},
+		{"a fault the app names keeps its status", errs.New("PROVIDER_HTTP"), 502},
+		{"a clash with a running turn is a conflict", errs.New("CHECKPOINT_TURN_RUNNING"), 409},
+		{"a store failure is ours", errs.New(errs.StoreFailure), 500},
+		{"an internal error is ours", errs.Wrap(errs.Internal, fmt.Errorf("boom")), 500},
+		{"an untyped error is ours", fmt.Errorf("boom"), 500},
+	} {
+		if got := statusOf(c.err, faults); got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, got, c.want)
+		}
+	}
+}

@@ -59,7 +59,7 @@ func (t editTool) Describe(input json.RawMessage) (Call, error) {
 	}, nil
 }
 
-func (t editTool) Run(_ context.Context, env Env, input json.RawMessage) (Result, error) {
+func (t editTool) Run(ctx context.Context, env Env, input json.RawMessage) (Result, error) {
 	in, err := t.decode(input)
 	if err != nil {
 		return Result{}, err
@@ -79,7 +79,7 @@ func (t editTool) Run(_ context.Context, env Env, input json.RawMessage) (Result
 	}
 	changed := make([]byte, 0, len(data)-len(in.OldString)+len(in.NewString))
 	changed = append(append(append(changed, data[:at]...), in.NewString...), data[at+len(in.OldString):]...)
-	if err := file.writeAtomic(changed, perm); err != nil {
+	if err := file.put(ctx, env, changed, perm); err != nil {
 		return Result{}, err
 	}
 	line := bytes.Count(data[:at], []byte("\n")) + 1

@@ -3,6 +3,7 @@ package tool
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"io/fs"
@@ -270,6 +271,22 @@ func (s *site) openDir() (*os.Root, error) {
 		return s.root.OpenRoot(s.name)
 	}
 	return os.OpenRoot(s.name)
+}
+
+// put writes a write's or an edit's new content: to the session's editor when it writes the
+// files (env.Files), at the path under the workspace as the editor opened it; else to disk.
+func (s *site) put(ctx context.Context, env Env, data []byte, perm fs.FileMode) error {
+	if env.Files == nil {
+		return s.writeAtomic(data, perm)
+	}
+	path := s.abs
+	if s.root != nil {
+		path = filepath.Join(s.workspace, s.name)
+	}
+	if err := env.Files.WriteTextFile(ctx, path, string(data)); err != nil {
+		return errs.Wrap(ToolFailed, err, "Tool", string(s.tool), "Problem", err.Error())
+	}
+	return nil
 }
 
 // writeAtomic replaces the file with data through a temp file in the same folder and a rename,

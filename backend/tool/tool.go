@@ -76,6 +76,15 @@ type Env struct {
 	// searches, since the gate asked about the folder, not each file in it. The zero value is
 	// the default list.
 	Sensitive policy.SensitiveList
+	// Files, when set, receives the new content of a write or an edit in place of the disk
+	// write: an editor holding the file open (ACP's fs/write_text_file) then has it in its
+	// buffer. What is read, checked and previewed before is the same either way.
+	Files FileWriter
+}
+
+// FileWriter writes a whole text file at an absolute path, as the session's editor does.
+type FileWriter interface {
+	WriteTextFile(ctx context.Context, path, content string) error
 }
 
 // ShellOptions are the per-call facts the bash tool needs to confine a command (R-GATE).

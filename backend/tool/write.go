@@ -54,7 +54,7 @@ func (t writeTool) Describe(input json.RawMessage) (Call, error) {
 	}, nil
 }
 
-func (t writeTool) Run(_ context.Context, env Env, input json.RawMessage) (Result, error) {
+func (t writeTool) Run(ctx context.Context, env Env, input json.RawMessage) (Result, error) {
 	in, err := t.decode(input)
 	if err != nil {
 		return Result{}, err
@@ -71,7 +71,7 @@ func (t writeTool) Run(_ context.Context, env Env, input json.RawMessage) (Resul
 	if err := at.fs.MkdirAll(filepath.Dir(at.name), 0o755); err != nil {
 		return Result{}, at.fail(err)
 	}
-	if err := at.writeAtomic([]byte(in.Content), perm); err != nil {
+	if err := at.put(ctx, env, []byte(in.Content), perm); err != nil {
 		return Result{}, err
 	}
 	verb, key := "Created", "tool.result.write.created"

@@ -101,7 +101,7 @@ func (s *Server) onToolCall(v agent.ToolCallView) {
 	s.open[v.SessionID][v.CallID] = true
 	s.mu.Unlock()
 	if again { // the same call with more detail or its verdict (an external agent's)
-		d := s.describe(v.Name, v.Input, s.whereOf(v.SessionID))
+		d := s.describe(v.Name, v.Input, s.whereOf(v.SessionID)).withChange(v.Change)
 		if v.Summary != "" {
 			d.summary = v.Summary
 		}
@@ -113,7 +113,7 @@ func (s *Server) onToolCall(v agent.ToolCallView) {
 	if v.Verdict == "ask" || v.Verdict == "deny" {
 		status = acp.ToolCallStatusPending
 	}
-	d := s.describe(v.Name, v.Input, s.whereOf(v.SessionID))
+	d := s.describe(v.Name, v.Input, s.whereOf(v.SessionID)).withChange(v.Change)
 	if v.Summary != "" {
 		d.summary = v.Summary
 	}

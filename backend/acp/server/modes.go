@@ -55,7 +55,7 @@ func (s *Server) modes(sessionID string) (*acp.SessionModeState, []acp.SessionCo
 	option := acp.SessionConfigOption{Select: &acp.SessionConfigOptionSelect{Id: ConfigMode, Name: s.t("acp.config.mode", nil),
 		Category: acp.Ptr(acp.SessionConfigOptionCategoryMode), CurrentValue: acp.SessionConfigValueId(current),
 		Options: acp.SessionConfigSelectOptions{Ungrouped: &values}, Type: "select"}}
-	return out, []acp.SessionConfigOption{option}, nil
+	return out, []acp.SessionConfigOption{option, s.permissionOption(sess.PermissionMode)}, nil
 }
 
 // SetSessionMode switches through the one validator (rt.Configure): an unknown id is an error
@@ -70,20 +70,27 @@ func (s *Server) SetSessionMode(ctx context.Context, req acp.SetSessionModeReque
 	return acp.SetSessionModeResponse{}, nil
 }
 
-// SetSessionConfigOption is the config-option form of set_mode.
+// SetSessionConfigOption sets the mode (the config-option form of set_mode) or the session's
+// permission mode.
 func (s *Server) SetSessionConfigOption(ctx context.Context, req acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
 	v := req.ValueId
-	if v == nil || string(v.ConfigId) != ConfigMode {
+	if v == nil || (string(v.ConfigId) != ConfigMode && string(v.ConfigId) != ConfigPermission) {
 		configID := ""
 		if v != nil {
 			configID = string(v.ConfigId)
 		} else if req.Boolean != nil {
 			configID = string(req.Boolean.ConfigId)
 		}
-		return acp.SetSessionConfigOptionResponse{}, s.fail(errs.Invalid("configId", configID, []string{ConfigMode}))
+		return acp.SetSessionConfigOptionResponse{}, s.fail(errs.Invalid("configId", configID, []string{ConfigMode, ConfigPermission}))
 	}
 	id := string(v.SessionId)
-	if err := s.setMode("session/set_config_option", id, string(v.Value)); err != nil {
+	if string(v.ConfigId) == ConfigPermission {
+		// Nothing is announced after this reply: its configOptions say the permission in force.
+		s.replies.forget("session/set_config_option", id)
+		if err := s.setPermission(ctx, id, string(v.Value)); err != nil {
+			return acp.SetSessionConfigOptionResponse{}, s.fail(err)
+		}
+	} else if err := s.setMode("session/set_config_option", id, string(v.Value)); err != nil {
 		s.replies.forget("session/set_config_option", id)
 		return acp.SetSessionConfigOptionResponse{}, s.fail(err)
 	}

@@ -9,6 +9,7 @@ import (
 	acp "github.com/coder/acp-go-sdk"
 
 	"agentdesk/backend/decision"
+	"agentdesk/backend/mode"
 )
 
 // Option ids of session/request_permission. Approvals offer the four ACP kinds, plus "allow for
@@ -230,8 +231,16 @@ func (s *Server) callOf(callID string, p decision.ApprovalPayload, sessionID str
 	call, ok := s.calls[callID]
 	s.mu.Unlock()
 	d := shown{title: clipTitle(firstOf(p.Tool, p.Summary)), summary: p.Summary}
-	if w := s.whereOf(sessionID); ok && !w.external {
-		d = s.describe(call.Name, call.Input, w)
+	w := s.whereOf(sessionID)
+	switch {
+	case ok && !w.external:
+		d = s.describe(call.Name, call.Input, w).withChange(p.Change)
+	case !w.external && p.Path != "" && p.Change != nil && p.Change.Omitted == "" &&
+		(p.Tool == string(mode.ToolWrite) || p.Tool == string(mode.ToolEdit)):
+		// A decision asked again after a restart, its call no longer seen: the payload's own
+		// preview, at the path the gate resolved, is the change.
+		d.diff = &acp.ToolCallContentDiff{Path: p.Path, Type: "diff"}
+		d = d.withChange(p.Change)
 	}
 	if p.Summary != "" {
 		d.summary = p.Summary

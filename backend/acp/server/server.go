@@ -61,6 +61,7 @@ type Server struct {
 	asks     map[string]context.CancelFunc     // decision id -> its outstanding request_permission
 	waiters  map[string][]chan agent.TurnEnded // session -> prompts waiting for a turn's end
 	setting  map[string]mode.Preference        // session -> the switch a set_mode is applying now
+	clientFs acp.FileSystemCapabilities        // what the client offered to do with files
 }
 
 // Serve speaks ACP on in/out until the client disconnects or ctx ends; then the turns of the
@@ -99,18 +100,24 @@ func (s *Server) stopAll() {
 	for _, id := range ids {
 		s.opts.Runtime.Cancel(id)
 		s.opts.Runtime.Wait(ctx, id)
+		s.releaseFiles(id)
 	}
 }
 
 var _ acp.Agent = (*Server)(nil)
 var _ acp.AgentLoader = (*Server)(nil)
 
-// Initialize reports the protocol version and that sessions can be loaded.
+// Initialize reports the protocol version and what the server does beyond the baseline:
+// sessions can be loaded and listed.
 func (s *Server) Initialize(ctx context.Context, req acp.InitializeRequest) (acp.InitializeResponse, error) {
+	s.mu.Lock()
+	s.clientFs = req.ClientCapabilities.Fs
+	s.mu.Unlock()
 	return acp.InitializeResponse{
 		ProtocolVersion: acp.ProtocolVersionNumber,
 		AgentCapabilities: acp.AgentCapabilities{LoadSession: true,
-			PromptCapabilities: acp.PromptCapabilities{EmbeddedContext: true}, McpCapabilities: acp.McpCapabilities{Http: s.opts.MCP != nil}},
+			PromptCapabilities: acp.PromptCapabilities{EmbeddedContext: true}, McpCapabilities: acp.McpCapabilities{Http: s.opts.MCP != nil},
+			SessionCapabilities: acp.SessionCapabilities{List: &acp.SessionListCapabilities{}}},
 		AgentInfo:   &acp.Implementation{Name: "agentdesk", Title: acp.Ptr("AgentDesk"), Version: s.opts.Version},
 		AuthMethods: []acp.AuthMethod{},
 	}, nil
@@ -219,6 +226,7 @@ const acpListPage = 200
 func (s *Server) CloseSession(ctx context.Context, req acp.CloseSessionRequest) (acp.CloseSessionResponse, error) {
 	id := string(req.SessionId)
 	s.opts.Runtime.Cancel(id)
+	s.releaseFiles(id)
 	s.mu.Lock()
 	delete(s.attached, id)
 	s.mu.Unlock()
@@ -236,6 +244,7 @@ func (s *Server) attach(id string) {
 	s.mu.Lock()
 	s.attached[id] = true
 	s.mu.Unlock()
+	s.useFiles(id)
 }
 
 func (s *Server) isAttached(id string) bool {
@@ -258,7 +267,8 @@ func (s *Server) fail(err error) error {
 	code := -32603
 	switch kind {
 	case errs.InvalidValue, errs.InvalidInput, errs.NoWorkspace, mode.ChatWithOverride, external.ChatRefused, agent.ShortcutInChat,
-		workspace.Required, workspace.Relative, workspace.Invalid, workspace.SystemFolder, workspace.ContainsHome, workspace.HomeNeedsConfirmation:
+		workspace.Required, workspace.Relative, workspace.Invalid, workspace.SystemFolder, workspace.ContainsHome, workspace.HomeNeedsConfirmation,
+		FullAccessDeclined:
 		code = -32602
 	case errs.NotFound:
 		code = -32002

@@ -38,6 +38,8 @@ func (l *wireLog) Write(p []byte) (int, error) {
 type client struct {
 	mu      sync.Mutex
 	updates []acp.SessionNotification
+	// pick, when set, chooses the answer to a permission request; else allow_once.
+	pick func(acp.RequestPermissionRequest) string
 }
 
 func (c *client) SessionUpdate(_ context.Context, n acp.SessionNotification) error {
@@ -47,7 +49,13 @@ func (c *client) SessionUpdate(_ context.Context, n acp.SessionNotification) err
 	return nil
 }
 
-func (c *client) RequestPermission(context.Context, acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
+func (c *client) RequestPermission(_ context.Context, req acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
+	c.mu.Lock()
+	pick := c.pick
+	c.mu.Unlock()
+	if pick != nil {
+		return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeSelected(acp.PermissionOptionId(pick(req)))}, nil
+	}
 	return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeSelected(OptAllowOnce)}, nil
 }
 func (c *client) ReadTextFile(context.Context, acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {

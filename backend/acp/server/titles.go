@@ -8,6 +8,7 @@ import (
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"agentdesk/backend/display"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/tool"
@@ -25,6 +26,9 @@ type shown struct {
 	title     string
 	summary   string
 	locations []acp.ToolCallLocation
+	// diff shows a write or an edit as the change it makes, which an editor renders as a diff,
+	// rather than as its arguments.
+	diff *acp.ToolCallContentDiff
 }
 
 // where is what describing a session's calls needs to know about the session.
@@ -71,10 +75,52 @@ func (s *Server) describe(name string, input json.RawMessage, w where) shown {
 	if detail != "" {
 		out.title = clipTitle(label + ": " + detail)
 	}
+	if len(out.locations) == 1 {
+		out.diff = diffOf(name, input, out.locations[0].Path)
+	}
 	return out
 }
 
+// diffOf is a write or an edit as its arguments say it: the whole new content of a write, the
+// replaced text and its replacement of an edit. That is all a call replayed from the log can
+// show, the file having changed since; a live call shows the whole file (withChange).
+func diffOf(name string, input json.RawMessage, path string) *acp.ToolCallContentDiff {
+	var in struct {
+		Content   *string `json:"content"`
+		OldString *string `json:"old_string"`
+		NewString *string `json:"new_string"`
+	}
+	if json.Unmarshal(input, &in) != nil {
+		return nil
+	}
+	switch {
+	case name == string(mode.ToolWrite) && in.Content != nil:
+		return acp.ToolDiffContent(path, *in.Content).Diff
+	case name == string(mode.ToolEdit) && in.OldString != nil && in.NewString != nil:
+		return acp.ToolDiffContent(path, *in.NewString, *in.OldString).Diff
+	}
+	return nil
+}
+
+// withChange shows the call as the whole file before and after, as the runtime previewed it
+// before the call ran; a preview that left the content out (binary, too large) keeps the
+// arguments' diff.
+func (v shown) withChange(c *display.Change) shown {
+	if c == nil || c.Omitted != "" || v.diff == nil {
+		return v
+	}
+	d := acp.ToolDiffContent(v.diff.Path, c.After, c.Before).Diff
+	if c.Created {
+		d.OldText = nil
+	}
+	v.diff = d
+	return v
+}
+
 func (v shown) content() []acp.ToolCallContent {
+	if v.diff != nil {
+		return []acp.ToolCallContent{{Diff: v.diff}}
+	}
 	if v.summary == "" {
 		return nil
 	}

@@ -22,9 +22,10 @@ export function tempDir() {
 }
 
 // start runs `agentdesk acp` on dir with a script (the scripted provider's responses) and
-// connects a client. onPermission answers session/request_permission; every session/update
-// is collected in `updates`.
-export function start(dir, { responses = [], onPermission, permission = "ask" } = {}) {
+// connects a client. onPermission answers session/request_permission; onWriteTextFile, when
+// given, answers fs/write_text_file (offer it in initialize with clientCapabilities); every
+// session/update is collected in `updates`, and every request and update in `log`, in order.
+export function start(dir, { responses = [], onPermission, onWriteTextFile, permission = "ask" } = {}) {
   const script = join(dir, "script.json");
   const record = join(dir, "record.json");
   writeFileSync(script, JSON.stringify({ responses }));
@@ -35,23 +36,35 @@ export function start(dir, { responses = [], onPermission, permission = "ask" } 
   const updates = [];
   const waiters = [];
   const permissions = [];
-  const app = acp.client({ name: "conformance" })
+  const writes = [];
+  const log = [];
+  let app = acp.client({ name: "conformance" })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
       updates.push(params);
+      log.push({ method: "session/update", params });
       for (const w of [...waiters]) w();
     })
     .onRequest(acp.methods.client.session.requestPermission, async (cx) => {
       permissions.push(cx.params);
+      log.push({ method: "session/request_permission", params: cx.params });
       for (const w of [...waiters]) w();
       if (!onPermission) return { outcome: { outcome: "cancelled" } };
       return onPermission(cx);
     });
+  if (onWriteTextFile) {
+    app = app.onRequest(acp.methods.client.fs.writeTextFile, async (cx) => {
+      writes.push(cx.params);
+      log.push({ method: "fs/write_text_file", params: cx.params });
+      for (const w of [...waiters]) w();
+      return onWriteTextFile(cx);
+    });
+  }
   const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
   const connection = app.connect(stream);
   const agent = connection.agent;
   const exited = new Promise((resolve) => child.on("exit", resolve));
   return {
-    child, agent, updates, permissions, record, workspace: join(dir, "workspace"),
+    child, agent, updates, permissions, writes, log, record, workspace: join(dir, "workspace"),
     stderr: () => stderr,
     // until resolves once pred() holds, re-checking after every update or permission request.
     until(pred, what = "condition", ms = 10000) {
@@ -78,10 +91,10 @@ export function start(dir, { responses = [], onPermission, permission = "ask" } 
   };
 }
 
-export async function initialize(agent) {
+export async function initialize(agent, clientCapabilities = {}) {
   return agent.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: {},
+    clientCapabilities,
     clientInfo: { name: "conformance", version: "1" },
   });
 }

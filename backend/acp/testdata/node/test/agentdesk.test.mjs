@@ -2,7 +2,7 @@
 // TypeScript SDK is the client, the scripted provider stands in for the model.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { start, tempDir, initialize, newSession, acp, kindOf, modeUpdates } from "../lib/harness.mjs";
 
@@ -11,9 +11,9 @@ const prompt = (h, sessionId, text) =>
   h.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
 const setMode = (h, sessionId, modeId) => h.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
 
-async function session(opts) {
+async function session(opts, clientCapabilities) {
   const h = start(tempDir(), opts);
-  await initialize(h.agent);
+  await initialize(h.agent, clientCapabilities);
   const s = await newSession(h.agent, h.workspace);
   return { h, s, id: s.sessionId };
 }
@@ -25,6 +25,7 @@ test("initialize reports the protocol version and loadSession", async () => {
     assert.equal(init.protocolVersion, acp.PROTOCOL_VERSION);
     assert.equal(init.agentCapabilities.loadSession, true);
     assert.equal(init.agentInfo.name, "agentdesk");
+    assert.deepEqual(init.agentCapabilities.sessionCapabilities?.list, {}, "session/list is advertised");
   } finally {
     await h.close();
   }
@@ -190,7 +191,10 @@ test("8. a tool call has one short title, the same live and on session/load, wit
     await first.close();
   }
   assert.equal(live.title, "Write file: notes.txt");
-  assert.match(live.content[0].content.text, /content:\none\ntwo/);
+  assert.equal(live.content[0].type, "diff", "a write shows as the change it makes, not as its arguments");
+  assert.equal(live.content[0].newText, "one\ntwo\nthree\n");
+  assert.equal(live.content[0].oldText ?? null, null, "a new file has no old text");
+  assert.match(live.content[0].path, /workspace\/notes\.txt$/);
   assert.match(live.locations[0].path, /workspace\/notes\.txt$/);
   const second = start(dir);
   try {
@@ -199,7 +203,7 @@ test("8. a tool call has one short title, the same live and on session/load, wit
     const replayed = second.updates.find((n) => kindOf(n) === "tool_call").update;
     assert.equal(replayed.title, live.title);
     assert.deepEqual(replayed.locations, live.locations);
-    assert.equal(replayed.content[0].content.text, live.content[0].content.text);
+    assert.deepEqual(replayed.content, live.content);
   } finally {
     await second.close();
   }
@@ -313,5 +317,137 @@ test("session/load replays the history and restores a plan mode set before", asy
     assert.equal(replayed[1].update.content.text, "Noted.");
   } finally {
     await second.close();
+  }
+});
+
+test("session/list, advertised, lists the sessions of a folder", async () => {
+  const { h, id } = await session();
+  try {
+    const other = await newSession(h.agent, h.workspace);
+    const list = await h.agent.request(acp.methods.agent.session.list, { cwd: h.workspace });
+    assert.deepEqual(list.sessions.map((x) => x.sessionId).sort(), [id, other.sessionId].sort());
+    assert.ok(list.sessions.every((x) => x.cwd === h.workspace && x.title));
+  } finally {
+    await h.close();
+  }
+});
+
+const FILE = "alpha\nbeta\ngamma\n";
+const EDIT = { name: "edit", input: { path: "a.txt", old_string: "beta", new_string: "BETA" } };
+
+test("an edit asks with the whole file as a diff, shows the same diff live, and replays its own change", async () => {
+  const dir = tempDir();
+  const first = start(dir, {
+    responses: [{ tool_calls: [EDIT] }, { text: "Edited." }],
+    onPermission: () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }),
+  });
+  let id;
+  try {
+    writeFileSync(join(first.workspace, "a.txt"), FILE);
+    await initialize(first.agent);
+    id = (await newSession(first.agent, first.workspace)).sessionId;
+    assert.equal((await prompt(first, id, "shout beta")).stopReason, "end_turn");
+    const asked = first.permissions[0].toolCall.content;
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0].type, "diff");
+    assert.equal(asked[0].path, join(first.workspace, "a.txt"));
+    assert.equal(asked[0].oldText, FILE);
+    assert.equal(asked[0].newText, "alpha\nBETA\ngamma\n");
+    const live = first.updates.find((n) => kindOf(n) === "tool_call").update;
+    assert.deepEqual(live.content, asked, "the call shows what its approval showed");
+    assert.equal(readFileSync(join(first.workspace, "a.txt"), "utf8"), "alpha\nBETA\ngamma\n");
+  } finally {
+    await first.close();
+  }
+  const second = start(dir);
+  try {
+    await initialize(second.agent);
+    await second.agent.request(acp.methods.agent.session.load, { sessionId: id, cwd: second.workspace, mcpServers: [] });
+    const replayed = second.updates.find((n) => kindOf(n) === "tool_call").update;
+    assert.deepEqual(replayed.content, [{ type: "diff", path: join(second.workspace, "a.txt"), oldText: "beta", newText: "BETA" }]);
+  } finally {
+    await second.close();
+  }
+});
+
+test("when the client offers fs/write_text_file, an edit the person allowed is written by the client, and a rejected one is not", async () => {
+  const written = [];
+  const { h, id } = await session({
+    responses: [{ tool_calls: [EDIT] }, { tool_calls: [{ name: "write", input: { path: "b.txt", content: "nope\n" } }] }, { text: "Done." }],
+    onPermission: ({ params }) => {
+      const allow = params.toolCall.title.includes("a.txt");
+      return { outcome: { outcome: "selected", optionId: allow ? "allow_once" : "reject_once" } };
+    },
+    onWriteTextFile: ({ params }) => {
+      // The file is still as it was: AgentDesk did not write it to disk itself.
+      written.push(readFileSync(params.path, "utf8"));
+      writeFileSync(params.path, params.content);
+      return {};
+    },
+  }, { fs: { readTextFile: true, writeTextFile: true } });
+  try {
+    writeFileSync(join(h.workspace, "a.txt"), FILE);
+    assert.equal((await prompt(h, id, "shout beta, then write b")).stopReason, "end_turn");
+    assert.equal(h.writes.length, 1, "only the allowed edit reached the client");
+    const [w] = h.writes;
+    assert.equal(w.sessionId, id);
+    assert.equal(w.path, join(h.workspace, "a.txt"));
+    assert.equal(w.content, "alpha\nBETA\ngamma\n");
+    assert.deepEqual(written, [FILE]);
+    assert.equal(readFileSync(join(h.workspace, "a.txt"), "utf8"), "alpha\nBETA\ngamma\n");
+    assert.equal(existsSync(join(h.workspace, "b.txt")), false);
+    const order = h.log.map((m) => m.method === "session/update" ? kindOf(m.params) : m.method);
+    const asked = order.indexOf("session/request_permission");
+    assert.ok(asked >= 0 && asked < order.indexOf("fs/write_text_file"), `the gate asked before the write: ${order}`);
+    assert.ok(order.indexOf("tool_call") < order.indexOf("fs/write_text_file"), "the call was shown before it wrote");
+    const done = h.updates.filter((n) => kindOf(n) === "tool_call_update" && n.update.toolCallId === h.permissions[0].toolCall.toolCallId);
+    assert.equal(done.at(-1).update.status, "completed");
+  } finally {
+    await h.close();
+  }
+});
+
+test("the permission mode is a session config option; Full access asks the client first, and a refusal changes nothing", async () => {
+  let confirm = "keep";
+  const { h, s, id } = await session({
+    responses: [{ tool_calls: [{ name: "bash", input: { command: "echo hi" } }] }, { text: "Ran it." }],
+    onPermission: ({ params }) => ({ outcome: { outcome: "selected", optionId: params.options.some((o) => o.optionId === "full_access") ? confirm : "reject_once" } }),
+  });
+  const set = (value) => h.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: id, configId: "permission", value });
+  const current = (options) => options.find((o) => o.id === "permission").currentValue;
+  try {
+    const option = s.configOptions.find((o) => o.id === "permission");
+    assert.ok(option, "a permission config option beside the mode");
+    assert.equal(option.type, "select");
+    assert.equal(option.currentValue, "ask");
+    assert.deepEqual(option.options.map((o) => o.value), ["ask", "auto", "full"]);
+    assert.equal(s.configOptions.find((o) => o.category === "mode").currentValue, "smart", "the mode option is still there");
+
+    assert.equal(current((await set("auto")).configOptions), "auto");
+    assert.equal(h.permissions.length, 0, "lowering or Auto does not ask");
+
+    await assert.rejects(set("full"), (err) => {
+      assert.equal(err.data.kind, "ACP_FULL_ACCESS_DECLINED");
+      assert.match(err.message, /Auto/);
+      return true;
+    });
+    assert.equal(h.permissions.length, 1);
+    const ask = h.permissions[0];
+    assert.deepEqual(ask.options.map((o) => [o.optionId, o.kind]), [["full_access", "allow_once"], ["keep", "reject_once"]]);
+    assert.match(ask.toolCall.title, /Full access/);
+    await assert.rejects(set("admin"), (err) => err.code === -32602);
+    const loaded = await h.agent.request(acp.methods.agent.session.load, { sessionId: id, cwd: h.workspace, mcpServers: [] });
+    assert.equal(current(loaded.configOptions), "auto", "the refusal left the session as it was");
+
+    confirm = "full_access";
+    assert.equal(current((await set("full")).configOptions), "full");
+    assert.equal(h.permissions.length, 2);
+    assert.equal((await prompt(h, id, "run echo hi")).stopReason, "end_turn");
+    assert.equal(h.permissions.length, 2, "in Full access the command ran without asking");
+
+    const other = await newSession(h.agent, h.workspace);
+    assert.equal(current(other.configOptions), "ask", "only that session changed");
+  } finally {
+    await h.close();
   }
 });

@@ -170,3 +170,24 @@ test("the chain: an editor drives agentdesk acp on a session of an external agen
     await h.close();
   }
 });
+
+test("the chain: an editor that writes files itself receives the external agent's allowed writes", async () => {
+  const dir = tempDir();
+  const id = await externalSession(dir, fixtureCommand(), { permission: "auto" });
+  const h = start(dir, {
+    onWriteTextFile: ({ params }) => {
+      writeFileSync(params.path, `${params.content}(by the editor)\n`);
+      return {};
+    },
+  });
+  try {
+    await initialize(h.agent, { fs: { readTextFile: true, writeTextFile: true } });
+    await h.agent.request(acp.methods.agent.session.load, { sessionId: id, cwd: h.workspace, mcpServers: [] });
+    const res = await h.agent.request(acp.methods.agent.session.prompt, { sessionId: id, prompt: [{ type: "text", text: "fswrite" }] });
+    assert.equal(res.stopReason, "end_turn");
+    assert.deepEqual(h.writes.map((w) => [w.sessionId, w.path, w.content]), [[id, join(h.workspace, "notes.txt"), "direct\n"]]);
+    assert.equal(readFileSync(join(h.workspace, "notes.txt"), "utf8"), "direct\n(by the editor)\n", "AgentDesk did not write it itself");
+  } finally {
+    await h.close();
+  }
+});
