@@ -32,16 +32,8 @@ func ParseStepLimit(raw string) (int, error) {
 
 // StepLimit is the step-limit setting, read at every turn so a change applies to the next one;
 // an unset or unreadable value is the default.
-func StepLimit(st *store.Store) int {
-	raw, ok, err := st.GetSetting(SettingStepLimit)
-	if err != nil || !ok {
-		return DefaultStepLimit
-	}
-	n, err := ParseStepLimit(raw)
-	if err != nil {
-		return DefaultStepLimit
-	}
-	return n
+func StepLimit(st store.SettingReader) int {
+	return store.SettingOr(st, SettingStepLimit, ParseStepLimit, DefaultStepLimit)
 }
 
 // stepLimit is how many model requests a turn makes between two continue decisions.

@@ -12,6 +12,4 @@ type Store interface {
 }
 
 // Settings reads one setting: what the decision timeout is read from.
-type Settings interface {
-	GetSetting(key string) (string, bool, error)
-}
+type Settings = store.SettingReader

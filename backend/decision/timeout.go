@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"agentdesk/backend/errs"
+	"agentdesk/backend/store"
 )
 
 // SettingTimeout is the settings key of how long a decision waits for its answer (R-DEC-5).
@@ -56,15 +57,5 @@ func FormatTimeout(d time.Duration) string {
 // the next decision without a restart. Unset reads as the default (no timeout); so does a stored
 // value that no longer parses, since writes go through ParseTimeout and only damage gets here.
 func TimeoutSetting(st Settings) func() time.Duration {
-	return func() time.Duration {
-		raw, ok, err := st.GetSetting(SettingTimeout)
-		if err != nil || !ok {
-			return DefaultTimeout
-		}
-		d, err := ParseTimeout(raw)
-		if err != nil {
-			return DefaultTimeout
-		}
-		return d
-	}
+	return func() time.Duration { return store.SettingOr(st, SettingTimeout, ParseTimeout, DefaultTimeout) }
 }

@@ -40,10 +40,17 @@ func MaskedPaths(rules []Rule, workspace string) (paths []string, complete bool)
 }
 
 func walkMatches(workspace string, patterns []string) ([]string, error) {
+	return walkTopmost(workspace, maskWalkLimit, false, func(rel string) bool { return anyGlob(patterns, rel) })
+}
+
+// walkTopmost lists the paths inside workspace that match, the topmost of a matching folder and
+// not what lies below it, .git aside. With skipDownloads it does not go into dependencyDirs. It
+// stops with errWalkLimit after limit entries.
+func walkTopmost(workspace string, limit int, skipDownloads bool, match func(rel string) bool) ([]string, error) {
 	var out []string
 	seen := 0
 	err := filepath.WalkDir(workspace, func(path string, d fs.DirEntry, err error) error {
-		if seen++; seen > maskWalkLimit {
+		if seen++; seen > limit {
 			return errWalkLimit
 		}
 		if err != nil || path == workspace {
@@ -51,9 +58,13 @@ func walkMatches(workspace string, patterns []string) ([]string, error) {
 		}
 		rel := filepath.ToSlash(strings.TrimPrefix(path, workspace+string(filepath.Separator)))
 		if rel == ".git" {
+			return filepath.SkipDir // read-only to commands and protected by the gate already
+		}
+		matched := match(rel)
+		if !matched && d.IsDir() && skipDownloads && dependencyDirs[d.Name()] {
 			return filepath.SkipDir
 		}
-		if !anyGlob(patterns, rel) {
+		if !matched {
 			return nil
 		}
 		out = append(out, path)

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"errors"
-	"io/fs"
 	"path"
 	"path/filepath"
 	"strings"
@@ -215,32 +214,11 @@ func SensitiveMasks(l SensitiveList, workspace string) (paths []string, complete
 	if workspace == "" || len(l.Entries()) == 0 {
 		return paths, true
 	}
-	seen := 0
-	err := filepath.WalkDir(workspace, func(p string, d fs.DirEntry, err error) error {
-		if seen++; seen > sensitiveWalkLimit {
-			return errWalkLimit
-		}
-		if err != nil || p == workspace {
-			return nil
-		}
-		rel := filepath.ToSlash(strings.TrimPrefix(p, workspace+string(filepath.Separator)))
-		if rel == ".git" {
-			return filepath.SkipDir // read-only to commands and protected by the gate already
-		}
+	found, err := walkTopmost(workspace, sensitiveWalkLimit, true, func(rel string) bool {
 		_, ok := l.Match(rel)
-		if !ok && d.IsDir() && dependencyDirs[d.Name()] {
-			return filepath.SkipDir
-		}
-		if !ok {
-			return nil
-		}
-		paths = append(paths, p)
-		if d.IsDir() {
-			return filepath.SkipDir
-		}
-		return nil
+		return ok
 	})
-	return paths, !errors.Is(err, errWalkLimit)
+	return append(paths, found...), !errors.Is(err, errWalkLimit)
 }
 
 // SensitiveHide is masks without what an approved command named: a mask that is, lies inside

@@ -170,15 +170,7 @@ func ParseExternalStartTimeout(value string) (time.Duration, error) {
 
 // ExternalStartTimeout is the start-up limit in force; unset or damaged reads as the default.
 func (s *Store) ExternalStartTimeout() time.Duration {
-	raw, ok, err := s.GetSetting(SettingExternalStartTimeout)
-	if err != nil || !ok {
-		return DefaultExternalStartTimeout
-	}
-	d, err := ParseExternalStartTimeout(raw)
-	if err != nil {
-		return DefaultExternalStartTimeout
-	}
-	return d
+	return SettingOr(s, SettingExternalStartTimeout, ParseExternalStartTimeout, DefaultExternalStartTimeout)
 }
 
 // SetExternalStartTimeout validates and saves the start-up limit.

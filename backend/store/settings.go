@@ -34,3 +34,22 @@ func (s *Store) SetSetting(key, value string) error {
 		}).Create(&row).Error
 	})
 }
+
+// SettingReader reads one setting: a *Store, or what a consumer keeps of one.
+type SettingReader interface {
+	GetSetting(key string) (string, bool, error)
+}
+
+// SettingOr reads a setting through parse; an unset, unreadable or damaged value reads as def,
+// so a bad row never stops the app and never widens what the setting bounds.
+func SettingOr[T any](s SettingReader, key string, parse func(string) (T, error), def T) T {
+	raw, ok, err := s.GetSetting(key)
+	if err != nil || !ok {
+		return def
+	}
+	v, err := parse(raw)
+	if err != nil {
+		return def
+	}
+	return v
+}
