@@ -41,19 +41,14 @@ export function ModeSelector({
   return (
     <div className="control" ref={menu.rootRef}>
       <button
-        ref={menu.buttonRef}
-        type="button"
+        {...menu.buttonProps(id)}
         className="control__button"
         data-testid="mode-selector"
         data-interaction={value.interactionMode}
         data-override={value.executionOverride}
-        aria-haspopup="menu"
-        aria-expanded={menu.open}
-        aria-controls={menu.open ? id : undefined}
         aria-label={t('composer.selector.aria', { Mode: t(preferenceLabelKey(value)) })}
         title={t('composer.selector.shortcut')}
         disabled={disabled}
-        onClick={() => menu.setOpen(!menu.open)}
       >
         <span className="control__value">{t(preferenceLabelKey(value))}</span>
         <ChevronDownIcon size={14} />

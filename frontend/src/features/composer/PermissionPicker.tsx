@@ -87,18 +87,13 @@ export function PermissionPicker({
   return (
     <div className="control" ref={menu.rootRef}>
       <button
-        ref={menu.buttonRef}
-        type="button"
+        {...menu.buttonProps(id)}
         className={`control__button control__button--permission is-${display.source}${mode === 'full' ? ' is-full' : ''}`}
         data-testid="permission-picker"
         data-permission={mode ?? ''}
         data-source={display.source}
-        aria-haspopup="menu"
-        aria-expanded={menu.open}
-        aria-controls={menu.open ? id : undefined}
         aria-label={t('composer.permission.aria', { Mode: label })}
         disabled={disabled}
-        onClick={() => menu.setOpen(!menu.open)}
       >
         {display.source === 'loading' ? <Spinner label={label} size={12} /> : <ShieldIcon size={14} />}
         <span className="control__value" data-testid="permission-label">

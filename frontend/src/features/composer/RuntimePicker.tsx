@@ -32,17 +32,12 @@ export function RuntimePicker({ value, agents, onChange }: { value: string; agen
   return (
     <div className="control" ref={menu.rootRef}>
       <button
-        ref={menu.buttonRef}
-        type="button"
+        {...menu.buttonProps(id)}
         className="control__button"
         data-testid="runtime-picker"
         data-agent={value}
-        aria-haspopup="menu"
-        aria-expanded={menu.open}
-        aria-controls={menu.open ? id : undefined}
         aria-label={t('composer.runtime.aria', { Agent: label })}
         title={value ? `${t('composer.runtime.title')}: ${value}` : t('composer.runtime.title')}
-        onClick={() => menu.setOpen(!menu.open)}
       >
         <TerminalIcon size={13} />
         <span className="control__value control__value--clip">{label}</span>

@@ -47,5 +47,15 @@ export function useMenu() {
     }
   };
 
-  return { open, setOpen, close, rootRef, buttonRef, menuRef, onMenuKeyDown };
+  /** What every menu's button carries: its ref, its popup state and the toggle. */
+  const buttonProps = (menuId: string) => ({
+    ref: buttonRef,
+    type: 'button' as const,
+    'aria-haspopup': 'menu' as const,
+    'aria-expanded': open,
+    'aria-controls': open ? menuId : undefined,
+    onClick: () => setOpen(!open),
+  });
+
+  return { open, setOpen, close, rootRef, buttonRef, menuRef, onMenuKeyDown, buttonProps };
 }
