@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import type { Turn } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
 import type { TFunction } from '../../i18n/translate';
@@ -76,43 +76,63 @@ export const TurnEnd = memo(function TurnEnd({
       );
     case 'interrupted':
       return (
-        <div className="turn-end turn-end--warn" data-testid="turn-status" data-status="interrupted">
-          <span>{t('composer.turn.interrupted')}</span>
+        <Ended status="interrupted" tone="warn" label={t('composer.turn.interrupted')}>
           {canContinue && <GoOn label={t('composer.turn.continue')} onClick={onContinue} />}
-        </div>
+        </Ended>
       );
     case 'failed':
       return (
-        <div className="turn-end turn-end--error" data-testid="turn-status" data-status="failed" role="note">
-          <span className="turn-end__label">{t('composer.turn.failed')}</span>
-          {turn.error && (
-            <span className="turn-end__detail" data-testid="turn-error">
-              {failureText(t, turn)}
-            </span>
-          )}
+        <Ended status="failed" tone="error" label={t('composer.turn.failed')} detail={turn.error ? failureText(t, turn) : ''}>
           {canContinue && <GoOn label={t('composer.turn.retry')} onClick={onContinue} />}
-        </div>
+        </Ended>
       );
     case 'cancelled':
       // A turn stopped at its step limit says so, and may go on from there.
       return (
-        <div className="turn-end" data-testid="turn-status" data-status="cancelled">
-          <span>{t('composer.turn.cancelled')}</span>
-          {turn.error && <span className="turn-end__detail">{failureText(t, turn)}</span>}
+        <Ended status="cancelled" label={t('composer.turn.cancelled')} detail={turn.error ? failureText(t, turn) : ''}>
           {turn.error && canContinue && <GoOn label={t('composer.turn.continue')} onClick={onContinue} />}
-        </div>
+        </Ended>
       );
     case 'unverified':
       return (
-        <div className="turn-end turn-end--warn" data-testid="turn-status" data-status="unverified">
-          <span>{t('composer.turn.unverified')}</span>
-          {turn.error && <span className="turn-end__detail">{failureText(t, turn)}</span>}
-        </div>
+        <Ended status="unverified" tone="warn" label={t('composer.turn.unverified')} detail={turn.error ? failureText(t, turn) : ''} />
       );
     default:
       return <div className="turn-end turn-end--done" data-testid="turn-status" data-status={turn.status} aria-hidden="true" />;
   }
 });
+
+/** How a turn ended: the word for it, why (when known), and what the person can do next. */
+function Ended({
+  status,
+  tone,
+  label,
+  detail = '',
+  children,
+}: {
+  status: string;
+  tone?: 'warn' | 'error';
+  label: string;
+  detail?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div
+      className={`turn-end${tone ? ` turn-end--${tone}` : ''}`}
+      data-testid="turn-status"
+      data-status={status}
+      role={tone === 'error' ? 'note' : undefined}
+    >
+      <span className={tone === 'error' ? 'turn-end__label' : undefined}>{label}</span>
+      {detail && (
+        <span className="turn-end__detail" data-testid="turn-error">
+          {detail}
+        </span>
+      )}
+      {children}
+    </div>
+  );
+}
 
 /** Asks the model to pick up where an ended turn stopped. */
 function GoOn({ label, onClick }: { label: string; onClick: () => void }) {
