@@ -28,7 +28,7 @@ GO_SRC := $(shell find . -name '*.go' -not -name '*_test.go' -not -path './front
 LDFLAGS_STAMP := build/.ldflags
 $(shell mkdir -p build && (echo '$(LDFLAGS)' | cmp -s - $(LDFLAGS_STAMP) || echo '$(LDFLAGS)' > $(LDFLAGS_STAMP)))
 
-.PHONY: FORCE test-webkit41 run test setup setup-test gen frontend build helper mcp-fixture go-test vitest e2e acp-test smoke fuzz bench mcp-soak bench-check bench-browser-check dev wails-cli clean
+.PHONY: FORCE test-webkit41 package install uninstall icons test-package run test setup setup-test gen frontend build helper mcp-fixture go-test vitest e2e acp-test smoke fuzz bench mcp-soak bench-check bench-browser-check dev wails-cli clean
 
 run: setup build
 	@bash build/scripts/run.sh $(BIN)
@@ -140,6 +140,35 @@ bench-check:
 bench-browser-check: build
 	@$(STEP) "bench-browser-check: the browser benchmark on a small folder" node frontend/bench/browser.mjs --smoke --bin $(abspath $(BIN))
 
+# The Debian package, with nfpm (pinned here; built once into build/.tools, in its own module
+# so none of its dependencies reach the app's go.mod).
+NFPM_VERSION := v2.48.0
+NFPM := build/.tools/nfpm-$(NFPM_VERSION)
+$(NFPM):
+	@$(STEP) "nfpm: compile the pinned packager ($(NFPM_VERSION))" \
+	  bash -c 'd=$$(mktemp -d) && GOBIN=$$d $(GO) install github.com/goreleaser/nfpm/v2/cmd/nfpm@$(NFPM_VERSION) && mkdir -p $(dir $(NFPM)) && mv $$d/nfpm $(NFPM)'
+
+package: setup build $(NFPM)
+	@bash build/scripts/package.sh $(NFPM) $(BIN) $(WEBKIT) build/dist
+
+# One user's install under PREFIX, no root: the package's files less the AppArmor profile.
+PREFIX ?= $(HOME)/.local
+install: setup build
+	@bash build/scripts/install.sh install $(BIN) $(PREFIX)
+uninstall:
+	@bash build/scripts/install.sh uninstall $(PREFIX)
+
+# The hicolor PNGs are committed; this renders them again from the SVG.
+icons:
+	@bash build/scripts/icons.sh
+
+# The package and the per-user install, checked: lintian, the launcher and metainfo validators,
+# the AppArmor profile's syntax, the .deb's contents and dependencies, install then uninstall into
+# a scratch HOME, and (as root) dpkg -i and dpkg -P of the package.
+test-package: setup-test build $(NFPM)
+	@$(STEP) "package: build the .deb and check it and make install" \
+	  bash build/scripts/package-test.sh $(NFPM) $(BIN) $(WEBKIT)
+
 # The Wails CLI is needed only for `wails dev` and to regenerate bindings; it is pinned in
 # build/tools (its own module, since v2.9.2's x/tools does not build on Go 1.26).
 wails-cli: $(WAILS)
@@ -150,4 +179,4 @@ dev: setup wails-cli
 	$(WAILS) dev $(if $(call webkit_tag,$(WEBKIT)),-tags webkit2_41)
 
 clean:
-	rm -rf build/bin build/helper build/.tools frontend/dist/assets frontend/dist/index.html build/screenshots $(LDFLAGS_STAMP) $(WEBKIT_STAMP)
+	rm -rf build/bin build/dist build/helper build/.tools frontend/dist/assets frontend/dist/index.html build/screenshots $(LDFLAGS_STAMP) $(WEBKIT_STAMP)

@@ -8,8 +8,18 @@ import (
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
+
+// AppID names AgentDesk to the desktop: the .desktop file, the icon, the AppStream metainfo
+// (build/package/linux) and the window's WM_CLASS all use it, so a launcher, a dock and a
+// notification find one another.
+const AppID = "dev.agentdesk.AgentDesk"
+
+// WindowIcon is the window's PNG icon; main embeds it from build/package, where the packaging
+// keeps the same icon for the desktop's theme.
+var WindowIcon []byte
 
 // RunWindow opens the desktop window and blocks until it closes. Domain events reach the page
 // as Wails events of the same name, through the window's own bus subscription (relay). The
@@ -40,5 +50,8 @@ func RunWindow(s *Services, assets fs.FS) error {
 			}
 		},
 		Bind: s.Facades(),
+		// ProgramName is GTK's prgname: the WM_CLASS instance name under X11 and the app id under
+		// Wayland, which the desktop matches against the .desktop file's name and StartupWMClass.
+		Linux: &linux.Options{Icon: WindowIcon, ProgramName: AppID},
 	})
 }
