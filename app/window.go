@@ -26,6 +26,7 @@ var WindowIcon []byte
 // caller closes the services once it returns.
 func RunWindow(s *Services, assets fs.FS) error {
 	s.Info.Transport = "desktop"
+	setProgramName(AppID)
 	var stop func()
 	return wails.Run(&options.App{
 		Title:            "AgentDesk",
@@ -50,7 +51,7 @@ func RunWindow(s *Services, assets fs.FS) error {
 			}
 		},
 		Bind: s.Facades(),
-		// ProgramName is GTK's prgname: the WM_CLASS instance name under X11 and the app id under
+		// GTK's prgname (set first by setProgramName) is WM_CLASS under X11 and the app id under
 		// Wayland, which the desktop matches against the .desktop file's name and StartupWMClass.
 		Linux: &linux.Options{Icon: WindowIcon, ProgramName: AppID},
 	})

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Starts the real desktop binary under Xvfb, waits for the window titled AgentDesk to map,
+# Starts the real desktop binary under Xvfb, waits for the window titled AgentDesk to map, checks
+# its WM_CLASS and icon,
 # waits until it has painted the shell (not a blank background) and drawn its composer (the line
 # the app writes when AGENTDESK_BENCH_MARKS is set), and saves a screenshot.
 # Usage: desktop-smoke.sh BINARY OUT.png
@@ -26,6 +27,11 @@ xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
     [ "$colours" -ge 64 ] && break
     sleep 0.5
   done
+  # The desktop pairs the window with its launcher and icon through WM_CLASS (the app id).
+  class=$(xprop -id "$wid" WM_CLASS)
+  case "$class" in *"\"dev.agentdesk.AgentDesk\""*) ;; *) echo "desktop-smoke: WM_CLASS is not the app id: $class"; exit 1 ;; esac
+  xprop -id "$wid" _NET_WM_ICON | grep -q "^_NET_WM_ICON(CARDINAL) = " || { echo "desktop-smoke: the window has no icon"; exit 1; }
+  echo "desktop-smoke: ${class}, with an icon"
   geometry=$(xdotool getwindowgeometry "$wid" | tr -s " " | tr "\n" " ")
   echo "desktop-smoke: window $wid mapped ($geometry), $colours colours painted"
   [ "$colours" -ge 64 ] || { echo "desktop-smoke: the window stayed blank"; cat "$data/app.log"; exit 1; }
