@@ -17,7 +17,7 @@ func (c *Context) openServices(override *provider.Config) (*app.Services, func()
 	if err != nil {
 		return nil, nil, err
 	}
-	svc, err := app.NewServices(st, c.msgs, app.Options{Info: app.Info{Version: Version, DataDir: c.DataDir},
+	svc, err := app.NewServices(st, c.msgs, app.Options{Info: app.Info{Version: Version, DataDir: c.DataDir, DefaultWorkspace: c.Folder},
 		EnvLang: c.lang, Getenv: c.Getenv, Provider: override})
 	if err != nil {
 		st.Close()

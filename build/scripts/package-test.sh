@@ -67,7 +67,7 @@ for f in bin/agentdesk share/applications/$id.desktop share/metainfo/$id.metainf
   share/icons/hicolor/256x256/apps/$id.png share/icons/hicolor/scalable/apps/$id.svg; do
   [ -f "$home/.local/$f" ] || fail "make install wrote no ~/.local/$f"
 done
-grep -qx "Exec=$home/.local/bin/agentdesk" "$home/.local/share/applications/$id.desktop" || fail "the installed launcher does not start ~/.local/bin/agentdesk"
+grep -qx "Exec=$home/.local/bin/agentdesk %f" "$home/.local/share/applications/$id.desktop" || fail "the installed launcher does not start ~/.local/bin/agentdesk"
 desktop-file-validate "$home/.local/share/applications/$id.desktop" || fail "the installed launcher does not validate"
 HOME=$home "$home/.local/bin/agentdesk" version >/dev/null || fail "the installed binary does not run"
 HOME=$home bash build/scripts/install.sh uninstall >/dev/null
