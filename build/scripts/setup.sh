@@ -20,7 +20,7 @@ webkit_dev() {
   if apt-cache show libwebkit2gtk-4.0-dev >/dev/null 2>&1; then echo libwebkit2gtk-4.0-dev; else echo libwebkit2gtk-4.1-dev; fi
 }
 
-packages=(build-essential pkg-config libgtk-3-dev "$(webkit_dev)" xvfb xauth xdotool x11-utils imagemagick curl fonts-wqy-microhei)
+packages=(build-essential pkg-config libgtk-3-dev "$(webkit_dev)" xvfb xauth dbus xdotool x11-utils imagemagick curl fonts-wqy-microhei)
 npm_dirs=(frontend)
 if [ "$purpose" = test ]; then
   packages+=(git chromium libwebkit2gtk-4.1-dev lintian desktop-file-utils appstream apparmor)
