@@ -10,11 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/godbus/dbus/v5"
-
 	"agentdesk/backend/bus"
 	"agentdesk/backend/decision"
 
+	"github.com/godbus/dbus/v5"
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
