@@ -8,6 +8,13 @@ LDFLAGS := -w -s -X agentdesk/app/cli.Version=$(VERSION)
 FUZZTIME ?= 150000x
 WAILS := build/.tools/wails
 STEP := bash build/scripts/step.sh
+# The WebKitGTK API the window links: 4.0 where its development files are installed, else 4.1
+# (Debian 13 and Ubuntu 24.04 ship only 4.1); `make WEBKIT=4.1` picks 4.1 where both are.
+# Deferred (=), not immediate: on a fresh machine setup installs the files after this is parsed.
+WEBKIT ?= $(shell pkg-config --exists webkit2gtk-4.0 2>/dev/null && echo 4.0 || echo 4.1)
+webkit_tag = $(if $(filter 4.1,$(1)),$(comma)webkit2_41)
+comma := ,
+TAGS = desktop,production,sandboxhelper$(call webkit_tag,$(WEBKIT))
 
 # The frontend bundle and the binary are real targets: each is rebuilt only when something it is
 # made from changed, so `make test` right after `make run` builds nothing again.
@@ -21,7 +28,7 @@ GO_SRC := $(shell find . -name '*.go' -not -name '*_test.go' -not -path './front
 LDFLAGS_STAMP := build/.ldflags
 $(shell mkdir -p build && (echo '$(LDFLAGS)' | cmp -s - $(LDFLAGS_STAMP) || echo '$(LDFLAGS)' > $(LDFLAGS_STAMP)))
 
-.PHONY: run test setup setup-test gen frontend build helper mcp-fixture go-test vitest e2e acp-test smoke fuzz bench mcp-soak bench-check bench-browser-check dev wails-cli clean
+.PHONY: FORCE test-webkit41 package install uninstall icons test-package run test setup setup-test gen frontend build helper mcp-fixture go-test vitest e2e acp-test smoke fuzz bench mcp-soak bench-check bench-browser-check dev wails-cli clean
 
 run: setup build
 	@bash build/scripts/run.sh $(BIN)
@@ -57,10 +64,28 @@ helper: $(HELPER)
 $(HELPER): $(HELPER_SRC)
 	@$(STEP) "helper: compile the static sandbox helper" env CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o $(HELPER) ./backend/sandbox/helper
 
+# Rewritten only when the WebKitGTK choice changes, which then relinks the binary; its recipe runs
+# after setup, which may just have installed the development files.
+WEBKIT_STAMP := build/.webkit
+$(WEBKIT_STAMP): FORCE
+	@echo '$(WEBKIT)' | cmp -s - $@ || echo '$(WEBKIT)' > $@
+FORCE:
+
 build: $(BIN)
-$(BIN): $(GO_SRC) $(DIST) $(HELPER) $(LDFLAGS_STAMP)
-	@$(STEP) "app: compile $(BIN) (go build, a minute or two the first time)" \
-	  $(GO) build -tags desktop,production,sandboxhelper -ldflags "$(LDFLAGS)" -o $(BIN) .
+$(BIN): $(GO_SRC) $(DIST) $(HELPER) $(LDFLAGS_STAMP) $(WEBKIT_STAMP)
+	@$(STEP) "app: compile $(BIN) for WebKitGTK $(WEBKIT) (go build, a minute or two the first time)" \
+	  $(GO) build -tags $(TAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+# The other WebKitGTK API than the default build's, built and opened under Xvfb: Debian 12 has
+# both, newer releases 4.1 only, so a release must build and paint on either. Only the Wails
+# GTK package recompiles for the tag (the rest comes from the build cache).
+BIN41 := build/bin/agentdesk-webkit41
+$(BIN41): $(GO_SRC) $(DIST) $(HELPER) $(LDFLAGS_STAMP)
+	@$(STEP) "app: compile $(BIN41) for WebKitGTK 4.1" \
+	  $(GO) build -tags desktop,production,sandboxhelper,webkit2_41 -ldflags "$(LDFLAGS)" -o $(BIN41) .
+test-webkit41: setup-test $(BIN41)
+	@bash build/scripts/webkit-check.sh $(BIN41) 4.1
+	@$(STEP) "smoke: the WebKitGTK 4.1 window under Xvfb" bash build/scripts/desktop-smoke.sh $(BIN41) build/screenshots/desktop-webkit41.png
 
 go-test:
 	@$(STEP) "go vet" $(GO) vet ./...
@@ -90,6 +115,7 @@ acp-test: build
 	  bash -c 'cd backend/acp/testdata/node && AGENTDESK_BIN=$(abspath $(BIN)) npm test'
 
 smoke: build
+	@bash build/scripts/webkit-check.sh $(BIN) $(WEBKIT)
 	@$(STEP) "smoke: the desktop window under Xvfb" bash build/scripts/desktop-smoke.sh $(BIN) build/screenshots/desktop.png
 
 fuzz:
@@ -114,6 +140,35 @@ bench-check:
 bench-browser-check: build
 	@$(STEP) "bench-browser-check: the browser benchmark on a small folder" node frontend/bench/browser.mjs --smoke --bin $(abspath $(BIN))
 
+# The Debian package, with nfpm (pinned here; built once into build/.tools, in its own module
+# so none of its dependencies reach the app's go.mod).
+NFPM_VERSION := v2.48.0
+NFPM := build/.tools/nfpm-$(NFPM_VERSION)
+$(NFPM):
+	@$(STEP) "nfpm: compile the pinned packager ($(NFPM_VERSION))" \
+	  bash -c 'd=$$(mktemp -d) && GOBIN=$$d $(GO) install github.com/goreleaser/nfpm/v2/cmd/nfpm@$(NFPM_VERSION) && mkdir -p $(dir $(NFPM)) && mv $$d/nfpm $(NFPM)'
+
+package: setup build $(NFPM)
+	@bash build/scripts/package.sh $(NFPM) $(BIN) $(WEBKIT) build/dist
+
+# One user's install under PREFIX, no root: the package's files less the AppArmor profile.
+PREFIX ?= $(HOME)/.local
+install: setup build
+	@bash build/scripts/install.sh install $(BIN) $(PREFIX)
+uninstall:
+	@bash build/scripts/install.sh uninstall $(PREFIX)
+
+# The hicolor PNGs are committed; this renders them again from the SVG.
+icons:
+	@bash build/scripts/icons.sh
+
+# The package and the per-user install, checked: lintian, the launcher and metainfo validators,
+# the AppArmor profile's syntax, the .deb's contents and dependencies, install then uninstall into
+# a scratch HOME, and (as root) dpkg -i and dpkg -P of the package.
+test-package: setup-test build $(NFPM)
+	@$(STEP) "package: build the .deb and check it and make install" \
+	  bash build/scripts/package-test.sh $(NFPM) $(BIN) $(WEBKIT)
+
 # The Wails CLI is needed only for `wails dev` and to regenerate bindings; it is pinned in
 # build/tools (its own module, since v2.9.2's x/tools does not build on Go 1.26).
 wails-cli: $(WAILS)
@@ -121,7 +176,7 @@ $(WAILS): build/tools/go.mod build/tools/go.sum
 	$(GO) build -C build/tools -o $(abspath $(WAILS)) github.com/wailsapp/wails/v2/cmd/wails
 
 dev: setup wails-cli
-	$(WAILS) dev -tags webkit2_40
+	$(WAILS) dev $(if $(call webkit_tag,$(WEBKIT)),-tags webkit2_41)
 
 clean:
-	rm -rf build/bin build/helper build/.tools frontend/dist/assets frontend/dist/index.html build/screenshots $(LDFLAGS_STAMP)
+	rm -rf build/bin build/dist build/helper build/.tools frontend/dist/assets frontend/dist/index.html build/screenshots $(LDFLAGS_STAMP) $(WEBKIT_STAMP)

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/term"
 
+	"agentdesk/app"
 	"agentdesk/app/cli"
 	"agentdesk/backend/sandbox"
 )
@@ -15,8 +16,12 @@ import (
 //go:embed all:frontend/dist
 var dist embed.FS
 
+//go:embed build/package/linux/icons/hicolor/256x256/apps/dev.agentdesk.AgentDesk.png
+var icon []byte
+
 func main() {
 	sandbox.RunHelperIfRequested() // first: the sandbox helper must never start the app
+	app.WindowIcon = icon
 	assets, err := fs.Sub(dist, "frontend/dist")
 	if err != nil {
 		panic(err)

@@ -3,6 +3,7 @@ package app
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -118,7 +119,15 @@ func (f *Folders) Recent() (RecentFolders, error) {
 		return RecentFolders{}, f.s.fail(err)
 	}
 	out := RecentFolders{Folders: []string{}, Home: home}
+	// The folder AgentDesk was opened on (`agentdesk FOLDER`, the launcher's %f) comes first: the
+	// new task offers it.
+	if f.s.Info.LaunchFolder != "" {
+		list = append([]string{f.s.Info.LaunchFolder}, list...)
+	}
 	for _, ws := range list {
+		if slices.Contains(out.Folders, ws) {
+			continue
+		}
 		if len(out.Folders) == recentFolders {
 			break
 		}

@@ -70,3 +70,17 @@ func TestFoldersRecentMostRecentFirst(t *testing.T) {
 		t.Fatalf("no native dialog outside the window: %v", err)
 	}
 }
+
+// The folder AgentDesk was opened on comes first among the recent ones, once.
+func TestTheLaunchFolderIsOfferedFirst(t *testing.T) {
+	svc := newServices(t)
+	launch := t.TempDir()
+	svc.Info.LaunchFolder = launch
+	if _, err := (&Sessions{svc}).Create(CreateSessionRequest{Workspace: launch}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := (&Folders{svc}).Recent()
+	if err != nil || len(got.Folders) != 1 || got.Folders[0] != launch {
+		t.Fatalf("recent %+v, %v", got, err)
+	}
+}

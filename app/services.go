@@ -33,7 +33,10 @@ type Info struct {
 	// DefaultWorkspace is the home folder, shown in About. It is no longer a default: a new
 	// session names its folder, and the home folder itself needs the person's confirmation.
 	DefaultWorkspace string `json:"defaultWorkspace"`
-	Transport        string `json:"transport"`
+	// LaunchFolder is the folder AgentDesk was opened on (`agentdesk FOLDER`); the new task
+	// offers it first. Empty when none was named.
+	LaunchFolder string `json:"launchFolder,omitempty"`
+	Transport    string `json:"transport"`
 }
 
 // Options are what the command line decides for the services.

@@ -87,8 +87,8 @@ func notify(title, body string) error {
 		return errs.Wrap(NotificationsUnavailable, err)
 	}
 	obj := conn.Object("org.freedesktop.Notifications", "/org/freedesktop/Notifications")
-	call := obj.Call("org.freedesktop.Notifications.Notify", 0, "AgentDesk", uint32(0), "", title, body,
-		[]string{}, map[string]dbus.Variant{}, int32(-1))
+	call := obj.Call("org.freedesktop.Notifications.Notify", 0, "AgentDesk", uint32(0), AppID, title, body,
+		[]string{}, map[string]dbus.Variant{"desktop-entry": dbus.MakeVariant(AppID)}, int32(-1))
 	if call.Err != nil {
 		return errs.Wrap(NotificationsUnavailable, call.Err)
 	}

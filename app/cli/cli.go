@@ -49,6 +49,9 @@ type Context struct {
 	msgs    *i18n.Bundle
 	lang    string
 	DataDir string
+	// Folder is the one the window's new task starts in (`agentdesk FOLDER`); empty means the
+	// home folder.
+	Folder string
 }
 
 type command struct {
@@ -96,6 +99,10 @@ func Main(args []string, env Env) int {
 		if cmd.name == args[0] {
 			return cmd.run(c, args[1:])
 		}
+	}
+	// A launcher or file manager hands over a folder to work on: `agentdesk ~/project`.
+	if _, err := os.Stat(args[0]); err == nil {
+		return runDesktop(c, args)
 	}
 	c.errorf(errs.Invalid("command", args[0], commandNames()))
 	c.printUsage(c.Stderr)
@@ -211,13 +218,24 @@ func (c *Context) parseArgs(fs *flag.FlagSet, args, names []string) (positional 
 	if len(positional) > len(names) {
 		return nil, c.usageError(fs, names, errs.Invalid("argument", positional[len(names)], []string{strings.Join(names, " ")})), false
 	}
-	if len(positional) < len(names) {
+	if len(positional) < required(names) {
 		return nil, c.usageError(fs, names, errs.New(errs.MissingArgument, "Name", names[len(positional)])), false
 	}
 	if c.DataDir == "" {
 		c.DataDir = DefaultDataDir(c.Getenv)
 	}
 	return positional, ExitOK, true
+}
+
+// required counts the positional arguments that must be given: the names before the first
+// optional one, which is written in brackets ("[FOLDER]").
+func required(names []string) int {
+	for i, n := range names {
+		if strings.HasPrefix(n, "[") {
+			return i
+		}
+	}
+	return len(names)
 }
 
 func (c *Context) usageError(fs *flag.FlagSet, names []string, err error) int {
@@ -248,8 +266,16 @@ func runVersion(c *Context, args []string) int {
 
 func runDesktop(c *Context, args []string) int {
 	fs := c.flags("")
-	if code, ok := c.parse(fs, args); !ok {
+	folder, code, ok := c.parseArgs(fs, args, []string{"[FOLDER]"})
+	if !ok {
 		return code
+	}
+	if len(folder) == 1 {
+		dir := absPath(folder[0])
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return c.exitFor(errs.New(errs.NoWorkspace, "Path", dir))
+		}
+		c.Folder = dir
 	}
 	if err := c.Desktop(c); err != nil {
 		return c.exitFor(err)

@@ -39,7 +39,7 @@ func TestUsageErrorsExit2NamingTheBadValue(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"frobnicate"}, []string{"frobnicate", "doctor, mcp, resume, route, run, serve, sessions, settings, version"}},
+		{[]string{"frobnicate"}, []string{"frobnicate", "acp, checkpoints, doctor, mcp, resume, route, run, serve, sessions, settings, version"}},
 		{[]string{"doctor", "--colour"}, []string{"colour", "--data-dir"}},
 		{[]string{"serve", "--addr", "0.0.0.0:80", "--data-dir", "DIR"}, []string{"0.0.0.0:80", "127.0.0.1:PORT"}},
 		{[]string{"version", "extra"}, []string{"extra"}},

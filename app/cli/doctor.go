@@ -25,6 +25,7 @@ type Check struct {
 type DoctorReport struct {
 	OK          bool                    `json:"ok"`
 	Version     string                  `json:"version"`
+	WebKitGTK   string                  `json:"webkitgtk"` // the API the window links, "4.0" or "4.1"
 	DataDir     string                  `json:"data_dir"`
 	Checks      []Check                 `json:"checks"`
 	Schema      SchemaReport            `json:"schema"`
@@ -81,7 +82,7 @@ func runDoctor(c *Context, args []string) int {
 }
 
 func (c *Context) diagnose() DoctorReport {
-	rep := DoctorReport{Version: Version, DataDir: c.DataDir, Schema: SchemaReport{Supported: store.SupportedSchema()},
+	rep := DoctorReport{Version: Version, WebKitGTK: WebKitGTK, DataDir: c.DataDir, Schema: SchemaReport{Supported: store.SupportedSchema()},
 		Maintenance: store.MaintenanceReport{Changes: []store.Change{}, Repairs: []string{}},
 		Integrity:   IntegrityReport{Problems: []string{}, StaleBackups: []string{}, QuickCheck: store.Integrity{Problems: []string{}}},
 		Unreadable:  []store.UnreadableEvent{}, Sandbox: sandbox.Status(), ProtectedWrites: policy.AutorunPatterns}
@@ -106,8 +107,12 @@ func (c *Context) diagnose() DoctorReport {
 // desktopLibraries are the shared libraries the Linux window needs, each with alternatives.
 var desktopLibraries = [][]string{
 	{"libgtk-3.so.0"},
-	{"libwebkit2gtk-4.0.so.37", "libwebkit2gtk-4.1.so.0"},
+	{webkitLibrary[WebKitGTK]},
 }
+
+// webkitLibrary is the shared library each WebKitGTK API is loaded from: a binary built for one
+// does not start with only the other installed.
+var webkitLibrary = map[string]string{"4.0": "libwebkit2gtk-4.0.so.37", "4.1": "libwebkit2gtk-4.1.so.0"}
 
 func (c *Context) checkLibraries() Check {
 	if runtime.GOOS != "linux" {

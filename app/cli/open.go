@@ -17,7 +17,7 @@ func (c *Context) openServices(override *provider.Config) (*app.Services, func()
 	if err != nil {
 		return nil, nil, err
 	}
-	svc, err := app.NewServices(st, c.msgs, app.Options{Info: app.Info{Version: Version, DataDir: c.DataDir},
+	svc, err := app.NewServices(st, c.msgs, app.Options{Info: app.Info{Version: Version, DataDir: c.DataDir, LaunchFolder: c.Folder},
 		EnvLang: c.lang, Getenv: c.Getenv, Provider: override})
 	if err != nil {
 		st.Close()
@@ -35,6 +35,14 @@ func (c *Context) openServices(override *provider.Config) (*app.Services, func()
 // OpenDesktop opens the store and the window; main passes it as Env.Desktop. Closing the window
 // closes the services after it: running turns are cancelled and awaited before the store closes.
 func OpenDesktop(c *Context) error {
+	if app.HandOff(c.DataDir, nil) {
+		key := "desktop.handedOff"
+		if c.Folder != "" {
+			key = "desktop.handedOffFolder"
+		}
+		fmt.Fprintln(c.Stderr, c.T(key, "Path", c.Folder))
+		return nil
+	}
 	svc, closeServices, err := c.openServices(nil)
 	if err != nil {
 		return err

@@ -504,6 +504,11 @@ export interface Info {
    * session names its folder, and the home folder itself needs the person's confirmation.
    */
   defaultWorkspace: string;
+  /**
+   * LaunchFolder is the folder AgentDesk was opened on (`agentdesk FOLDER`); the new task
+   * offers it first. Empty when none was named.
+   */
+  launchFolder?: string;
   transport: string;
 }
 

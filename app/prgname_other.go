@@ -1,0 +1,5 @@
+//go:build !linux || !cgo
+
+package app
+
+func setProgramName(string) {}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Builds the .deb of a desktop binary and checks it the way a distribution would, then checks
+# `make install`'s per-user install and uninstall against a scratch HOME.
+# Usage: package-test.sh NFPM BINARY WEBKIT(4.0|4.1)
+set -euo pipefail
+nfpm=$(realpath "$1") bin=$(realpath "$2") webkit=$3
+cd "$(dirname "$0")/../.."
+id=dev.agentdesk.AgentDesk
+linux=build/package/linux
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+fail() { echo "package-test: $*"; exit 1; }
+
+desktop-file-validate "$linux/$id.desktop" || fail "desktop-file-validate refused $id.desktop"
+appstreamcli validate --no-net "$linux/$id.metainfo.xml" >"$scratch/appstream.log" 2>&1 \
+  || { cat "$scratch/appstream.log"; fail "appstreamcli refused the metainfo"; }
+echo "package-test: the launcher and the metainfo validate"
+
+# The profile needs AppArmor 4 (abi 4.0, the userns rule). Older AppArmor, as on Debian 12, can
+# only parse the rest of it: say which was checked.
+profile=$linux/apparmor/agentdesk
+grep -qx '  userns,' "$profile" || fail "the AppArmor profile grants no userns"
+if [ -e /etc/apparmor.d/abi/4.0 ]; then
+  apparmor_parser -Q -K "$profile" || fail "apparmor_parser refused $profile"
+  echo "package-test: apparmor_parser (AppArmor 4) parses the profile"
+else
+  sed -e 's|^abi <abi/4.0>,|abi <abi/3.0>,|' -e '/^  userns,$/d' "$profile" >"$scratch/profile"
+  out=$(apparmor_parser -Q -K "$scratch/profile" 2>&1) || { echo "$out"; fail "apparmor_parser refused $profile (less its AppArmor 4 rules)"; }
+  echo "package-test: this machine has AppArmor $(apparmor_parser -V | head -n1 | grep -o '[0-9.]*$'), without abi 4.0:" \
+    "parsed the profile less its abi line and userns rule"
+fi
+
+deb=$(bash build/scripts/package.sh "$nfpm" "$bin" "$webkit" build/dist)
+echo "package-test: built $deb"
+
+dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' | grep -v '/$' | sort >"$scratch/contents"
+want=(/usr/bin/agentdesk /usr/share/applications/$id.desktop /usr/share/metainfo/$id.metainfo.xml
+  /etc/apparmor.d/agentdesk /usr/share/doc/agentdesk/copyright /usr/share/doc/agentdesk/changelog.gz
+  /usr/share/icons/hicolor/scalable/apps/$id.svg)
+for size in 16 24 32 48 64 128 256 512; do want+=("/usr/share/icons/hicolor/${size}x${size}/apps/$id.png"); done
+printf '%s\n' "${want[@]}" | sort >"$scratch/want"
+diff -u "$scratch/want" "$scratch/contents" || fail "the .deb holds other files than expected (- expected, + found)"
+case $webkit in 4.0) runtime=libwebkit2gtk-4.0-37 ;; 4.1) runtime=libwebkit2gtk-4.1-0 ;; esac
+depends=$(dpkg-deb -f "$deb" Depends)
+[[ ", $depends," == *", $runtime,"* ]] || fail "Depends '$depends' lacks $runtime"
+dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles | grep -qx /etc/apparmor.d/agentdesk || fail "the AppArmor profile is no conffile"
+echo "package-test: dpkg-deb -c lists the ${#want[@]} expected files; Depends: $depends"
+
+# Errors fail; warnings are printed (no manual page, a Go binary built without PIE).
+rc=0
+lintian --fail-on error --tag-display-limit 0 "$deb" >"$scratch/lintian.log" 2>&1 || rc=$?
+grep -v '^running with root privileges' "$scratch/lintian.log" || true
+[ "$rc" -eq 0 ] || fail "lintian found errors"
+echo "package-test: lintian finds no errors"
+
+# A scratch HOME with a file of someone else's in each folder the install writes to: uninstall
+# must leave exactly what was there.
+home=$scratch/home
+mkdir -p "$home/.local/bin" "$home/.local/share/applications" "$home/.local/share/icons/hicolor/48x48/apps"
+echo other >"$home/.local/bin/other-tool"
+echo other >"$home/.local/share/applications/other.desktop"
+echo other >"$home/.local/share/icons/hicolor/48x48/apps/other.png"
+snapshot() { (cd "$home" && find . -printf '%p %y %m\n' | sort && find . -type f -exec md5sum {} + | sort); }
+snapshot >"$scratch/before"
+HOME=$home bash build/scripts/install.sh install "$bin" >/dev/null
+for f in bin/agentdesk share/applications/$id.desktop share/metainfo/$id.metainfo.xml \
+  share/icons/hicolor/256x256/apps/$id.png share/icons/hicolor/scalable/apps/$id.svg; do
+  [ -f "$home/.local/$f" ] || fail "make install wrote no ~/.local/$f"
+done
+grep -qx "Exec=$home/.local/bin/agentdesk %f" "$home/.local/share/applications/$id.desktop" || fail "the installed launcher does not start ~/.local/bin/agentdesk"
+desktop-file-validate "$home/.local/share/applications/$id.desktop" || fail "the installed launcher does not validate"
+HOME=$home "$home/.local/bin/agentdesk" version >/dev/null || fail "the installed binary does not run"
+HOME=$home bash build/scripts/install.sh uninstall >/dev/null
+snapshot >"$scratch/after"
+diff -u "$scratch/before" "$scratch/after" || fail "uninstall left HOME other than it was (- before, + after)"
+echo "package-test: install then uninstall leaves a scratch HOME as it was"
+
+# As root and where no AgentDesk package is installed (CI): install the package for real, run
+# it, and purge it.
+if [ "$(id -u)" -eq 0 ] && ! dpkg-query -W agentdesk >/dev/null 2>&1; then
+  dpkg -i "$deb" >/dev/null || fail "dpkg -i failed"
+  /usr/bin/agentdesk version >/dev/null || { dpkg -P agentdesk >/dev/null; fail "/usr/bin/agentdesk does not run"; }
+  dpkg -P agentdesk >/dev/null || fail "dpkg -P failed"
+  [ ! -e /usr/bin/agentdesk ] && [ ! -e /etc/apparmor.d/agentdesk ] || fail "dpkg -P left files behind"
+  echo "package-test: dpkg -i, /usr/bin/agentdesk version, dpkg -P"
+else
+  echo "package-test: dpkg -i not tried (needs root and no agentdesk package installed)"
+fi
