@@ -3,19 +3,22 @@
 # its WM_CLASS and icon, checks that a second launch hands over to it,
 # waits until it has painted the shell (not a blank background) and drawn its composer (the line
 # the app writes when AGENTDESK_BENCH_MARKS is set), and saves a screenshot.
-# Usage: desktop-smoke.sh BINARY OUT.png
+# Usage: desktop-smoke.sh BINARY OUT.png [FOLDER]  (FOLDER: opened as the launcher's %f would)
 set -euo pipefail
 bin=$(realpath "$1")
 out=$(realpath -m "$2")
+folder=${3:-}
 mkdir -p "$(dirname "$out")"
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT
 
-export bin out data
+export bin out data folder
 # A private session bus: the single-instance lock and notifications live there.
 dbus-run-session -- xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
   set -euo pipefail
-  AGENTDESK_BENCH_MARKS=1 LANG=en_US.UTF-8 "$bin" --data-dir "$data" >"$data/app.log" 2>&1 &
+  args=(--data-dir "$data")
+  [ -z "$folder" ] || args+=("$folder")
+  AGENTDESK_BENCH_MARKS=1 LANG=en_US.UTF-8 "$bin" "${args[@]}" >"$data/app.log" 2>&1 &
   pid=$!
   trap "kill $pid 2>/dev/null || true" EXIT
   if ! wid=$(timeout 30 xdotool search --sync --onlyvisible --name "^AgentDesk$" | head -n1); then

@@ -80,9 +80,15 @@ echo "package-test: install then uninstall leaves a scratch HOME as it was"
 if [ "$(id -u)" -eq 0 ] && ! dpkg-query -W agentdesk >/dev/null 2>&1; then
   dpkg -i "$deb" >/dev/null || fail "dpkg -i failed"
   /usr/bin/agentdesk version >/dev/null || { dpkg -P agentdesk >/dev/null; fail "/usr/bin/agentdesk does not run"; }
+  # The installed launcher's Exec line, with a folder for its %f, opens and paints the window.
+  exec_bin=$(command -v "$(sed -n 's/^Exec=\([^ ]*\) %f$/\1/p' "/usr/share/applications/$id.desktop")") ||
+    { dpkg -P agentdesk >/dev/null; fail "the installed launcher's Exec line names no program on PATH"; }
+  mkdir -p "$scratch/project"
+  bash "$(dirname "$0")/desktop-smoke.sh" "$exec_bin" build/screenshots/desktop-deb.png "$scratch/project" ||
+    { dpkg -P agentdesk >/dev/null; fail "the installed launcher's Exec line did not open the window"; }
   dpkg -P agentdesk >/dev/null || fail "dpkg -P failed"
   [ ! -e /usr/bin/agentdesk ] && [ ! -e /etc/apparmor.d/agentdesk ] || fail "dpkg -P left files behind"
-  echo "package-test: dpkg -i, /usr/bin/agentdesk version, dpkg -P"
+  echo "package-test: dpkg -i, /usr/bin/agentdesk version, the launcher's Exec line opens the window on a folder, dpkg -P"
 else
   echo "package-test: dpkg -i not tried (needs root and no agentdesk package installed)"
 fi
