@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { apiOf, launchBrowser, shotsDir, startServer, tearDown, tempDir } from './harness.mjs';
+import { apiOf, eventually, launchBrowser, shotsDir, startServer, tearDown, tempDir } from './harness.mjs';
 
 let base; // http://127.0.0.1:PORT
 let token;
@@ -129,7 +129,11 @@ test('the theme follows the OS: light and dark', async () => {
   await page.emulateMedia({ colorScheme: 'light' });
   const light = await background();
   await page.emulateMedia({ colorScheme: 'dark' });
-  const dark = await background();
+  // The page follows the OS's change as it is told of it (a media query listener), a frame later.
+  const dark = await eventually(async () => {
+    const now = await background();
+    return now !== light && now;
+  }, 'the dark palette after the OS turned dark', 3000);
   assert.notEqual(light, dark);
   await shot('08-dark-theme');
   await page.emulateMedia({ colorScheme: 'light' });
