@@ -5,13 +5,12 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
-import { apiOf, launchBrowser, settle, shotsDir, startServer as serve, stopServer, tearDown, tempDir } from './harness.mjs';
+import { test } from 'node:test';
+import { apiOf, browserSuite, settle, shotsDir, startServer as serve, tempDir } from './harness.mjs';
 
-let context;
-let page;
-let pageErrors = [];
-let srv;
+const ui = browserSuite('codes');
+const { byId, shot } = ui;
+
 let api;
 
 async function startServer(responses) {
@@ -23,50 +22,26 @@ async function startServer(responses) {
   return Object.assign(s, { workspace: mkdtempSync(join(dir, 'ws-')) });
 }
 
-const byId = (id) => page.getByTestId(id);
-const shot = async (name) => {
-  await settle(page);
-  await page.screenshot({ path: join(shotsDir, `codes-${name}.png`) });
-};
-
-before(async () => {
-  context = await launchBrowser('agentdesk-codes-browser-', { reducedMotion: 'reduce' });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (err) => pageErrors.push(String(err)));
-  page.on('console', (msg) => msg.type() === 'error' && pageErrors.push(msg.text()));
-});
-
-afterEach(async () => {
-  await page.goto('about:blank');
-  if (srv) await stopServer(srv.proc);
-  srv = null;
-  const errors = pageErrors;
-  pageErrors = [];
-  assert.deepEqual(errors, [], 'the page logged errors');
-});
-
-after(() => tearDown(context));
-
 test("Verified mode's reminder to verify is AgentDesk's note, not the person's message", async () => {
-  srv = await startServer([
+  ui.server = await startServer([
     { tool_calls: [{ name: 'write', input: { path: 'x.txt', content: '1' } }] },
     { text: 'All done!' },
     { tool_calls: [{ name: 'bash', input: { command: 'test -f x.txt' } }] },
     { text: 'Verified: x.txt exists.' },
   ]);
-  const s = await api('Sessions.Create', { workspace: srv.workspace, interactionMode: 'smart', executionOverride: 'verified', permissionMode: 'full' });
-  await page.goto(`${srv.base}/?token=${srv.token}`);
+  const s = await api('Sessions.Create', { workspace: ui.server.workspace, interactionMode: 'smart', executionOverride: 'verified', permissionMode: 'full' });
+  await ui.page.goto(`${ui.server.base}/?token=${ui.server.token}`);
   await byId('app-shell').waitFor();
-  await page.locator(`[data-testid="session-item"][data-session-id="${s.id}"] [data-testid="session-select"]`).click();
+  await ui.page.locator(`[data-testid="session-item"][data-session-id="${s.id}"] [data-testid="session-select"]`).click();
   await byId('composer').waitFor();
   await byId('composer-input').fill('create x.txt');
   await byId('composer-input').press('Enter');
-  await page.locator('[data-testid="turn-status"][data-status="done"]').waitFor({ state: 'attached' });
+  await ui.page.locator('[data-testid="turn-status"][data-status="done"]').waitFor({ state: 'attached' });
   await byId('msg-nudge').waitFor();
   // And the same from the stored log, after a reload.
-  await page.reload();
+  await ui.page.reload();
   await byId('app-shell').waitFor();
-  await page.locator(`[data-testid="session-item"][data-session-id="${s.id}"] [data-testid="session-select"]`).click();
+  await ui.page.locator(`[data-testid="session-item"][data-session-id="${s.id}"] [data-testid="session-select"]`).click();
   const note = byId('msg-nudge');
   await note.waitFor();
   assert.match(await note.textContent(), /AgentDesk reminded the agent to verify its work/);
@@ -76,8 +51,8 @@ test("Verified mode's reminder to verify is AgentDesk's note, not the person's m
 });
 
 test('Settings show the provider the command line set, and offer no offline demo', async () => {
-  srv = await startServer([{ text: 'hi' }]);
-  await page.goto(`${srv.base}/?token=${srv.token}`);
+  ui.server = await startServer([{ text: 'hi' }]);
+  await ui.page.goto(`${ui.server.base}/?token=${ui.server.token}`);
   await byId('app-shell').waitFor();
   await byId('nav-settings').click();
   const inForce = byId('provider-in-force');
@@ -85,6 +60,6 @@ test('Settings show the provider the command line set, and offer no offline demo
   assert.equal(await inForce.textContent(), 'Scripted');
   assert.match(await byId('provider-command-line').textContent(), /Set on the command line/);
   assert.equal(await byId('provider-form').count(), 0);
-  await settle(page);
+  await settle(ui.page);
   await byId('providers-section').screenshot({ path: join(shotsDir, 'codes-02-settings-provider-in-force.png') });
 });

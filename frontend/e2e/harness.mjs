@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, afterEach, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -137,4 +138,45 @@ export async function eventually(fn, what, timeoutMs = 10_000) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * One Chromium page for a whole test file, with what every suite does around its tests: the page
+ * starts on about:blank after each test, the server the test started (set `ui.server`) is
+ * stopped, and an error the page logged fails the test. `ignoreConsole` matches console errors
+ * a suite expects (a refused request, say). Screenshots are `<prefix>-<name>.png`.
+ */
+export function browserSuite(prefix, { ignoreConsole } = {}) {
+  const ui = { context: null, page: null, server: null, errors: [] };
+  before(async () => {
+    ui.context = await launchBrowser(`agentdesk-${prefix}-browser-`, { reducedMotion: 'reduce' });
+    ui.page = ui.context.pages()[0] ?? (await ui.context.newPage());
+    ui.page.on('pageerror', (err) => ui.errors.push(String(err)));
+    ui.page.on('console', (msg) => {
+      if (msg.type() === 'error' && !ignoreConsole?.test(msg.text())) ui.errors.push(msg.text());
+    });
+  });
+  afterEach(async () => {
+    await ui.page.goto('about:blank');
+    if (ui.server) await stopServer(ui.server.proc);
+    ui.server = null;
+    const errors = ui.errors;
+    ui.errors = [];
+    assert.deepEqual(errors, [], 'the page logged errors');
+  });
+  after(() => tearDown(ui.context));
+  ui.byId = (id) => ui.page.getByTestId(id);
+  ui.shot = async (name) => {
+    await settle(ui.page);
+    await ui.page.screenshot({ path: join(shotsDir, `${prefix}-${name}.png`) });
+  };
+  /** Opens the app served by `server`, and the session `sessionId` in it when given. */
+  ui.open = async (server, sessionId) => {
+    await ui.page.goto(`${server.base}/?token=${server.token}`);
+    await ui.byId('app-shell').waitFor();
+    if (!sessionId) return;
+    await ui.page.locator(`[data-testid="session-item"][data-session-id="${sessionId}"] [data-testid="session-select"]`).click();
+    await ui.page.locator(`[data-testid="session-view"][data-session-id="${sessionId}"]`).waitFor();
+  };
+  return ui;
 }

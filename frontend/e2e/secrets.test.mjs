@@ -6,13 +6,11 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
-import { apiOf, launchBrowser, settle, shotsDir, startServer, stopServer, tearDown, tempDir } from './harness.mjs';
+import { test } from 'node:test';
+import { apiOf, browserSuite, startServer, tempDir } from './harness.mjs';
 
-let context;
-let page;
-let pageErrors = [];
-let srv;
+const ui = browserSuite('secrets', { ignoreConsole: /Failed to load resource|net::ERR/ });
+const { byId, shot } = ui;
 
 const KEY = '-----BEGIN OPENSSH PRIVATE KEY----- e2e-secret-material';
 
@@ -37,47 +35,23 @@ async function serve() {
   return Object.assign(s, { api: apiOf(s), workspace });
 }
 
-const byId = (id) => page.getByTestId(id);
-const shot = async (name) => {
-  await settle(page);
-  await page.screenshot({ path: join(shotsDir, `secrets-${name}.png`) });
-};
-
 async function startTurn(permissionMode) {
-  srv = await serve();
-  const s = await srv.api('Sessions.Create', { workspace: srv.workspace, interactionMode: 'smart', executionOverride: 'execute', permissionMode });
-  await page.goto(`${srv.base}/?token=${srv.token}`);
+  ui.server = await serve();
+  const s = await ui.server.api('Sessions.Create', { workspace: ui.server.workspace, interactionMode: 'smart', executionOverride: 'execute', permissionMode });
+  await ui.page.goto(`${ui.server.base}/?token=${ui.server.token}`);
   await byId('app-shell').waitFor();
-  await page.locator(`[data-testid="session-item"][data-session-id="${s.id}"] [data-testid="session-select"]`).click();
-  await page.locator(`[data-testid="session-view"][data-session-id="${s.id}"]`).waitFor();
+  await ui.page.locator(`[data-testid="session-item"][data-session-id="${s.id}"] [data-testid="session-select"]`).click();
+  await ui.page.locator(`[data-testid="session-view"][data-session-id="${s.id}"]`).waitFor();
   await byId('composer-input').fill('Read my key');
   await byId('composer-input').press('Enter');
   return s;
 }
 
-before(async () => {
-  context = await launchBrowser('agentdesk-secrets-browser-', { reducedMotion: 'reduce' });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (err) => pageErrors.push(String(err)));
-  page.on('console', (msg) => msg.type() === 'error' && !/Failed to load resource|net::ERR/.test(msg.text()) && pageErrors.push(msg.text()));
-});
-
-afterEach(async () => {
-  await page.goto('about:blank');
-  if (srv) await stopServer(srv.proc);
-  srv = null;
-  const errors = pageErrors;
-  pageErrors = [];
-  assert.deepEqual(errors, [], 'the page logged errors');
-});
-
-after(() => tearDown(context));
-
 for (const permission of ['ask', 'auto']) {
   test(`in ${permission}, reading .ssh/id_ed25519 asks first, naming the list entry`, async () => {
     const s = await startTurn(permission);
     await byId('composer-mode-approval').waitFor();
-    const [pending] = await srv.api('Decisions.Pending', { id: s.id });
+    const [pending] = await ui.server.api('Decisions.Pending', { id: s.id });
     assert.equal(pending.kind, 'approval');
     assert.equal(pending.payload.code, 'SENSITIVE_PATH');
     assert.equal(pending.payload.reasonArgs.Entry, '.ssh/');
@@ -96,8 +70,8 @@ for (const permission of ['ask', 'auto']) {
 test('in full, reading .ssh/id_ed25519 is refused with how to allow it, and Settings can remove the entry', async () => {
   const s = await startTurn('full');
   await byId('msg-assistant').getByText('Done looking.').waitFor();
-  assert.deepEqual(await srv.api('Decisions.Pending', { id: s.id }), []);
-  const view = page.locator(`[data-testid="session-view"][data-session-id="${s.id}"]`);
+  assert.deepEqual(await ui.server.api('Decisions.Pending', { id: s.id }), []);
+  const view = ui.page.locator(`[data-testid="session-view"][data-session-id="${s.id}"]`);
   await view.getByText(/remove the entry in Settings/).first().waitFor();
   assert.ok(!(await view.textContent()).includes('e2e-secret-material'), 'the key reached the page');
   await shot('02-full-refused');
@@ -111,7 +85,7 @@ test('in full, reading .ssh/id_ed25519 is refused with how to allow it, and Sett
   await shot('03-settings-list');
   await ssh.getByTestId('sensitive-remove').click();
   await ssh.waitFor({ state: 'detached' });
-  const stored = (await srv.api('Settings.Get')).sensitivePaths;
+  const stored = (await ui.server.api('Settings.Get')).sensitivePaths;
   assert.ok(!stored.includes('.ssh/') && stored.includes('.env'), `stored ${stored}`);
   await byId('sensitive-reset').click();
   await ssh.waitFor();

@@ -5,13 +5,12 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
-import { apiOf, launchBrowser, settle, shotsDir, startServer as serve, stopServer, tearDown, tempDir } from './harness.mjs';
+import { test } from 'node:test';
+import { apiOf, browserSuite, startServer as serve, tempDir } from './harness.mjs';
 
-let context;
-let page;
-let pageErrors = [];
-let srv;
+const ui = browserSuite('workspace', { ignoreConsole: /the server responded with a status of 4\d\d/ });
+const { byId, shot } = ui;
+
 let api;
 
 /** A server whose HOME holds a project folder, a hidden folder and a file; scripted when responses are given. */
@@ -31,12 +30,6 @@ async function startServer(responses) {
   return Object.assign(s, { home });
 }
 
-const byId = (id) => page.getByTestId(id);
-const shot = async (name) => {
-  await settle(page);
-  await page.screenshot({ path: join(shotsDir, `workspace-${name}.png`) });
-};
-
 async function send(text) {
   await byId('composer-input').fill(text);
   await byId('composer-input').press('Enter');
@@ -45,51 +38,33 @@ async function send(text) {
 /** The element is inside the viewport as it is, without scrolling anything. */
 async function onScreen(id) {
   const box = await byId(id).boundingBox();
-  const { width, height } = page.viewportSize();
+  const { width, height } = ui.page.viewportSize();
   assert.ok(box, `${id} is laid out`);
   assert.ok(box.y >= 0 && box.y + box.height <= height && box.x >= 0 && box.x + box.width <= width, `${id} on screen at ${width}×${height}: ${JSON.stringify(box)}`);
 }
 
-before(async () => {
-  context = await launchBrowser('agentdesk-workspace-browser-', { reducedMotion: 'reduce' });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (err) => pageErrors.push(String(err)));
-  page.on('console', (msg) => msg.type() === 'error' && !/the server responded with a status of 4\d\d/.test(msg.text()) && pageErrors.push(msg.text()));
-});
-
-afterEach(async () => {
-  await page.goto('about:blank');
-  if (srv) await stopServer(srv.proc);
-  srv = null;
-  await page.setViewportSize({ width: 1280, height: 800 });
-  assert.deepEqual(pageErrors, []);
-  pageErrors = [];
-});
-
-after(() => tearDown(context));
-
 test('first run: the folder field is on screen above the onboarding fold, empty, at 1280×800 and smaller', async () => {
-  srv = await startServer(null);
+  ui.server = await startServer(null);
   for (const [width, height] of [
     [1280, 800],
     [1024, 640],
     [800, 600],
   ]) {
-    await page.setViewportSize({ width, height });
-    await page.goto(`${srv.base}/?token=${srv.token}`);
+    await ui.page.setViewportSize({ width, height });
+    await ui.page.goto(`${ui.server.base}/?token=${ui.server.token}`);
     await byId('onboarding').waitFor();
     await byId('new-task-workspace').waitFor();
     await onScreen('new-task-workspace');
     await onScreen('workspace-browse');
     assert.equal(await byId('new-task-workspace').inputValue(), '', 'no folder is assumed');
-    assert.notEqual(await byId('new-task-workspace').getAttribute('placeholder'), srv.home);
+    assert.notEqual(await byId('new-task-workspace').getAttribute('placeholder'), ui.server.home);
     if (width === 1280) await shot('01-first-run');
   }
 });
 
 test('the folder dialog lists folder names only and fills the field; / is refused with its reason; home asks first', async () => {
-  srv = await startServer([{ text: 'In the project.' }, { text: 'In the home folder.' }, { text: 'spare' }]);
-  await page.goto(`${srv.base}/?token=${srv.token}`);
+  ui.server = await startServer([{ text: 'In the project.' }, { text: 'In the home folder.' }, { text: 'spare' }]);
+  await ui.page.goto(`${ui.server.base}/?token=${ui.server.token}`);
   await byId('new-task-composer').waitFor();
 
   // Sending without a folder says so, and creates nothing.
@@ -100,20 +75,20 @@ test('the folder dialog lists folder names only and fills the field; / is refuse
   await byId('workspace-browse').click();
   const dialog = byId('folder-dialog');
   await dialog.waitFor();
-  await page.locator(`[data-testid="folder-dialog-entry"][data-path="${join(srv.home, 'proj')}"]`).waitFor();
+  await ui.page.locator(`[data-testid="folder-dialog-entry"][data-path="${join(ui.server.home, 'proj')}"]`).waitFor();
   const names = await dialog.getByTestId('folder-dialog-entry').allTextContents();
   assert.deepEqual(names, ['proj'], 'folders only: no file, no hidden folder');
   await shot('02-folder-dialog');
   await dialog.getByText('proj', { exact: true }).click();
-  await page.waitForFunction((p) => document.querySelector('[data-testid="folder-dialog-path"]')?.value === p, join(srv.home, 'proj'));
+  await ui.page.waitForFunction((p) => document.querySelector('[data-testid="folder-dialog-path"]')?.value === p, join(ui.server.home, 'proj'));
   await byId('folder-dialog-choose').click();
   assert.equal(await dialog.count(), 0);
-  assert.equal(await byId('new-task-workspace').inputValue(), join(srv.home, 'proj'));
+  assert.equal(await byId('new-task-workspace').inputValue(), join(ui.server.home, 'proj'));
 
   // The root is refused, in words that say why; the draft stays.
   await byId('new-task-workspace').fill('/');
   await byId('composer-input').press('Enter');
-  await page.waitForFunction(() => /root or a system folder/.test(document.querySelector('[data-testid="composer-error"]')?.textContent ?? ''));
+  await ui.page.waitForFunction(() => /root or a system folder/.test(document.querySelector('[data-testid="composer-error"]')?.textContent ?? ''));
   assert.equal(await byId('composer-input').inputValue(), 'Fix the build');
   assert.deepEqual((await api('Sessions.List')).sessions, []);
   await shot('03-root-refused');
@@ -123,7 +98,7 @@ test('the folder dialog lists folder names only and fills the field; / is refuse
   await dialog.waitFor();
   await byId('folder-dialog-refusal').waitFor();
   assert.equal(await byId('folder-dialog-choose').isDisabled(), true);
-  await page.keyboard.press('Escape');
+  await ui.page.keyboard.press('Escape');
   assert.equal(await dialog.count(), 0);
 
   // The home folder itself: the composer asks, naming what the agent could read.
@@ -138,23 +113,23 @@ test('the folder dialog lists folder names only and fills the field; / is refuse
   await byId('home-confirm-button').click();
   await byId('session-view').waitFor();
   const [created] = (await api('Sessions.List')).sessions;
-  assert.equal(created.workspace, srv.home);
+  assert.equal(created.workspace, ui.server.home);
 
   // The next new task starts from the most recent folder, and offers it among the recent ones.
   await byId('new-session').click();
-  await page.waitForFunction((p) => document.querySelector('[data-testid="new-task-workspace"]')?.value === p, srv.home);
+  await ui.page.waitForFunction((p) => document.querySelector('[data-testid="new-task-workspace"]')?.value === p, ui.server.home);
   const recent = await byId('workspace-recent').locator('option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
-  assert.deepEqual(recent, [srv.home]);
+  assert.deepEqual(recent, [ui.server.home]);
 });
 
 test('the folder listing answers names under an absolute path and refuses a relative one', async () => {
-  srv = await startServer(null);
-  const listing = await api('Folders.List', { path: srv.home, hidden: true });
+  ui.server = await startServer(null);
+  const listing = await api('Folders.List', { path: ui.server.home, hidden: true });
   assert.deepEqual(listing.folders.map((f) => f.name).sort(), ['.data', '.secrets', 'proj']);
   assert.equal(listing.refusal, undefined);
   const root = await api('Folders.List', { path: '/' });
   assert.equal(root.refusal, 'WORKSPACE_SYSTEM_FOLDER');
   await assert.rejects(api('Folders.List', { path: 'proj' }), /WORKSPACE_RELATIVE/);
   await assert.rejects(api('Sessions.Create', { workspace: '/' }), /WORKSPACE_SYSTEM_FOLDER/);
-  await assert.rejects(api('Sessions.Create', { workspace: srv.home }), /WORKSPACE_HOME_NEEDS_CONFIRMATION/);
+  await assert.rejects(api('Sessions.Create', { workspace: ui.server.home }), /WORKSPACE_HOME_NEEDS_CONFIRMATION/);
 });
