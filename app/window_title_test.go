@@ -14,7 +14,7 @@ func TestWindowTitleCountsWaitingDecisions(t *testing.T) {
 	if got := s.windowTitle(); got != "AgentDesk" {
 		t.Fatalf("nothing waits: %q", got)
 	}
-	sess, err := (&Sessions{s}).Create(CreateSessionRequest{})
+	sess, err := (&Sessions{s}).Create(CreateSessionRequest{Workspace: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
