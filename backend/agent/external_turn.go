@@ -28,7 +28,8 @@ type extTurn struct {
 	// cleared are the files the gate or the person let one of the agent's own calls change;
 	// the agent's fs/write_text_file of that change is then not asked about a second time.
 	cleared map[string]bool
-	fsCalls int // file-system calls shown as cards, for their ids
+	fsCalls int  // file-system calls shown as cards, for their ids
+	asked   bool // a session/request_permission arrived in this turn
 }
 
 // extCall is what is known of one of the agent's calls: its first report merged with every

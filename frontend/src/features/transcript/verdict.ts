@@ -79,7 +79,8 @@ function words(v: unknown): string {
   if (typeof v === 'string') return v.trim();
   if (!Array.isArray(v)) return '';
   const parts = v.map((p) => (typeof p === 'string' ? p : Array.isArray(p) ? words(p) : '')).filter((p) => p !== '');
-  if (parts.length === 3 && SHELLS.has(parts[0]) && parts[1].startsWith('-') && parts[1].includes('c')) return parts[2].trim();
+  const [sh = '', flag = '', line = ''] = parts;
+  if (parts.length === 3 && SHELLS.has(sh) && flag.startsWith('-') && flag.includes('c')) return line.trim();
   return parts.join(v.length > 0 && v.every(Array.isArray) ? '; ' : ' ');
 }
 
