@@ -95,7 +95,11 @@ func (p *runPrinter) callLine(d agent.ToolCallView) {
 	if strings.HasPrefix(summary, "--- ") {
 		summary, diff = "", summary // an external agent's edit: the diff it sent, under the line
 	}
-	fmt.Fprintf(p.c.Stdout, "\n→ %s %s [%s]\n", d.Name, firstLine(summary), p.c.T("cli.run.verdict."+d.Verdict))
+	line := d.Name
+	if summary != "" {
+		line += " " + firstLine(summary)
+	}
+	fmt.Fprintf(p.c.Stdout, "\n→ %s [%s]\n", line, p.c.T("cli.run.verdict."+d.Verdict))
 	if diff != "" {
 		for _, l := range strings.Split(diff, "\n") {
 			fmt.Fprintf(p.c.Stdout, "    %s\n", l)
