@@ -152,6 +152,7 @@ test("12. a shell call the agent ran without asking shows its command and what i
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /→ bash echo hi > shell-out\.txt \[the agent's own\]/);
   assert.doesNotMatch(r.stdout, /"cwd"/);
+  assert.match(r.stdout, /^ {2}A shell-out\.txt$/m, "the snapshots around the call say what it changed");
   const json = await run(dir, id, "selfshell");
   const cards = json.stdout.trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.name === "tool.call");
   assert.ok(cards.length > 0, json.stdout);
