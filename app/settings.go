@@ -1,7 +1,9 @@
 package app
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"agentdesk/backend/agent"
@@ -24,6 +26,9 @@ type SettingsView struct {
 	Provider       ProviderView `json:"provider"`
 	ProviderReady  bool         `json:"providerReady"`
 	ExternalAgents []string     `json:"externalAgents"`
+	// AgentFacts is what AgentDesk saw of each external agent in its last session that ran
+	// calls: whether it asked first, and its modes. An agent never run has none.
+	AgentFacts []AgentFactView `json:"agentFacts"`
 	// ExternalStartTimeout bounds an external agent's start-up, a Go duration such as "2m0s".
 	ExternalStartTimeout string `json:"externalStartTimeout"`
 	// CommandLine is the provider the command line fixed for every turn (serve --provider …),
@@ -150,6 +155,10 @@ func (f *Settings) Get() (SettingsView, error) {
 	if err != nil {
 		return SettingsView{}, f.s.fail(err)
 	}
+	facts, err := f.s.agentFacts()
+	if err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
 	pass, err := f.s.Store.ShellPassEnv()
 	if err != nil {
 		return SettingsView{}, f.s.fail(err)
@@ -162,7 +171,7 @@ func (f *Settings) Get() (SettingsView, error) {
 	if err != nil {
 		return SettingsView{}, f.s.fail(err)
 	}
-	return SettingsView{Checkpoints: checkpoints, Language: f.s.Language(), DefaultPermission: def.Mode, Theme: Theme(theme), ExternalAgents: agents,
+	return SettingsView{Checkpoints: checkpoints, Language: f.s.Language(), DefaultPermission: def.Mode, Theme: Theme(theme), ExternalAgents: agents, AgentFacts: facts,
 		DecisionTimeout: decision.FormatTimeout(decision.TimeoutSetting(f.s.Store)()), StepLimit: agent.StepLimit(f.s.Store), Provider: prov, ProviderReady: f.s.providerReady(prov),
 		ShellEnvPassthrough: pass, Sandbox: sandbox.Status(), ExternalStartTimeout: f.s.Store.ExternalStartTimeout().String(),
 		CommandLine: f.s.commandLine, SensitivePaths: sensitive.Entries(), DefaultSensitivePaths: policy.DefaultSensitive}, nil
@@ -287,4 +296,41 @@ func (f *Settings) publish() (SettingsView, error) {
 		f.s.Bus.Publish(EventSettingsChanged, view)
 	}
 	return view, err
+}
+
+// AgentFactView is what AgentDesk saw of one external agent the last time a session of it ran
+// calls, for the runtime picker and Settings.
+type AgentFactView struct {
+	Command string `json:"command"`
+	// Calls the agent ran; Asked is whether it asked permission before any of them.
+	Calls int  `json:"calls"`
+	Asked bool `json:"asked"`
+	// Modes it publishes, and the one Smart · Plan maps to ("" when it has none).
+	Modes    []AgentModeView `json:"modes"`
+	PlanMode string          `json:"planMode"`
+	At       string          `json:"at"`
+}
+
+// AgentModeView is one mode an external agent publishes.
+type AgentModeView struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+func (s *Services) agentFacts() ([]AgentFactView, error) {
+	facts, err := s.Store.AgentFacts()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]AgentFactView, 0, len(facts))
+	for command, f := range facts {
+		v := AgentFactView{Command: command, Calls: f.Calls, Asked: f.Asked, PlanMode: f.PlanMode,
+			Modes: make([]AgentModeView, 0, len(f.Modes)), At: f.At.Format(time.RFC3339)}
+		for _, m := range f.Modes {
+			v.Modes = append(v.Modes, AgentModeView(m))
+		}
+		out = append(out, v)
+	}
+	slices.SortFunc(out, func(a, b AgentFactView) int { return strings.Compare(a.Command, b.Command) })
+	return out, nil
 }

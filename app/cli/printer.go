@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	"agentdesk/backend/agent"
 	"agentdesk/backend/agent/external"
 	"agentdesk/backend/bus"
+	"agentdesk/backend/checkpoint"
 )
 
 // runPrinter shows a run as readable text, or as NDJSON events with --json.
@@ -68,6 +70,15 @@ func (p *runPrinter) text(e bus.Event) {
 			mark = "✗"
 		}
 		fmt.Fprintf(w, "  %s %s\n", mark, firstLine(d.Output))
+	case agent.CheckpointView:
+		// What a call changed, read from the snapshots around it: an external agent that
+		// neither asks nor sends a diff says nothing else about its edits.
+		if d.CallID == "" || d.Reason != checkpoint.ReasonAfterTool {
+			return
+		}
+		for _, f := range d.Changed {
+			fmt.Fprintf(w, "  %s %s\n", changeMark(f.Action), f.Path)
+		}
 	case agent.ProgressView:
 		fmt.Fprintf(w, "  … %s\n", progressLine(d))
 	case agent.TurnEnded:
@@ -80,7 +91,31 @@ func (p *runPrinter) text(e bus.Event) {
 }
 
 func (p *runPrinter) callLine(d agent.ToolCallView) {
-	fmt.Fprintf(p.c.Stdout, "\n→ %s %s [%s]\n", d.Name, d.Summary, p.c.T("cli.run.verdict."+d.Verdict))
+	summary, diff := d.Summary, ""
+	if strings.HasPrefix(summary, "--- ") {
+		summary, diff = "", summary // an external agent's edit: the diff it sent, under the line
+	}
+	line := d.Name
+	if summary != "" {
+		line += " " + firstLine(summary)
+	}
+	fmt.Fprintf(p.c.Stdout, "\n→ %s [%s]\n", line, p.c.T("cli.run.verdict."+d.Verdict))
+	if diff != "" {
+		for _, l := range strings.Split(diff, "\n") {
+			fmt.Fprintf(p.c.Stdout, "    %s\n", l)
+		}
+	}
+}
+
+// changeMark is a changed file's mark, as git's short status writes it.
+func changeMark(action string) string {
+	switch action {
+	case "added", "created", "add", "create":
+		return "A"
+	case "deleted", "removed", "delete":
+		return "D"
+	}
+	return "M"
 }
 
 func mapOf(m map[string]any) []any {

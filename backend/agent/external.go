@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"strings"
+	"time"
 
 	"agentdesk/backend/agent/external"
 	"agentdesk/backend/errs"
@@ -68,6 +70,7 @@ func (r *Runtime) runExternal(t *turn, sess store.Session) (string, string) {
 	if err != nil {
 		return t.fail(err)
 	}
+	defer r.noteAgent(sess.ID, command, x)
 	if err := refusePlan(r, base, t.pref); err != nil {
 		return t.fail(err)
 	}
@@ -96,6 +99,32 @@ func (r *Runtime) runExternal(t *turn, sess store.Session) (string, string) {
 			return t.fail(err)
 		}
 	}
+}
+
+// noteAgent keeps what the turn showed of its agent — whether it asked before the calls it
+// ran, which modes it publishes — for the runtime picker. A turn that ran no call of the
+// agent's own says nothing about asking, so the last fact that did stands.
+func (r *Runtime) noteAgent(sessionID, command string, x *extTurn) {
+	x.mu.Lock()
+	calls := 0
+	for id := range x.calls {
+		if !strings.HasPrefix(id, "fs-") && !strings.HasPrefix(id, "permission-") {
+			calls++
+		}
+	}
+	asked := x.asked
+	x.mu.Unlock()
+	if calls == 0 {
+		return
+	}
+	f := store.AgentFact{Calls: calls, Asked: asked, At: time.Now().UTC()}
+	if info, ok := r.opts.External.Info(sessionID); ok {
+		f.PlanMode = info.PlanModeID
+		for _, m := range info.Modes {
+			f.Modes = append(f.Modes, store.AgentModeFact{ID: m.ID, Name: m.Name})
+		}
+	}
+	_ = r.opts.Store.SetAgentFact(command, f) // a hint for the picker: the turn stands without it
 }
 
 // OpenExternal starts the agent of a session that runs on one, so it is ready when the person

@@ -50,6 +50,9 @@ func severity(d policy.Decision) int {
 // reject_once with the reason where it denies, and the person's answer where it asks. The
 // call is described by the request's own tool call merged with everything reported before.
 func (x *extTurn) Permission(ctx context.Context, p external.Permission) (external.Answer, error) {
+	x.mu.Lock()
+	x.asked = true
+	x.mu.Unlock()
 	if p.Call.ID == "" {
 		x.mu.Lock()
 		x.fsCalls++

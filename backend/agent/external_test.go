@@ -122,3 +122,44 @@ func TestExternalSessionWithoutARuntimeFails(t *testing.T) {
 		t.Fatalf("chat: %v", err)
 	}
 }
+
+// Stock opencode runs a shell call without asking, and its first report says only where the
+// call runs: the card follows the later report's command, and the agent is noted as one that
+// did not ask.
+func TestExternalCallRunWithoutAskingShowsItsCommand(t *testing.T) {
+	f := &fakeAgent{info: external.Info{Modes: []external.AgentMode{{ID: "read-only", Name: "Read Only"}, {ID: "auto", Name: "Default"}},
+		PlanModeID: "read-only", PlanMode: true},
+		script: func(ctx context.Context, h external.Handler) (string, error) {
+			h.ToolCall(external.ToolCall{ID: "s1", Title: "bash", Kind: "execute", Status: "pending", Input: json.RawMessage(`{"cwd":"/ws"}`)})
+			h.ToolUpdate(external.ToolCall{ID: "s1", Status: "in_progress", Input: json.RawMessage(`{"command":["bash","-lc","echo hi > out.txt"]}`)})
+			h.ToolUpdate(external.ToolCall{ID: "s1", Status: "completed", Output: ""})
+			return "end_turn", nil
+		}}
+	h := externalHarness(t, f)
+	h.send("go", mode.FollowUpInput{})
+	calls := h.named(EventToolCall)
+	if len(calls) == 0 {
+		t.Fatal("no card")
+	}
+	for _, c := range calls {
+		if v := c.Data.(ToolCallView); strings.Contains(v.Summary, "cwd") {
+			t.Errorf("a card shows where the call runs as what it does: %q", v.Summary)
+		}
+	}
+	if last := calls[len(calls)-1].Data.(ToolCallView); last.Summary != "echo hi > out.txt" || last.Verdict != external.Verdict {
+		t.Fatalf("the card follows the command: %+v", last)
+	}
+	facts, err := h.st.AgentFacts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fact, ok := facts["fake-agent --acp"]
+	if !ok || fact.Asked || fact.Calls != 1 || fact.PlanMode != "read-only" || len(fact.Modes) != 2 {
+		t.Fatalf("the agent is noted as one that did not ask: %+v", facts)
+	}
+	// A Smart · Plan turn is not refused: the agent's read-only mode stands for plan.
+	h.send("plan it", mode.FollowUpInput{ExecutionOverride: str("plan")})
+	if turns := h.turns(); turns[len(turns)-1].Status != store.TurnDone {
+		t.Fatalf("plan on a read-only mode: %+v", turns[len(turns)-1])
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"agentdesk/backend/agent/external"
+	"agentdesk/backend/checkpoint"
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
@@ -27,7 +28,8 @@ type extTurn struct {
 	// cleared are the files the gate or the person let one of the agent's own calls change;
 	// the agent's fs/write_text_file of that change is then not asked about a second time.
 	cleared map[string]bool
-	fsCalls int // file-system calls shown as cards, for their ids
+	fsCalls int  // file-system calls shown as cards, for their ids
+	asked   bool // a session/request_permission arrived in this turn
 }
 
 // extCall is what is known of one of the agent's calls: its first report merged with every
@@ -42,6 +44,20 @@ type extCall struct {
 	layer    string
 	code     string
 	approved string // how the person answered, when asked
+	shown    string // the description its card shows now
+	before   int64  // the checkpoint taken when it was reported, for what it changed
+	around   bool   // the workspace is snapshotted around it
+}
+
+// changesFiles reports the kinds of call that may change files, and those the agent did not
+// classify: the workspace is snapshotted around them, since an agent that does not ask and
+// sends no diff is otherwise silent about what it changed.
+func changesFiles(kind string) bool {
+	switch kind {
+	case "read", "search", "think", "fetch", "switch_mode":
+		return false
+	}
+	return true
 }
 
 // Text streams the agent's words as turn.delta and keeps them for the log.
@@ -80,6 +96,9 @@ func (x *extTurn) openLocked(c external.ToolCall) *extCall {
 	if text := x.takeTextLocked(); text != "" {
 		x.recordLocked(eventlog.AssistantMessage{TurnID: x.t.active.turnID, Text: text})
 	}
+	if changesFiles(c.Kind) {
+		call.around, call.before = true, x.t.snapshot(checkpoint.ReasonBeforeTool, c.ID, 0)
+	}
 	x.publishCardLocked(call, policy.Verdict{})
 	x.updateLocked(external.ToolCall{ID: c.ID, Status: c.Status, Output: c.Output})
 	return call
@@ -100,8 +119,9 @@ func (x *extTurn) recordCallLocked(call *extCall) {
 
 // publishCardLocked shows (or updates) a call's card, with the gate's verdict once it has one.
 func (x *extTurn) publishCardLocked(call *extCall, v policy.Verdict) {
+	call.shown = call.Describe()
 	view := ToolCallView{SessionID: x.t.sessionID, TurnID: x.t.active.turnID, CallID: call.ID, Name: call.name,
-		Input: call.Input, Summary: call.Describe(), Verdict: call.verdict, Layer: call.layer,
+		Input: call.Input, Summary: call.shown, Verdict: call.verdict, Layer: call.layer,
 		Code: call.code, ReasonKey: v.ReasonKey}
 	x.t.rt.opts.Publish(EventToolCall, view)
 }
@@ -119,6 +139,12 @@ func (x *extTurn) updateLocked(c external.ToolCall) {
 		return
 	}
 	call.ToolCall = call.Merge(c)
+	// A later report that says what the call does (opencode sends the command only after
+	// its first report) updates the card, and the headless line that waits for it.
+	if !call.recorded && call.Describe() != call.shown {
+		call.name = call.ShortTitle()
+		x.publishCardLocked(call, policy.Verdict{})
+	}
 	if c.Output != "" && c.Output != call.output {
 		chunk := c.Output
 		if strings.HasPrefix(c.Output, call.output) {
@@ -147,6 +173,9 @@ func (x *extTurn) closeLocked(call *extCall, output string, isError bool) {
 		Content: output, IsError: isError, Verdict: call.verdict, Layer: call.layer, Code: call.code, Approved: call.approved})
 	x.t.rt.opts.Publish(EventToolDone, ToolDoneView{SessionID: x.t.sessionID, TurnID: x.t.active.turnID, CallID: call.ID,
 		Name: call.name, Output: output, IsError: isError, Approved: call.approved})
+	if call.around {
+		x.t.snapshot(checkpoint.ReasonAfterTool, call.ID, call.before)
+	}
 }
 
 // ModeChanged follows the agent's own mode change where its id is one of ours, like an

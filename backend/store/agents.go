@@ -181,3 +181,55 @@ func (s *Store) SetExternalStartTimeout(value string) (time.Duration, error) {
 	}
 	return d, s.SetSetting(SettingExternalStartTimeout, d.String())
 }
+
+// SettingAgentFacts keeps what AgentDesk saw of each external agent (by command line) in its
+// last session that ran calls, so the runtime picker can tell the truth about it.
+const SettingAgentFacts = "acp.agent_facts"
+
+// AgentFact is what AgentDesk saw of an external agent the last time a session of it ended.
+type AgentFact struct {
+	// Calls is how many tool calls the agent ran in that session; Asked says whether any
+	// session/request_permission arrived while they ran. An agent that ran calls and never
+	// asked cannot be held to Ask.
+	Calls int  `json:"calls"`
+	Asked bool `json:"asked"`
+	// Modes are the modes it published (id and name), PlanMode the one Smart · Plan maps to.
+	Modes    []AgentModeFact `json:"modes"`
+	PlanMode string          `json:"planMode"`
+	At       time.Time       `json:"at"`
+}
+
+// AgentModeFact is one mode an agent published.
+type AgentModeFact struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// AgentFacts reads what was seen of each agent, by command line; none is an empty map.
+func (s *Store) AgentFacts() (map[string]AgentFact, error) {
+	out := map[string]AgentFact{}
+	raw, ok, err := s.GetSetting(SettingAgentFacts)
+	if err != nil || !ok {
+		return out, err
+	}
+	if json.Unmarshal([]byte(raw), &out) != nil || out == nil {
+		out = map[string]AgentFact{} // a fact is a hint: an unreadable one is forgotten, not an error
+	}
+	return out, nil
+}
+
+// SetAgentFact replaces what was seen of the agent started by command.
+func (s *Store) SetAgentFact(command string, f AgentFact) error {
+	s.factsMu.Lock()
+	defer s.factsMu.Unlock()
+	facts, err := s.AgentFacts()
+	if err != nil {
+		return err
+	}
+	facts[strings.TrimSpace(command)] = f
+	body, err := json.Marshal(facts)
+	if err != nil {
+		return errs.Wrap(errs.Internal, err)
+	}
+	return s.SetSetting(SettingAgentFacts, string(body))
+}

@@ -32,6 +32,8 @@ type Store struct {
 	// StaleBackups lists the partial backups of killed runs that this open removed.
 	StaleBackups []string
 
+	factsMu sync.Mutex // SetAgentFact reads and rewrites one setting
+
 	damageMu sync.RWMutex
 	damage   *errs.Error // set once the file is known to be damaged: the store is read-only
 	// sound is set when a check found the file sound (at open, or doctor's): Close then records

@@ -182,7 +182,12 @@ func (c *conn) load(ctx context.Context, s external.Session) (bool, error) {
 func (c *conn) info() external.Info {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return external.Info{AgentSession: string(c.session), Loaded: c.loaded, PlanMode: c.modes.plan() != ""}
+	modes := make([]external.AgentMode, 0, len(c.modes.values))
+	for _, v := range c.modes.values {
+		modes = append(modes, external.AgentMode{ID: v.id, Name: v.name})
+	}
+	plan := c.modes.plan()
+	return external.Info{AgentSession: string(c.session), Loaded: c.loaded, PlanMode: plan != "", Modes: modes, PlanModeID: plan}
 }
 
 // promptBlocks is the prompt as sent: what AgentDesk has to tell the agent first (the

@@ -2,10 +2,10 @@ package client
 
 import (
 	"context"
-	"strings"
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/mode"
 )
 
@@ -82,14 +82,13 @@ func selectValues(o acp.SessionConfigSelectOptions) []modeValue {
 	return out
 }
 
-// plan is the agent's planning mode: the first whose id or name says plan; "" when it has none.
+// plan is the agent's planning mode (see external.PlanMode); "" when it has none.
 func (m agentModes) plan() string {
+	modes := make([]external.AgentMode, 0, len(m.values))
 	for _, v := range m.values {
-		if strings.Contains(strings.ToLower(v.id), "plan") || strings.Contains(strings.ToLower(v.name), "plan") {
-			return v.id
-		}
+		modes = append(modes, external.AgentMode{ID: v.id, Name: v.name})
 	}
-	return ""
+	return external.PlanMode(modes)
 }
 
 func (m agentModes) has(id string) bool {

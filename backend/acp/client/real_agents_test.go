@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -220,7 +221,7 @@ func TestTheStartUpLimit(t *testing.T) {
 	if err != nil || !info.PlanMode || info.AgentSession == "" {
 		t.Fatalf("a prompt one starts: %+v %v", info, err)
 	}
-	if got, ok := p.Info("s"); !ok || got != info {
+	if got, ok := p.Info("s"); !ok || !reflect.DeepEqual(got, info) {
 		t.Fatalf("and is running: %+v", got)
 	}
 }

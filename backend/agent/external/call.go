@@ -81,7 +81,8 @@ func (c ToolCall) ShortTitle() string {
 }
 
 // Describe is what the card and the approval show in full: the command, else the change as a
-// unified diff, else the paths and the input as the agent sent it.
+// unified diff, else the paths and what the input says beyond where the call runs. It is never
+// a bare {"cwd":…}: a call that says no more than that is described by its title.
 func (c ToolCall) Describe() string {
 	if cmd := commandOf(c.Input); cmd != "" {
 		return cmd
@@ -91,8 +92,8 @@ func (c ToolCall) Describe() string {
 	}
 	var parts []string
 	parts = append(parts, c.Locations...)
-	if !EmptyInput(c.Input) {
-		parts = append(parts, string(c.Input))
+	if in := telling(c.Input); in != nil {
+		parts = append(parts, string(in))
 	}
 	if len(parts) == 0 {
 		return c.ShortTitle()
@@ -141,20 +142,33 @@ func diffLines(text string) []string {
 	return lines
 }
 
-// commandOf is the shell command in an agent's raw input, when it has one.
+// Command is the shell command a call runs, as its agent names it in the raw input; "" when
+// it names none. opencode and claude-code-acp send "command" as a string, codex-acp as an argv
+// (often wrapped in "bash -lc"), others "cmd", "commands" or "argv"; a terminal/create of the
+// call adds "command" and "args".
+func (c ToolCall) Command() string { return commandOf(c.Input) }
+
 func commandOf(input json.RawMessage) string {
-	var in struct {
-		Command any `json:"command"`
-		Cmd     any `json:"cmd"`
-	}
+	var in map[string]any
 	if json.Unmarshal(input, &in) != nil {
 		return ""
 	}
-	if s := words(in.Command); s != "" {
+	for _, k := range []string{"command", "cmd", "commands", "argv", "script"} {
+		s := words(in[k])
+		if s == "" {
+			continue
+		}
+		if args := words(in["args"]); k == "command" && args != "" {
+			s += " " + args
+		}
 		return s
 	}
-	return words(in.Cmd)
+	return ""
 }
+
+// shells wrap a command line in an argv: ["bash", "-lc", "ls -la"] says "ls -la".
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "/bin/sh": true, "/bin/bash": true, "/bin/zsh": true,
+	"/usr/bin/bash": true, "/usr/bin/zsh": true, "pwsh": true, "powershell": true, "cmd": true}
 
 func words(v any) string {
 	switch c := v.(type) {
@@ -163,13 +177,59 @@ func words(v any) string {
 	case []any:
 		parts := make([]string, 0, len(c))
 		for _, p := range c {
-			if s, ok := p.(string); ok {
-				parts = append(parts, s)
+			switch w := p.(type) {
+			case string:
+				parts = append(parts, w)
+			case []any: // a list of commands, each an argv
+				if s := words(w); s != "" {
+					parts = append(parts, s)
+				}
 			}
+		}
+		if len(parts) == 3 && shells[parts[0]] && strings.HasPrefix(parts[1], "-") && strings.ContainsAny(parts[1], "c") {
+			return strings.TrimSpace(parts[2])
+		}
+		nested := len(c) > 0
+		for _, p := range c {
+			if _, ok := p.([]any); !ok {
+				nested = false
+			}
+		}
+		if nested {
+			return strings.Join(parts, "\n")
 		}
 		return strings.Join(parts, " ")
 	}
 	return ""
+}
+
+// quiet are input keys that say where or how a call runs, not what it does: an input of only
+// these is no description of the call.
+var quiet = map[string]bool{"cwd": true, "workdir": true, "timeout": true, "env": true, "description": true,
+	"with_escalated_permissions": true, "justification": true, "sandbox_permissions": true}
+
+// telling is the raw input without its quiet keys, or nil when nothing else is left.
+func telling(input json.RawMessage) json.RawMessage {
+	var in map[string]json.RawMessage
+	if json.Unmarshal(input, &in) != nil {
+		if EmptyInput(input) {
+			return nil
+		}
+		return input
+	}
+	for k := range in {
+		if quiet[k] {
+			delete(in, k)
+		}
+	}
+	if len(in) == 0 {
+		return nil
+	}
+	out, err := json.Marshal(in)
+	if err != nil {
+		return nil
+	}
+	return out
 }
 
 // pathsOf are the files a call names: its locations, its diffs' paths and the usual path keys

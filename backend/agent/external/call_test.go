@@ -44,3 +44,33 @@ func TestShortTitleAndDescription(t *testing.T) {
 		t.Errorf("an empty old text is a new file, an absolute path stays as is:\n%s\nwant\n%s", d, want)
 	}
 }
+
+func TestCommandOfEachAgentsShape(t *testing.T) {
+	cases := []struct{ agent, input, want string }{
+		{"opencode", `{"command":"go test ./...","description":"Run tests","cwd":"/ws"}`, "go test ./..."},
+		{"claude-code-acp", `{"command":"ls -la","description":"List files"}`, "ls -la"},
+		{"codex-acp argv", `{"command":["bash","-lc","rm -rf build"],"cwd":"/ws"}`, "rm -rf build"},
+		{"codex-acp plain argv", `{"command":["git","status"],"workdir":"/ws"}`, "git status"},
+		{"cmd", `{"cmd":"make","cwd":"/ws"}`, "make"},
+		{"commands of argvs", `{"commands":[["npm","install"],["npm","test"]]}`, "npm install\nnpm test"},
+		{"commands of strings", `{"commands":["a","b"]}`, "a b"},
+		{"terminal/create", `{"command":"npm","args":["run","build"],"cwd":"/ws"}`, "npm run build"},
+		{"none", `{"cwd":"/ws"}`, ""},
+	}
+	for _, c := range cases {
+		if got := (ToolCall{Input: json.RawMessage(c.input)}).Command(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.agent, got, c.want)
+		}
+	}
+}
+
+func TestDescribeNeverShowsOnlyWhereACallRuns(t *testing.T) {
+	c := ToolCall{Title: "bash", Kind: "execute", Input: json.RawMessage(`{"cwd":"/ws","timeout":30}`)}
+	if got := c.Describe(); got != "bash" {
+		t.Errorf("a call that says only where it runs: %q", got)
+	}
+	c.Input = json.RawMessage(`{"cwd":"/ws","pattern":"TODO"}`)
+	if got := c.Describe(); got != `{"pattern":"TODO"}` {
+		t.Errorf("what it says beyond that: %q", got)
+	}
+}

@@ -72,6 +72,10 @@ type Info struct {
 	AgentSession string // the agent's id of the session now in force
 	Loaded       bool   // the agent loaded its earlier session
 	PlanMode     bool   // the agent has a mode for planning (a mode, or a value of its mode option)
+	// Modes are the modes it publishes (ACP's modes or the values of its mode option), and
+	// PlanModeID the one Smart · Plan maps to ("" for none).
+	Modes      []AgentMode
+	PlanModeID string
 }
 
 // Prompt is one prompt for an external agent.

@@ -21,3 +21,23 @@ func TestModeIDsRoundTrip(t *testing.T) {
 		t.Fatalf("an unknown id: %v", err)
 	}
 }
+
+func TestPlanModeMapsPlanLikeModes(t *testing.T) {
+	cases := []struct {
+		modes []AgentMode
+		want  string
+	}{
+		{[]AgentMode{{"build", "Build"}, {"plan", "Plan"}}, "plan"},                                                 // opencode
+		{[]AgentMode{{"read-only", "Read Only"}, {"auto", "Default"}, {"full-access", "Full Access"}}, "read-only"}, // codex-acp
+		{[]AgentMode{{"default", "Always Ask"}, {"acceptEdits", "Accept Edits"}, {"plan", "Plan Mode"}}, "plan"},    // claude-code-acp
+		{[]AgentMode{{"code", "Code"}, {"ask", "Ask"}}, "ask"},
+		{[]AgentMode{{"auto", "Auto"}, {"readonly", "Read only"}, {"plan-b", "Other"}}, "plan-b"},
+		{[]AgentMode{{"task", "Task"}, {"full", "Full"}}, ""},
+		{nil, ""},
+	}
+	for _, c := range cases {
+		if got := PlanMode(c.modes); got != c.want {
+			t.Errorf("%v: %q, want %q", c.modes, got, c.want)
+		}
+	}
+}

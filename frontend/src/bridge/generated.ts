@@ -17,6 +17,27 @@ export interface Ack {
   cleared?: boolean;
 }
 
+/**
+ * AgentFactView is what AgentDesk saw of one external agent the last time a session of it ran
+ * calls, for the runtime picker and Settings.
+ */
+export interface AgentFactView {
+  command: string;
+  /** Calls the agent ran; Asked is whether it asked permission before any of them. */
+  calls: number;
+  asked: boolean;
+  /** Modes it publishes, and the one Smart · Plan maps to ("" when it has none). */
+  modes: AgentModeView[] | null;
+  planMode: string;
+  at: string;
+}
+
+/** AgentModeView is one mode an external agent publishes. */
+export interface AgentModeView {
+  id: string;
+  name: string;
+}
+
 /** AgentStatus is the payload of agent.status. */
 export interface AgentStatus {
   sessionId: string;
@@ -1131,6 +1152,11 @@ export interface SettingsView {
   provider: ProviderView;
   providerReady: boolean;
   externalAgents: string[] | null;
+  /**
+   * AgentFacts is what AgentDesk saw of each external agent in its last session that ran
+   * calls: whether it asked first, and its modes. An agent never run has none.
+   */
+  agentFacts: AgentFactView[] | null;
   /** ExternalStartTimeout bounds an external agent's start-up, a Go duration such as "2m0s". */
   externalStartTimeout: string;
   /**

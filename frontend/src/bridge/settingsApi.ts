@@ -53,6 +53,8 @@ export interface AppSettings
   language: Language;
   provider: ProviderSettings;
   externalAgents: string[];
+  /** What was seen of each external agent in its last session that ran calls (none for a new one). */
+  agentFacts?: G.AgentFactView[] | null;
   shellEnvPassthrough?: string[] | null;
   sandbox?: SandboxSupport | null;
   /** null: Settings decide the provider. */

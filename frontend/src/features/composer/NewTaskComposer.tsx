@@ -76,7 +76,7 @@ export function NewTaskComposer({ api, draft, onStarted }: { api: Api; draft: Ne
           onRetryPermission={() => void draft.refreshDefault()}
           settings={settings}
           runsOn={{ externalAgent: state.agent }}
-          runtime={<RuntimePicker value={state.agent} agents={settings?.externalAgents ?? []} onChange={draft.setAgent} />}
+          runtime={<RuntimePicker value={state.agent} agents={settings?.externalAgents ?? []} facts={settings?.agentFacts} onChange={draft.setAgent} />}
         />
       }
     />

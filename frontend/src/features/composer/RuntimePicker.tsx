@@ -1,15 +1,51 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
+import type { AgentFactView } from '../../bridge/generated';
 import { useT } from '../../i18n/I18nProvider';
 import { ChevronDownIcon, TerminalIcon } from '../../ui/icons';
 import { MenuRadioItem } from './MenuRadioItem';
 import { useMenu } from './useMenu';
+import { agentTruth, factOf } from './agentFacts';
 
 /**
  * What runs the new task (R-ACP-2): the built-in agent, or one of the external ACP agents saved in
- * Settings. It sits next to the mode and the permission; '' is the built-in agent.
+ * Settings. It sits next to the mode and the permission; '' is the built-in agent. Each external
+ * agent says what AgentDesk saw of it (facts): whether it asked before its calls, its modes and
+ * what Smart · Plan maps to, and plainly when it cannot be held to Ask.
  */
-export function RuntimePicker({ value, agents, onChange }: { value: string; agents: readonly string[]; onChange: (agent: string) => void }) {
+export function RuntimePicker({
+  value,
+  agents,
+  facts,
+  onChange,
+}: {
+  value: string;
+  agents: readonly string[];
+  facts?: readonly AgentFactView[] | null;
+  onChange: (agent: string) => void;
+}) {
   const t = useT();
+  const truth = (agent: string) => agentTruth(t, factOf(facts, agent));
+  const hintOf = (agent: string) => {
+    const { asking, lines } = truth(agent);
+    return (
+      <>
+        <span className="mono">{agent}</span>
+        {lines.map((line, i) => (
+          <span
+            key={i}
+            className={`menu__fact${i === 0 && asking === 'never' ? ' menu__fact--warn' : ''}`}
+            data-testid={i === 0 ? 'runtime-asking' : 'runtime-fact'}
+            data-asking={i === 0 ? asking : undefined}
+            role={i === 0 && asking === 'never' ? 'note' : undefined}
+            style={{ display: 'block' }}
+          >
+            {line}
+          </span>
+        ))}
+      </>
+    );
+  };
+  const selected = value ? truth(value) : null;
   const menu = useMenu();
   const id = useId();
   const label = value ? agentName(value) : t('composer.runtime.builtin');
@@ -17,7 +53,7 @@ export function RuntimePicker({ value, agents, onChange }: { value: string; agen
     menu.close();
     onChange(agent);
   };
-  const item = (agent: string, text: string, hint?: string) => (
+  const item = (agent: string, text: string, hint?: ReactNode) => (
     <MenuRadioItem
       key={agent || 'builtin'}
       checked={value === agent}
@@ -36,18 +72,24 @@ export function RuntimePicker({ value, agents, onChange }: { value: string; agen
         className="control__button"
         data-testid="runtime-picker"
         data-agent={value}
+        data-asking={selected?.asking}
         aria-label={t('composer.runtime.aria', { Agent: label })}
-        title={value ? `${t('composer.runtime.title')}: ${value}` : t('composer.runtime.title')}
+        title={value ? [`${t('composer.runtime.title')}: ${value}`, ...(selected?.lines ?? [])].join('\n') : t('composer.runtime.title')}
       >
         <TerminalIcon size={13} />
         <span className="control__value control__value--clip">{label}</span>
+        {selected?.asking === 'never' && (
+          <span className="badge badge--danger" data-testid="runtime-never-asks" aria-hidden="true">
+            !
+          </span>
+        )}
         <ChevronDownIcon size={14} />
       </button>
       {menu.open && (
         <div id={id} ref={menu.menuRef} role="menu" className="menu" aria-label={t('composer.runtime.menu')} onKeyDown={menu.onMenuKeyDown}>
           {item('', t('composer.runtime.builtin'), t('composer.runtime.builtinHint'))}
           {agents.length > 0 && <div className="menu__sep" role="separator" />}
-          {agents.map((a) => item(a, agentName(a), a))}
+          {agents.map((a) => item(a, agentName(a), hintOf(a)))}
           {agents.length === 0 && <p className="menu__note">{t('composer.runtime.none')}</p>}
         </div>
       )}

@@ -158,4 +158,23 @@ describe('Settings: external agents', () => {
     await waitFor(() => expect(backend.settings.externalStartTimeout).toBe('3m0s'));
     expect(screen.queryByTestId('start-timeout-error')).toBeNull();
   });
+
+  it('says what it saw of each agent, and warns plainly about one that never asked', async () => {
+    const backend = new FakeSettingsBackend({
+      settings: {
+        externalAgents: ['opencode acp', 'codex-acp', 'goose acp'],
+        agentFacts: [
+          { command: 'opencode acp', calls: 2, asked: false, modes: [{ id: 'build', name: 'build' }, { id: 'plan', name: 'plan' }], planMode: 'plan', at: '' },
+          { command: 'codex-acp', calls: 1, asked: true, modes: [{ id: 'read-only', name: 'Read Only' }, { id: 'auto', name: 'Default' }], planMode: 'read-only', at: '' },
+        ],
+      },
+    });
+    renderSettingsPage(backend);
+    await screen.findByTestId('external-agent-list');
+    const facts = screen.getAllByTestId('external-agent-facts');
+    expect(facts.map((f) => f.getAttribute('data-asking'))).toEqual(['never', 'asked', 'unknown']);
+    expect(facts[0]!.textContent).toContain('This agent did not ask before its last changes: AgentDesk cannot hold it to Ask');
+    expect(facts[1]!.textContent).toContain('Smart · Plan runs it in its Read Only mode');
+    expect(facts[2]!.textContent).toContain('Not run yet');
+  });
 });

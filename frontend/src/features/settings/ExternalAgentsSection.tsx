@@ -9,6 +9,7 @@ import { SettingsSection } from './SettingsSection';
 import { StartTimeoutField } from './StartTimeoutField';
 import { useSettingsApi } from './settingsApiContext';
 import { useAction } from './useAction';
+import { agentTruth, factOf } from '../composer/agentFacts';
 import { SettingLabel } from './SettingLabel';
 
 /** A stable test hook for a suggestion: its program name ("gemini", "claude-code-acp", "goose"). */
@@ -95,9 +96,12 @@ export function ExternalAgentsSection({ settings, store }: { settings: AppSettin
         <ul ref={listRef} className="agent-list" aria-label={t('settings.agents.title')} data-testid="external-agent-list">
           {agents.map((command, index) => (
             <li key={command} className="agent-item" data-testid="external-agent-item">
-              <code className="agent-item__command" title={command} data-testid="external-agent-command">
-                {command}
-              </code>
+              <div className="agent-item__main">
+                <code className="agent-item__command" title={command} data-testid="external-agent-command">
+                  {command}
+                </code>
+                <AgentFacts lines={agentTruth(t, factOf(settings.agentFacts, command))} />
+              </div>
               <button
                 type="button"
                 className="btn btn--small btn--quiet-danger agent-item__remove"
@@ -175,5 +179,22 @@ export function ExternalAgentsSection({ settings, store }: { settings: AppSettin
         onSave={async (value) => store.apply(await api.settings.setExternalStartTimeout(value))}
       />
     </SettingsSection>
+  );
+}
+
+/** What AgentDesk saw of an agent in its last session; a warning when it never asked first. */
+function AgentFacts({ lines }: { lines: ReturnType<typeof agentTruth> }) {
+  return (
+    <ul className="agent-item__facts" data-testid="external-agent-facts" data-asking={lines.asking}>
+      {lines.lines.map((line, i) => (
+        <li
+          key={i}
+          className={i === 0 && lines.asking === 'never' ? 'agent-item__fact agent-item__fact--warn' : 'agent-item__fact'}
+          role={i === 0 && lines.asking === 'never' ? 'note' : undefined}
+        >
+          {line}
+        </li>
+      ))}
+    </ul>
   );
 }

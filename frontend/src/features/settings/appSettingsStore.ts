@@ -51,6 +51,8 @@ export function normalizeSettings(raw: unknown): AppSettings {
     // Only an explicit false asks for onboarding: never nag on a server that does not say.
     providerReady: r.providerReady !== false,
     externalAgents: strings(r.externalAgents),
+    // Without facts every agent reads as not seen yet: nothing is claimed about it.
+    ...(Array.isArray(r.agentFacts) ? { agentFacts: r.agentFacts.filter((f) => f && typeof f.command === 'string') } : {}),
     shellEnvPassthrough: strings(r.shellEnvPassthrough),
     // An older server that does not send the list keeps it unknown, never an empty list: the
     // page must not say nothing is sensitive when it was not told.

@@ -28,7 +28,9 @@ export function ToolCard({ item }: { item: ToolItem | DirectItem }) {
   const text = item.output ? resultText(t, item.output, item.display, item.isError) : '';
   const deniedText = !direct && item.verdict === 'deny' && !item.output ? (verdict?.text ?? '') : '';
   const errorText = answered ? '' : item.isError ? text || deniedText : deniedText;
-  const hasBody = Boolean(text || plan || errorText);
+  // An external agent's edit shows the diff it sent (its summary is then a unified diff).
+  const diff = !direct && item.verdict === 'external' && item.summary?.startsWith('--- ') ? item.summary : '';
+  const hasBody = Boolean(text || plan || errorText || diff);
 
   return (
     <article
@@ -65,6 +67,11 @@ export function ToolCard({ item }: { item: ToolItem | DirectItem }) {
       {open && hasBody && (
         <div className="tool-card__body">
           {plan && <Markdown source={plan} className="tool-card__plan" />}
+          {diff && (
+            <pre className="tool-card__output tool-card__diff mono" data-testid="tool-diff">
+              {diff}
+            </pre>
+          )}
           {answered ? (
             <div className="tool-card__answer" data-testid="tool-answer">
               <span className="tool-card__answer-label">{t('composer.tool.answer')}</span>

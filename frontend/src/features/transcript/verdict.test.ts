@@ -38,3 +38,15 @@ describe('one summary per call, from its input, the same live and after a reload
     expect(callSummary('mystery', { a: 1 })).toBe('{"a":1}');
   });
 });
+
+describe('callSummary of an external agent\'s shell call', () => {
+  it('reads every agent\'s command shape and never shows a bare cwd', () => {
+    expect(callSummary('bash', { command: 'go test ./...', cwd: '/ws', description: 'Run' })).toBe('go test ./...');
+    expect(callSummary('shell', { command: ['bash', '-lc', 'rm -rf build'], cwd: '/ws' })).toBe('rm -rf build');
+    expect(callSummary('shell', { command: ['git', 'status'] })).toBe('git status');
+    expect(callSummary('shell', { cmd: 'make', cwd: '/ws' })).toBe('make');
+    expect(callSummary('shell', { commands: [['npm', 'install'], ['npm', 'test']] })).toBe('npm install; npm test');
+    expect(callSummary('terminal', { command: 'npm', args: ['run', 'build'], cwd: '/ws' })).toBe('npm run build');
+    expect(callSummary('bash', { cwd: '/ws' })).toBe('');
+  });
+});

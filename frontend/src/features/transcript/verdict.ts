@@ -70,6 +70,35 @@ const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 /** Keys an input is summed up by, in order of preference: ours, then those external agents use. */
 const SUMMARY_KEYS = ['command', 'path', 'file_path', 'pattern', 'question', 'url', 'query'];
 
+/** Keys that say where or how a call runs, not what it does: never a call's summary on their own. */
+const QUIET_KEYS = new Set(['cwd', 'workdir', 'timeout', 'env', 'description', 'with_escalated_permissions', 'justification', 'sandbox_permissions']);
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', '/bin/sh', '/bin/bash', '/bin/zsh', '/usr/bin/bash', '/usr/bin/zsh', 'pwsh', 'powershell', 'cmd']);
+
+function words(v: unknown): string {
+  if (typeof v === 'string') return v.trim();
+  if (!Array.isArray(v)) return '';
+  const parts = v.map((p) => (typeof p === 'string' ? p : Array.isArray(p) ? words(p) : '')).filter((p) => p !== '');
+  const [sh = '', flag = '', line = ''] = parts;
+  if (parts.length === 3 && SHELLS.has(sh) && flag.startsWith('-') && flag.includes('c')) return line.trim();
+  return parts.join(v.length > 0 && v.every(Array.isArray) ? '; ' : ' ');
+}
+
+/**
+ * The shell command in an input, however the agent names it: ours and opencode's and
+ * claude-code-acp's "command" string, codex-acp's argv (often wrapped in "bash -lc"), "cmd",
+ * "commands", "argv"; a terminal's "command" with its "args". Mirrors the runtime's reading.
+ */
+export function commandOf(o: Record<string, unknown>): string {
+  for (const k of ['command', 'cmd', 'commands', 'argv', 'script']) {
+    const s = words(o[k]);
+    if (!s) continue;
+    const args = k === 'command' ? words(o.args) : '';
+    return args ? `${s} ${args}` : s;
+  }
+  return '';
+}
+
 /**
  * The one line a tool card's header says about a call, from its input alone, so it reads the same
  * while the call runs and after a reload: a command, a path, a pattern (and where), a question,
@@ -84,9 +113,13 @@ export function callSummary(name: string, input: unknown): string {
     return oneLine(splitTitle(plan).title || plan.trim().split('\n')[0] || '');
   }
   if (name === 'grep' && str('pattern')) return oneLine(str('path') ? `${str('pattern')} · ${str('path')}` : str('pattern'));
+  const cmd = commandOf(o);
+  if (cmd) return oneLine(cmd);
   for (const k of SUMMARY_KEYS) if (str(k)) return oneLine(str(k));
+  const telling = Object.fromEntries(Object.entries(o).filter(([k]) => !QUIET_KEYS.has(k)));
+  if (Object.keys(telling).length === 0) return '';
   try {
-    return oneLine(JSON.stringify(input));
+    return oneLine(JSON.stringify(telling));
   } catch {
     return '';
   }

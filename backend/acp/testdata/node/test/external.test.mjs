@@ -145,6 +145,20 @@ test("11. agentdesk run: Chat refused with exit 2; the agent's own calls are lab
   assert.match(own.stdout, /→ List files .* \[the agent's own\]/);
 });
 
+test("12. a shell call the agent ran without asking shows its command and what it changed", async () => {
+  const dir = tempDir();
+  const id = await externalSession(dir, fixtureCommand());
+  const r = await agentdesk(dir, ["run", "--session", id, "selfshell"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /→ bash echo hi > shell-out\.txt \[the agent's own\]/);
+  assert.doesNotMatch(r.stdout, /"cwd"/);
+  assert.match(r.stdout, /^ {2}A shell-out\.txt$/m, "the snapshots around the call say what it changed");
+  const json = await run(dir, id, "selfshell");
+  const cards = json.stdout.trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.name === "tool.call");
+  assert.ok(cards.length > 0, json.stdout);
+  assert.equal(cards.at(-1).data.summary, "echo hi > shell-out.txt");
+});
+
 test("the chain: an editor drives agentdesk acp on a session of an external agent", async () => {
   const dir = tempDir();
   const id = await externalSession(dir, fixtureCommand());

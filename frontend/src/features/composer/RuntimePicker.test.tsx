@@ -1,0 +1,81 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { AgentFactView } from '../../bridge/generated';
+import { I18nProvider } from '../../i18n/I18nProvider';
+import { RuntimePicker } from './RuntimePicker';
+
+const OPENCODE = 'opencode acp';
+const CODEX = 'npx @zed-industries/codex-acp';
+const CLAUDE = 'npx @zed-industries/claude-code-acp';
+
+const facts: AgentFactView[] = [
+  {
+    command: OPENCODE,
+    calls: 3,
+    asked: false,
+    modes: [
+      { id: 'build', name: 'build' },
+      { id: 'plan', name: 'plan' },
+    ],
+    planMode: 'plan',
+    at: '2026-12-05T00:00:00Z',
+  },
+  {
+    command: CODEX,
+    calls: 2,
+    asked: true,
+    modes: [
+      { id: 'read-only', name: 'Read Only' },
+      { id: 'auto', name: 'Default' },
+      { id: 'full-access', name: 'Full Access' },
+    ],
+    planMode: 'read-only',
+    at: '2026-12-05T00:00:00Z',
+  },
+];
+
+async function open(value: string, lang: 'en' | 'zh-CN' = 'en') {
+  render(
+    <I18nProvider lang={lang}>
+      <RuntimePicker value={value} agents={[OPENCODE, CODEX, CLAUDE]} facts={facts} onChange={() => {}} />
+    </I18nProvider>,
+  );
+  await userEvent.setup().click(screen.getByTestId('runtime-picker'));
+  const option = (command: string) => screen.getAllByTestId('runtime-option').find((o) => o.getAttribute('data-agent') === command)!;
+  return option;
+}
+
+describe('RuntimePicker: the truth about each agent', () => {
+  it('warns plainly about an agent that did not ask before its last changes', async () => {
+    const option = await open(OPENCODE);
+    const asking = option(OPENCODE).querySelector('[data-testid="runtime-asking"]')!;
+    expect(asking.getAttribute('data-asking')).toBe('never');
+    expect(asking.textContent).toBe('This agent did not ask before its last changes: AgentDesk cannot hold it to Ask');
+    expect(screen.getByTestId('runtime-never-asks')).toBeTruthy();
+    expect(screen.getByTestId('runtime-picker').getAttribute('title')).toContain('cannot hold it to Ask');
+  });
+
+  it("says an agent asked, lists its modes and maps Smart · Plan to codex's read-only", async () => {
+    const option = await open(CODEX);
+    const el = option(CODEX);
+    expect(el.querySelector('[data-testid="runtime-asking"]')!.getAttribute('data-asking')).toBe('asked');
+    expect(el.textContent).toContain('Asked for permission before its calls in its last session');
+    expect(el.textContent).toContain('Its modes: Read Only, Default, Full Access');
+    expect(el.textContent).toContain('Smart · Plan runs it in its Read Only mode');
+    expect(screen.queryByTestId('runtime-never-asks')).toBeNull();
+  });
+
+  it('claims nothing about an agent it has not seen run', async () => {
+    const option = await open('');
+    const el = option(CLAUDE);
+    expect(el.querySelector('[data-testid="runtime-asking"]')!.getAttribute('data-asking')).toBe('unknown');
+    expect(el.textContent).toContain('Not run yet');
+    expect(el.textContent).not.toContain('Asked for permission');
+  });
+
+  it('speaks Chinese too', async () => {
+    const option = await open(OPENCODE, 'zh-CN');
+    expect(option(OPENCODE).textContent).toContain('无法让它遵守');
+  });
+});
