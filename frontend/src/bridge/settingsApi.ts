@@ -100,6 +100,7 @@ export function createSettingsApi(getTransport = transport) {
       setDefaultPermission: (permissionMode: Permission) =>
         call('Settings.SetDefaultPermission', { permissionMode }),
       setDecisionTimeout: (value: string) => call('Settings.SetDecisionTimeout', { value }),
+      setStepLimit: (value: string) => call('Settings.SetStepLimit', { value }),
       setTheme: (theme: Theme) => call('Settings.SetTheme', { theme }),
       setProvider: (choice: ProviderChoice) => call('Settings.SetProvider', choice),
       saveKey: (provider: KeyProvider, key: string) => call('Settings.SaveKey', { provider, key }),

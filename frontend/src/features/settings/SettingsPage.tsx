@@ -7,6 +7,7 @@ import { AboutSection, type InfoState } from './AboutSection';
 import { CheckpointsSection } from './CheckpointsSection';
 import { useAppSettings } from './appSettingsStore';
 import { DecisionTimeoutField } from './DecisionTimeoutField';
+import { StepLimitField } from './StepLimitField';
 import { DefaultPermissionPicker } from './DefaultPermissionPicker';
 import { ExternalAgentsSection } from './ExternalAgentsSection';
 import { LanguagePicker } from './LanguagePicker';
@@ -88,6 +89,9 @@ export function SettingsPage({
               value={settings.decisionTimeout}
               onSave={async (value) => store.apply(await api.settings.setDecisionTimeout(value))}
             />
+            {settings.stepLimit !== undefined && (
+              <StepLimitField value={settings.stepLimit} onSave={async (value) => store.apply(await api.settings.setStepLimit(value))} />
+            )}
           </SettingsSection>
           <ShellSection settings={settings} store={store} />
           <SensitivePathsSection settings={settings} store={store} />

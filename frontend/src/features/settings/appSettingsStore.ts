@@ -41,6 +41,8 @@ export function normalizeSettings(raw: unknown): AppSettings {
     language: oneOf<Language>(LANGUAGES, r.language, 'en'),
     defaultPermission: oneOf<Permission>(PERMISSIONS, r.defaultPermission, 'ask'),
     decisionTimeout: str(r.decisionTimeout),
+    // An older server that does not send it shows no field rather than a made-up limit.
+    ...(typeof r.stepLimit === 'number' && r.stepLimit > 0 ? { stepLimit: r.stepLimit } : {}),
     theme: oneOf<Theme>(THEMES, r.theme, 'system'),
     provider: {
       kind: oneOf(PROVIDER_KINDS, p.kind, ''),

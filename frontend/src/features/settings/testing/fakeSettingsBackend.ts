@@ -8,6 +8,7 @@ export function defaultSettings(patch: Partial<AppSettings> = {}): AppSettings {
     language: 'en',
     defaultPermission: 'ask',
     decisionTimeout: '10m0s',
+    stepLimit: 200,
     theme: 'system',
     provider: { kind: 'anthropic', model: '', baseUrl: '', keys: { anthropic: '', openai: '' } },
     providerReady: true,
@@ -90,6 +91,14 @@ export class FakeSettingsBackend extends FakeTransportBase {
         const m = DURATION.exec(r.value ?? '');
         if (!m) throw new BridgeError('INVALID_VALUE', `“${r.value}” is not a duration between 10s and 24h.`, { Value: r.value });
         this.settings.decisionTimeout = m[2] === 's' ? `${m[1]}s` : m[2] === 'm' ? `${m[1]}m0s` : `${m[1]}h0m0s`;
+        return this.changed();
+      }
+      case 'Settings.SetStepLimit': {
+        const n = Number(r.value);
+        if (!/^\d+$/.test(r.value ?? '') || n < 1 || n > 10000) {
+          throw new BridgeError('INVALID_VALUE', `“${r.value}” is not a valid step-limit. Allowed: 1…10000.`, { Value: r.value });
+        }
+        this.settings.stepLimit = n;
         return this.changed();
       }
       case 'Settings.SetExternalStartTimeout': {
