@@ -8,7 +8,7 @@ import (
 	"agentdesk/backend/provider"
 )
 
-// How a step reaches the log (issue 11): in one transaction where it can. The model's answer
+// How a step reaches the log: in one transaction where it can. The model's answer
 // with calls is held back, and so are the cards and results of the read calls (read, glob,
 // grep) that follow it; what is held is committed together, with the next event the turn
 // records, when the step's calls end, before a call that is not a read is announced (so before

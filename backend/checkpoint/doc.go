@@ -1,5 +1,5 @@
 // Package checkpoint keeps snapshots of a workspace so that every change the agent makes can be
-// seen and undone (issue 14): before every turn and around every approved write, edit or shell
+// seen and undone: before every turn and around every approved write, edit or shell
 // command, the files of the workspace are recorded; any snapshot can be compared with another or
 // with the disk, and restored.
 //

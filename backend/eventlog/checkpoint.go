@@ -2,7 +2,7 @@ package eventlog
 
 import "errors"
 
-// Log types of checkpoints, restores and reviews (issue 14).
+// Log types of checkpoints, restores and reviews.
 const (
 	TypeCheckpoint = "checkpoint.taken"
 	TypeRestore    = "checkpoint.restored"

@@ -2,7 +2,7 @@ package eventlog
 
 import "errors"
 
-// TypeContextCompacted is the log type of a compaction (issue 11).
+// TypeContextCompacted is the log type of a compaction.
 const TypeContextCompacted = "context.compacted"
 
 // ContextCompacted is the runtime summarising the oldest part of the model's history because

@@ -13,7 +13,7 @@ import (
 	"agentdesk/backend/errs"
 )
 
-// Settings of the checkpoint store and of the review of changes (issue 14).
+// Settings of the checkpoint store and of the review of changes.
 const (
 	SettingCheckpointQuota   = "checkpoint_quota"
 	SettingCheckpointMaxFile = "checkpoint_max_file_size"

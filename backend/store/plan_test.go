@@ -122,7 +122,7 @@ func exerciseEveryReadAndWrite(t *testing.T, s *Store) {
 }
 
 // Every statement the app runs reads through an index: none scans a whole table, so what a
-// person waits for does not grow with the sessions and events they have (issue 11).
+// person waits for does not grow with the sessions and events they have.
 func TestEveryQueryUsesAnIndex(t *testing.T) {
 	s, _ := openTemp(t)
 	ran := traceStatements(t, s)

@@ -1,4 +1,4 @@
-// Command gendata builds a data folder the size of a year of use (issue 11: 10,000 sessions,
+// Command gendata builds a data folder the size of a year of use (10,000 sessions,
 // 1,000,000 events) through the store's own API, for the scale benchmarks (build/scripts/bench.sh)
 // and for trying the app on it: agentdesk --data-dir DIR.
 //

@@ -1,4 +1,4 @@
-// Package scaledata builds data folders the size of a year of use (issue 11: 10,000 sessions,
+// Package scaledata builds data folders the size of a year of use (10,000 sessions,
 // 1,000,000 events), through the store's own API, for the scale benchmarks and for trying the
 // app on them (build/gendata). The contents look like real work: turns of a prompt, tool calls
 // with their results and an answer, a mode switch now and then, over a few workspaces.
@@ -27,7 +27,7 @@ type Spec struct {
 	Medium   int `json:"medium"`
 }
 
-// Year is a year of use, as issue 11 measured it.
+// Year is a year of use, as it was measured from outside.
 var Year = Spec{Sessions: 10_000, Events: 1_000_000, Big: 100_000, Medium: 10_000}
 
 // Smoke is small enough to build in a test run: the same shapes, a few seconds.

@@ -20,7 +20,7 @@ import (
 	"agentdesk/backend/store"
 )
 
-// What opencode and acpx showed (issue 13), each against the fixture agent, which behaves the
+// What opencode and acpx showed, each against the fixture agent, which behaves the
 // way those agents were seen to.
 
 // sessionOn creates a session on the fixture started with flags, saving that command line.

@@ -64,7 +64,7 @@ describe('App shell', () => {
     expect((within(composer).getByTestId('composer-input') as HTMLTextAreaElement).value).toBe('Fix the login bug');
   });
 
-  it('picks an external agent for a new task next to mode and permission; Chat is not offered for it (issue 12)', async () => {
+  it('picks an external agent for a new task next to mode and permission; Chat is not offered for it', async () => {
     const fake = new FakeTransport();
     fake.externalAgents = ['goose acp'];
     fake.providerReady = false; // an external agent needs no model of ours
@@ -92,7 +92,7 @@ describe('App shell', () => {
     expect(screen.queryByTestId('mode-option-chat')).toBeNull();
   });
 
-  it('a link to a session beyond the loaded pages opens it; a link to an unknown one shows the newest (issue 11)', async () => {
+  it('a link to a session beyond the loaded pages opens it; a link to an unknown one shows the newest', async () => {
     const many = Array.from({ length: 8 }, (_, i) => session(`s${i}`, `Task ${i}`, `2025-01-01T0${i}:00:00Z`));
     const fake = new FakeTransport({ sessions: many });
     fake.pageSize = 3;

@@ -173,7 +173,7 @@ describe('HTTP transport: events over one WebSocket', () => {
     expect(FakeSocket.all).toHaveLength(4);
   });
 
-  it('says when the event stream drops and when it is back, once per change (issue 12)', () => {
+  it('says when the event stream drops and when it is back, once per change', () => {
     const t = createHttpTransport(deps());
     const states: boolean[] = [];
     t.onConnection?.((up) => states.push(up));

@@ -7,7 +7,7 @@ type Handler = (req: FakeRequest) => unknown;
 
 /**
  * The shell's fake of the Go app API: FakeTransport (sessions, language) plus the composer,
- * transcript, decision and settings methods of issue 5, with their broadcasts.
+ * transcript, decision and settings methods, with their broadcasts.
  */
 export class FakeDesk extends FakeTransport {
   defaultPermission: Permission | null = 'ask';

@@ -158,7 +158,7 @@ describe('the session composer', () => {
     expect(screen.queryByTestId('chip-note')).toBeNull();
   });
 
-  it('every status label tells the truth of the turn now: a plan approved, then a write waiting (issue 12)', async () => {
+  it('every status label tells the truth of the turn now: a plan approved, then a write waiting', async () => {
     const { fake } = await openSession();
     const started = { sessionId: 's1', turnId: 't1', executionMode: 'plan', reasonKey: 'route.reason.override', prompt: 'Plan it' };
     act(() => fake.emit('turn.started', started));

@@ -158,7 +158,7 @@ export function SessionComposer({
   );
 }
 
-/** A fresh demo session lands with a suggested first message in the box (issue 12). */
+/** A fresh demo session lands with a suggested first message in the box. */
 function useDemoSuggestion(session: Session, empty: boolean, text: string, setText: (s: string) => void) {
   const t = useT();
   // A draft the person left wins over the suggestion, and clearing it does not bring one back.

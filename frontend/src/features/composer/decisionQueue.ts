@@ -16,7 +16,7 @@ export interface Note {
 export interface QueueState {
   pending: Decision[];
   fnFormOpen: boolean;
-  /** Send found no model to send to: the box offers the set-up (issue 12). */
+  /** Send found no model to send to: the box offers the set-up. */
   setupOpen: boolean;
   note: Note | null;
 }

@@ -10,7 +10,7 @@ const t = makeT(catalog, 'en');
 const none: RunsOnSettings = { provider: { kind: '', model: '', baseUrl: '', keys: { anthropic: '', openai: '' } }, providerReady: false };
 
 describe('what the composer says the turn runs on', () => {
-  it('with serve --provider scripted it names the command line’s provider, never “No model set up” (issue 12)', () => {
+  it('with serve --provider scripted it names the command line’s provider, never “No model set up”', () => {
     const scripted: RunsOnSettings = { ...none, providerReady: true, commandLine: { kind: 'scripted' } };
     expect(modelLabelText(t, scripted, null)).toBe('Scripted');
     expect(canRun(scripted, null)).toBe(true);

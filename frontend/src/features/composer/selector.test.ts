@@ -50,7 +50,7 @@ describe('the selector', () => {
     expect(cyclePreference(chat)).toEqual(smart);
   });
 
-  it('keeps a pinned override through the cycle (issue 12)', () => {
+  it('keeps a pinned override through the cycle', () => {
     let p = { interactionMode: 'smart' as const, executionOverride: 'debug' as const } as Preference;
     let pin = nextPin(DEFAULT_PIN, p);
     const seen: string[] = [];

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildDiff, fileLines, sideBySide } from './diffModel';
 import { highlightLines, languageOf } from './highlight';
 
-describe('the diff of an approval (issue 12)', () => {
+describe('the diff of an approval', () => {
   const before = 'package a\n\nfunc A() int {\n\treturn 1\n}\n\nfunc B() {}\n';
   const after = 'package a\n\nfunc A() int {\n\treturn 2\n}\n\nfunc B() {}\n';
 

@@ -8,7 +8,7 @@ const en = makeT(catalog, 'en');
 const zh = makeT(catalog, 'zh-CN');
 
 describe('results in the person’s language, from the message the server sends with them', () => {
-  it('localizes what the tool itself wrote (issue 12: 简体中文 tool summaries)', () => {
+  it('localizes what the tool itself wrote (简体中文 tool summaries)', () => {
     const created = { key: 'tool.result.write.created', args: { Path: 'hello.sh', Bytes: 33 } };
     expect(resultText(en, 'Created hello.sh: wrote 33 bytes.', created)).toBe('Created hello.sh (33 bytes).');
     expect(resultText(zh, 'Created hello.sh: wrote 33 bytes.', created)).toBe('已创建 hello.sh（33 字节）。');

@@ -103,7 +103,7 @@ describe('mode switches before a turn', () => {
   const dividers = (t: Transcript) =>
     groupTranscript(t).flatMap((b) => (b.kind === 'item' && b.item.type === 'mode' ? [`${b.item.interactionMode}:${b.item.executionOverride}`] : []));
 
-  it('collapse into one divider with the mode the next turn runs in (issue 12)', () => {
+  it('collapse into one divider with the mode the next turn runs in', () => {
     const t = play([mode('smart', 'plan'), started('t1', 'Plan it'), mode('chat'), mode('smart'), mode('smart', 'debug'), started('t2', 'Debug it')]);
     expect(dividers(t)).toEqual(['smart:plan', 'smart:debug']);
   });
@@ -128,7 +128,7 @@ describe('mode switches before a turn', () => {
 });
 
 describe('what the running turn runs as', () => {
-  it('is its start mode until a plan is approved inside it, then what the plan runs as (issue 12)', () => {
+  it('is its start mode until a plan is approved inside it, then what the plan runs as', () => {
     const plan: TranscriptAction = {
       type: 'turn.started',
       e: { sessionId: 's1', turnId: 't1', executionMode: 'plan', reasonKey: 'route.reason.override', prompt: 'Plan it' },

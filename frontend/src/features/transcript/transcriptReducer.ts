@@ -423,7 +423,7 @@ const samePref = (a: ModeItem, b: ModeItem) => a.interactionMode === b.interacti
 
 /**
  * Mode switches in a row — the person trying the selector before a message — are one change: only
- * the last shows, and not at all when it lands back on the mode already in force (issue 12).
+ * the last shows, and not at all when it lands back on the mode already in force.
  */
 export function collapseModes(items: Item[]): Item[] {
   const out: Item[] = [];
@@ -478,7 +478,7 @@ function afterPlan(m: Pick<ModeItem, 'interactionMode' | 'executionOverride'>): 
 /**
  * What the running turn runs as now. A turn starts in its resolved mode; a change inside it (a plan
  * approved) is a mode item after its message, so after a reload too the label tells the truth of
- * the turn at this moment, not of its start (issue 12).
+ * the turn at this moment, not of its start.
  */
 export function runningMode(t: Pick<Transcript, 'running' | 'turns' | 'items'>): ExecutionMode | null {
   const turn = t.turns.find((x) => x.id === t.running);

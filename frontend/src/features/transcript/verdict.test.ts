@@ -8,7 +8,7 @@ const t = makeT(catalog, 'en');
 const base = { verdict: 'allow' as const, layer: 'profile', code: '', approved: '', done: true };
 
 describe('a question or a plan review says how the person answered, never “Allowed”', () => {
-  it('a timed-out question is not shown as allowed (issue 12)', () => {
+  it('a timed-out question is not shown as allowed', () => {
     expect(verdictView({ ...base, name: 'ask_user', approved: 'timed_out' }, t)).toEqual({ tone: 'danger', text: 'No answer, timed out' });
     expect(verdictView({ ...base, name: 'ask_user', approved: 'answered' }, t)?.text).toBe('Answered');
     expect(verdictView({ ...base, name: 'exit_plan_mode', approved: 'keep_planning' }, t)?.text).toBe('Keep planning');

@@ -1,6 +1,6 @@
 // AgentDesk as the client of an external ACP agent: the fixture agent (written with the
 // official TypeScript SDK) behaves as opencode was seen to — modes only as a config option, a
-// bare first tool_call — and `agentdesk run` drives it. One case per point of issue 13; the
+// bare first tool_call — and `agentdesk run` drives it. One case per point of what a real user hit; the
 // cases on `agentdesk acp` as the agent are in agentdesk.test.mjs, and the whole chain (an
 // editor, `agentdesk acp`, an external agent) is at the end.
 import { test } from "node:test";

@@ -1,7 +1,7 @@
 import type { ComposerMode } from '../../ComposerMode';
 import { SetupBody } from './SetupBody';
 
-/** No model is set up: Send shows what is missing and the ways to set one up (issue 12). */
+/** No model is set up: Send shows what is missing and the ways to set one up. */
 export const setupMode: ComposerMode<null> = {
   id: 'setup',
   title: (_d, t) => t('composer.setup.title'),
