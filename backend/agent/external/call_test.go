@@ -69,8 +69,8 @@ func TestDescribeNeverShowsOnlyWhereACallRuns(t *testing.T) {
 	if got := c.Describe(); got != "bash" {
 		t.Errorf("a call that says only where it runs: %q", got)
 	}
-	c.Input = json.RawMessage(`{"cwd":"/ws","pattern":"TODO"}`)
-	if got := c.Describe(); got != `{"pattern":"TODO"}` {
+	c.Input = json.RawMessage(`{"cwd":"/ws","pattern":"needle"}`)
+	if got := c.Describe(); got != `{"pattern":"needle"}` {
 		t.Errorf("what it says beyond that: %q", got)
 	}
 }

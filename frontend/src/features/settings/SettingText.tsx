@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent, type KeyboardEvent, type ReactNode
 import { useT } from '../../i18n/I18nProvider';
 import { describeError } from '../../ui/errors';
 import { SettingLabel } from './SettingLabel';
-import type { Action } from './useAction';
+import { useAction, type Action } from './useAction';
 
 /** A setting's text as the person edits it: while they type (editing), changes from elsewhere wait. */
 export interface Draft {
@@ -108,5 +108,46 @@ export function TextSettingRow({
       </div>
       <SettingError id={box.id} testId={box.testId} error={box.save.error} />
     </form>
+  );
+}
+
+/**
+ * A one-value setting typed as text: its saved value shown, Save (or Enter) sends what was typed,
+ * and the server's refusal is said under it. The server validates; the page only trims.
+ */
+export function SavedTextRow({
+  id,
+  testId,
+  saved,
+  title,
+  help,
+  onSave,
+}: {
+  id: string;
+  testId: string;
+  saved: string;
+  title: ReactNode;
+  help: ReactNode;
+  onSave: (value: string) => Promise<unknown>;
+}) {
+  const draft = useDraft(saved);
+  const save = useAction(onSave);
+  const dirty = draft.text.trim() !== saved;
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (dirty && (await save.run(draft.text.trim()))) draft.setEditing(false);
+  };
+  return (
+    <TextSettingRow
+      id={id}
+      testId={testId}
+      title={title}
+      help={help}
+      onSubmit={(e) => void submit(e)}
+      draft={draft}
+      save={save}
+      dirty={dirty}
+      short
+    />
   );
 }

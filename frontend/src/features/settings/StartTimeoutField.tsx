@@ -1,8 +1,7 @@
-import { useId, type FormEvent } from 'react';
+import { useId } from 'react';
 import { useT } from '../../i18n/I18nProvider';
 import { formatDuration } from './duration';
-import { TextSettingRow, useDraft } from './SettingText';
-import { useAction } from './useAction';
+import { SavedTextRow } from './SettingText';
 
 /**
  * How long an external agent may take to start: initialize and opening its session. A loaded
@@ -10,26 +9,14 @@ import { useAction } from './useAction';
  */
 export function StartTimeoutField({ value, onSave }: { value: string; onSave: (value: string) => Promise<unknown> }) {
   const t = useT();
-  const id = useId();
-  const saved = formatDuration(value);
-  const draft = useDraft(saved);
-  const save = useAction(onSave);
-  const dirty = draft.text.trim() !== saved;
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (dirty && (await save.run(draft.text.trim()))) draft.setEditing(false);
-  };
   return (
-    <TextSettingRow
-      id={id}
+    <SavedTextRow
+      id={useId()}
       testId="start-timeout"
+      saved={formatDuration(value)}
       title={t('settings.agents.startTimeout.label')}
       help={t('settings.agents.startTimeout.help', { Min: '5s', Max: '30m' })}
-      onSubmit={(e) => void submit(e)}
-      draft={draft}
-      save={save}
-      dirty={dirty}
-      short
+      onSave={onSave}
     />
   );
 }

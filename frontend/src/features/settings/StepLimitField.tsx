@@ -1,7 +1,6 @@
-import { useId, type FormEvent } from 'react';
+import { useId } from 'react';
 import { useT } from '../../i18n/I18nProvider';
-import { TextSettingRow, useDraft } from './SettingText';
-import { useAction } from './useAction';
+import { SavedTextRow } from './SettingText';
 
 /**
  * How many model requests a turn makes before it pauses to ask whether to go on: a long task is
@@ -10,26 +9,14 @@ import { useAction } from './useAction';
  */
 export function StepLimitField({ value, onSave }: { value: number; onSave: (value: string) => Promise<unknown> }) {
   const t = useT();
-  const id = useId();
-  const saved = value > 0 ? String(value) : '';
-  const draft = useDraft(saved);
-  const save = useAction(onSave);
-  const dirty = draft.text.trim() !== saved;
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (dirty && (await save.run(draft.text.trim()))) draft.setEditing(false);
-  };
   return (
-    <TextSettingRow
-      id={id}
+    <SavedTextRow
+      id={useId()}
       testId="step-limit"
+      saved={value > 0 ? String(value) : ''}
       title={t('settings.stepLimit.label')}
       help={t('settings.stepLimit.help', { Min: 1, Max: 10000 })}
-      onSubmit={(e) => void submit(e)}
-      draft={draft}
-      save={save}
-      dirty={dirty}
-      short
+      onSave={onSave}
     />
   );
 }
