@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/netip"
+	"slices"
 	"strings"
 	"time"
 
@@ -121,6 +122,9 @@ func (p *Proxy) addresses(ctx context.Context, t target) ([]netip.Addr, *errs.Er
 	if p.loopback.covers(t.host) {
 		return []netip.Addr{netip.AddrFrom4([4]byte{127, 0, 0, 1})}, nil
 	}
+	if a, ok := p.localService(t); ok {
+		return []netip.Addr{a}, nil
+	}
 	addrs, err := p.lookup(ctx, t.host)
 	if err != nil {
 		return nil, errs.Wrap(ResolveFailed, err, "Host", t.host, "Problem", problem(err))
@@ -176,4 +180,19 @@ func problem(err error) string {
 		s = s[i+2:]
 	}
 	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// localService is the loopback address of a request for a local service the person named
+// (Config.LocalPorts): localhost, 127.0.0.1 or ::1 at one of those ports, never resolved.
+func (p *Proxy) localService(t target) (netip.Addr, bool) {
+	if !slices.Contains(p.local, t.port) {
+		return netip.Addr{}, false
+	}
+	switch t.host {
+	case "localhost", "127.0.0.1":
+		return netip.AddrFrom4([4]byte{127, 0, 0, 1}), true
+	case "::1":
+		return netip.IPv6Loopback(), true
+	}
+	return netip.Addr{}, false
 }

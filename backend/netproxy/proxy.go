@@ -50,6 +50,11 @@ type Config struct {
 	Resolver Resolver
 	// Loopback lets tests reach 127.0.0.1 under chosen names; see LoopbackForTests.
 	Loopback *Loopback
+	// LocalPorts are ports of this machine the person named for a local service, such as a model
+	// server an external agent talks to: a request for localhost, 127.0.0.1 or ::1 at one of them
+	// is dialled on the loopback address once the policy approves it. Every other loopback,
+	// private or own address stays refused.
+	LocalPorts []int
 }
 
 // Event records one request, for the transcript.
@@ -75,6 +80,7 @@ type Proxy struct {
 	log      func(Event)
 	resolver Resolver
 	loopback *Loopback
+	local    []int
 	messages *i18n.Bundle
 
 	listener  *net.UnixListener
@@ -125,7 +131,7 @@ func Listen(socketPath string, cfg Config) (*Proxy, error) {
 
 func newProxy(path string, cfg Config, messages *i18n.Bundle) *Proxy {
 	p := &Proxy{
-		path: path, mode: cfg.Mode.effective(), decide: cfg.Decide, log: cfg.Log, resolver: cfg.Resolver, loopback: cfg.Loopback,
+		path: path, mode: cfg.Mode.effective(), decide: cfg.Decide, log: cfg.Log, resolver: cfg.Resolver, loopback: cfg.Loopback, local: cfg.LocalPorts,
 		messages: messages, accepted: make(chan struct{}), served: make(chan struct{}),
 		conns: map[net.Conn]struct{}{},
 	}

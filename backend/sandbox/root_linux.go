@@ -41,16 +41,17 @@ func isolate(p Policy, v View) error {
 	return pivot(root, p.Workspace)
 }
 
-// showToolchain binds the toolchain read-only and the caches read-write. A top-level link (such
-// as /bin -> usr/bin) is copied as a link, so it resolves inside the new root.
+// showToolchain binds the caches read-write, then the toolchain read-only: a read-only folder
+// inside a writable one stays read-only, its mount on top. A top-level link (such as /bin ->
+// usr/bin) is copied as a link, so it resolves inside the new root.
 func showToolchain(root string, v View) error {
-	for _, dir := range v.ReadOnly {
-		if err := showPath(root, dir, true); err != nil {
+	for _, dir := range v.ReadWrite {
+		if err := showPath(root, dir, false); err != nil {
 			return err
 		}
 	}
-	for _, dir := range v.ReadWrite {
-		if err := showPath(root, dir, false); err != nil {
+	for _, dir := range v.ReadOnly {
+		if err := showPath(root, dir, true); err != nil {
 			return err
 		}
 	}
@@ -143,7 +144,7 @@ func showDevices(dev string) error {
 // below /tmp would otherwise be writable through the private /tmp's grant), its .git
 // read-only, and hides the data folder where it lies inside something shown.
 func showWorkspace(root string, p Policy) error {
-	if err := bindAt(p.Workspace, filepath.Join(root, p.Workspace), p.ReadOnly); err != nil {
+	if err := bindAt(p.Workspace, filepath.Join(root, p.Workspace), p.ReadOnly || p.WorkspaceReadOnly); err != nil {
 		return err
 	}
 	if err := showGit(root, p); err != nil {

@@ -103,7 +103,7 @@ func writable(p Policy, v *View) []string {
 	if v != nil {
 		dirs = append(dirs, v.ReadWrite...)
 	}
-	if p.Workspace != "" {
+	if p.Workspace != "" && !p.WorkspaceReadOnly {
 		dirs = append(dirs, p.Workspace)
 	}
 	return dirs

@@ -38,6 +38,12 @@ type Policy struct {
 	// Expose lists folders shown read-only besides the view, where namespaces work: a program
 	// installed outside the toolchain (an MCP server's own folder).
 	Expose []string `json:"expose,omitempty"`
+	// WorkspaceReadOnly shows the workspace read-only while reads stay as wide as the view: an
+	// external agent in a mode where its changes must come through AgentDesk's gate.
+	WorkspaceReadOnly bool `json:"workspace_read_only,omitempty"`
+	// Writable lists folders shown read-write besides the workspace, where namespaces work: an
+	// external agent's own state (its sessions, its settings).
+	Writable []string `json:"writable,omitempty"`
 }
 
 // Kind names the confinement the kernel offers.
@@ -154,7 +160,7 @@ func Command(p Policy, shell string, args, env []string) (*exec.Cmd, error) {
 	// app's) keeps the host's file system under Landlock alone.
 	if st.Namespaces && p.TempDir != "" {
 		// The proxy replaces the host's network: a namespace with it has only lo too.
-		req.Namespaces, req.NewNet, req.View = true, !p.Network || p.ProxySocket != "", DefaultView().with(p.Expose)
+		req.Namespaces, req.NewNet, req.View = true, !p.Network || p.ProxySocket != "", DefaultView().with(p.Expose).withWritable(p.Writable)
 	}
 	return helperCommand(req, withTempDir(env, p.TempDir))
 }

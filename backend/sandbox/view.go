@@ -108,3 +108,15 @@ func (v View) with(extra []string) View {
 	}
 	return out
 }
+
+// withWritable adds the folders in extra to what is shown read-write, each once; a folder the
+// view shows read-only is left so (a toolchain never becomes writable through this list).
+func (v View) withWritable(extra []string) View {
+	out := View{ReadOnly: v.ReadOnly, ReadWrite: slices.Clone(v.ReadWrite)}
+	for _, dir := range extra {
+		if filepath.IsAbs(dir) && !coveredBy(filepath.Clean(dir), v.ReadOnly) {
+			out.ReadWrite = appendPresent(out.ReadWrite, filepath.Clean(dir), present)
+		}
+	}
+	return out
+}
