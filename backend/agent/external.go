@@ -9,6 +9,8 @@ import (
 	"agentdesk/backend/errs"
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
+	"agentdesk/backend/policy"
+	"agentdesk/backend/sandbox"
 	"agentdesk/backend/store"
 )
 
@@ -66,7 +68,15 @@ func (r *Runtime) runExternal(t *turn, sess store.Session) (string, string) {
 		return t.fail(errs.New(external.AgentUnavailable, "Agent", command))
 	}
 	x := &extTurn{t: t, command: command, calls: map[string]*extCall{}, cleared: map[string]bool{}}
-	base, err := r.openExternal(t.ctx, sess)
+	in, err := r.opts.Store.GateInputsCached(&t.gate, t.sessionID)
+	if err != nil {
+		return t.fail(err)
+	}
+	confine, err := r.confinement(command, t.exec, in.Permission)
+	if err != nil {
+		return t.fail(err)
+	}
+	base, err := r.openExternal(t.ctx, sess, confine)
 	if err != nil {
 		return t.fail(err)
 	}
@@ -137,15 +147,62 @@ func (r *Runtime) OpenExternal(ctx context.Context, sessionID string) error {
 	if r.opts.External == nil {
 		return errs.New(external.AgentUnavailable, "Agent", sess.ExternalAgent)
 	}
-	_, err = r.openExternal(ctx, sess)
+	pref, err := r.opts.Store.ModeInForce(sessionID)
+	if err != nil {
+		return err
+	}
+	in, err := r.opts.Store.GateInputs(sessionID)
+	if err != nil {
+		return err
+	}
+	// Before a turn the mode may still be Smart's to choose: the agent starts under the mode
+	// it would most likely get, and a turn that needs other terms restarts it.
+	exec := mode.ModeExecute
+	if pref.Preference.Override.IsSet() {
+		exec = mode.ExecutionMode(pref.Preference.Override)
+	}
+	confine, err := r.confinement(sess.ExternalAgent, exec, in.Permission)
+	if err != nil {
+		return err
+	}
+	_, err = r.openExternal(ctx, sess, confine)
 	return err
+}
+
+// confinement is how a session's agent process runs for a turn in exec under permission perm:
+// in the sandbox, with the workspace writable only where changes run unasked (Auto and Full in
+// a mode that may change files) and the network limited to the agent's reach. Only Full access
+// runs an agent unconfined, where the kernel offers no sandbox; elsewhere that is refused.
+func (r *Runtime) confinement(command string, exec mode.ExecutionMode, perm policy.PermissionMode) (*external.Confinement, error) {
+	if !sandbox.Status().Namespaces {
+		if perm == policy.Full {
+			return nil, nil
+		}
+		return nil, errs.New(external.NeedsSandbox, "Agent", command)
+	}
+	reach, err := r.AgentReach(command)
+	if err != nil {
+		return nil, err
+	}
+	return &external.Confinement{Writable: exec.Profile().MayMutate && perm.EditsInsideRun(), Reach: reach,
+		DataDir: r.opts.DataDir}, nil
+}
+
+// AgentReach is what the agent started by command may reach: what the person saved in
+// Settings, else the defaults its name implies.
+func (r *Runtime) AgentReach(command string) (external.Reach, error) {
+	saved, ok, err := r.opts.Store.SavedAgentReach(command)
+	if err != nil || !ok {
+		return external.DefaultReach(command), err
+	}
+	return external.Reach(saved), nil
 }
 
 // openExternal starts the session's agent unless it runs, announcing it, and remembers the
 // session id the agent gave, for session/load after a restart.
-func (r *Runtime) openExternal(ctx context.Context, sess store.Session) (external.Session, error) {
+func (r *Runtime) openExternal(ctx context.Context, sess store.Session, confine *external.Confinement) (external.Session, error) {
 	s := external.Session{SessionID: sess.ID, Command: sess.ExternalAgent, Workspace: sess.Workspace,
-		StartTimeout: r.opts.Store.ExternalStartTimeout()}
+		StartTimeout: r.opts.Store.ExternalStartTimeout(), Confine: confine}
 	if info, ok := r.opts.External.Info(sess.ID); ok {
 		s.AgentSession = info.AgentSession
 		return s, nil

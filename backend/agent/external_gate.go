@@ -256,25 +256,36 @@ func (x *extTurn) fsGate(ctx context.Context, g *gated, verb string, diffs []ext
 	if err != nil {
 		return "", x.declined(err)
 	}
+	return x.clientCall(ctx, g, v, func(id string) external.ToolCall {
+		input, _ := json.Marshal(map[string]string{"path": g.desc.Gate.Path})
+		c := external.ToolCall{ID: id, Title: verb + " " + g.desc.Gate.Path, Kind: verb,
+			Input: input, Locations: []string{g.desc.Gate.Path}, Diffs: diffs}
+		if verb == "write" {
+			c.Kind = "edit"
+		}
+		return c
+	})
+}
+
+// clientCall settles a call the agent made on AgentDesk (a file or a terminal) with the gate's
+// verdict v: allowed, it runs without a card (the agent shows its own call); otherwise a card
+// built by describe shows it, and the person answers there where the gate asks.
+func (x *extTurn) clientCall(ctx context.Context, g *gated, v policy.Verdict, describe func(id string) external.ToolCall) (string, error) {
 	g.verdict = v
 	if v.Decision == policy.DecideAllow {
 		return "", nil
 	}
 	x.mu.Lock()
 	x.fsCalls++
-	input, _ := json.Marshal(map[string]string{"path": g.desc.Gate.Path})
-	c := external.ToolCall{ID: fmt.Sprintf("fs-%d", x.fsCalls), Title: verb + " " + g.desc.Gate.Path, Kind: verb,
-		Input: input, Locations: []string{g.desc.Gate.Path}, Diffs: diffs}
-	if verb == "write" {
-		c.Kind = "edit"
-	}
-	g.call = provider.ToolCall{ID: c.ID, Name: c.ShortTitle(), Input: input}
+	c := describe(fmt.Sprintf("fs-%d", x.fsCalls))
+	g.call = provider.ToolCall{ID: c.ID, Name: c.ShortTitle(), Input: c.Input}
 	opened := x.openLocked(c)
 	x.recordCallLocked(opened)
 	call := *opened
 	x.mu.Unlock()
 	x.showVerdict(call.ID, v)
 	ans := external.Answer{Reason: x.t.rt.errorText(v.Err())}
+	var err error
 	if v.Decision == policy.DecideAsk {
 		ans, err = x.approveExternal(ctx, g, []*gated{g}, call, []external.Option{{ID: "allow", Kind: "allow_once"}, {ID: "reject", Kind: "reject_once"}})
 		if err != nil {

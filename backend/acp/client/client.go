@@ -131,7 +131,7 @@ func (p *Pool) open(ctx context.Context, s external.Session) (*conn, error) {
 	p.mu.Lock()
 	old := sl.c
 	p.mu.Unlock()
-	if old != nil && old.alive() && old.command == s.Command {
+	if old != nil && old.alive() && old.command == s.Command && old.confine == confineKey(s.Confine) {
 		return old, nil
 	}
 	if old != nil {

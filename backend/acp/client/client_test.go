@@ -61,6 +61,14 @@ type rig struct {
 	answer func(decision.Decision) *decision.Resolution
 }
 
+// keepStateIn lets the fixture agent write its sessions in dir from inside the sandbox.
+func (r *rig) keepStateIn(dir string) {
+	r.t.Helper()
+	if err := r.st.SetAgentReach(r.cmd, &store.AgentReach{Folders: []string{dir}}); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
 func newRig(t *testing.T) *rig {
 	t.Helper()
 	r := &rig{t: t, cmd: fixture(t)}

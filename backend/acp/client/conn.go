@@ -21,7 +21,6 @@ import (
 	"agentdesk/backend/agent/external"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/proc"
-	"agentdesk/backend/sandbox"
 )
 
 // conn is one running agent process and its ACP session.
@@ -35,13 +34,19 @@ type conn struct {
 	stderr  *tail
 	exited  chan struct{}
 
-	mu       sync.Mutex
-	handler  external.Handler
-	modes    agentModes
-	loaded   bool   // the agent loaded its earlier session
-	recap    bool   // the next prompt starts with the conversation so far (a fresh agent session)
-	nonsense string // the first line of output that was not JSON
-	waitErr  error
+	workspace string
+	confine   string // the terms the process runs under (confineKey)
+	cleanup   func() // removes what the confinement made for the process, once it exited
+
+	mu        sync.Mutex
+	handler   external.Handler
+	running   map[string]*terminal // the agent's terminals (terminal.go)
+	terminals int                  // terminals created, for their ids
+	modes     agentModes
+	loaded    bool   // the agent loaded its earlier session
+	recap     bool   // the next prompt starts with the conversation so far (a fresh agent session)
+	nonsense  string // the first line of output that was not JSON
+	waitErr   error
 }
 
 // start runs the command in the workspace, initializes ACP and opens the session.
@@ -51,10 +56,14 @@ func start(ctx context.Context, s external.Session, logw io.Writer) (*conn, erro
 	if err != nil || len(args) == 0 {
 		return nil, errs.New(external.AgentFailed, "Agent", command, "Detail", "cannot parse the command line")
 	}
-	c := &conn{command: command, stderr: &tail{w: logw}, exited: make(chan struct{})}
-	// Its own process group under the supervising helper: stopping the agent, or AgentDesk
-	// dying, takes everything the agent started with it.
-	c.cmd = sandbox.Supervised(args[0], args[1:], os.Environ())
+	c := &conn{command: command, stderr: &tail{w: logw}, exited: make(chan struct{}), workspace: s.Workspace,
+		confine: confineKey(s.Confine)}
+	// Its own process group under the helper, confined where the session says: stopping the
+	// agent, or AgentDesk dying, takes everything the agent started with it.
+	c.cmd, c.cleanup, err = agentCommand(s, args, logw)
+	if err != nil {
+		return nil, c.startErr(err)
+	}
 	proc.Own(c.cmd, true)
 	c.cmd.Dir = s.Workspace
 	c.cmd.Stderr = c.stderr
@@ -71,11 +80,13 @@ func start(ctx context.Context, s external.Session, logw io.Writer) (*conn, erro
 	if err := c.cmd.Start(); err != nil {
 		out.Close()
 		w.Close()
+		c.cleanup()
 		return nil, c.startErr(err)
 	}
 	w.Close()
 	go func() {
 		err := c.cmd.Wait()
+		c.cleanup()
 		c.mu.Lock()
 		c.waitErr = err
 		c.mu.Unlock()
@@ -128,7 +139,8 @@ func (c *conn) open(ctx context.Context, s external.Session) error {
 
 func (c *conn) handshake(ctx context.Context, s external.Session) error {
 	ir, err := c.conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber,
-		ClientCapabilities: acp.ClientCapabilities{Fs: acp.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}},
+		ClientCapabilities: acp.ClientCapabilities{Fs: acp.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true},
+			Terminal: true},
 		ClientInfo:         &acp.Implementation{Name: "agentdesk", Version: "1"}})
 	if err != nil {
 		return err

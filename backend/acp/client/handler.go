@@ -11,9 +11,10 @@ import (
 	"agentdesk/backend/errs"
 )
 
-// The client side of ACP: what the agent may call on AgentDesk. The file system is offered
-// (initialize says so) and goes through AgentDesk's gate and file tools; terminals are not, so
-// the agent runs commands with its own tools and asks permission for them.
+// The client side of ACP: what the agent may call on AgentDesk. The file system and terminals
+// are offered (initialize says so) and go through AgentDesk's gate, file tools and sandboxed
+// shell (terminal.go): where the agent's own process runs with a read-only workspace, they are
+// its only way to change anything.
 var _ acp.Client = (*conn)(nil)
 
 // MetaReason is the _meta key of a permission response that carries why a call was declined:
@@ -201,26 +202,4 @@ func (c *conn) refusal(err error) error {
 		msg = reason
 	}
 	return &acp.RequestError{Code: -32603, Message: msg, Data: map[string]any{"kind": string(e.Kind)}}
-}
-
-// The agent may not use terminals: AgentDesk advertises no terminal capability.
-
-func (c *conn) CreateTerminal(context.Context, acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
-	return acp.CreateTerminalResponse{}, acp.NewMethodNotFound(acp.ClientMethodTerminalCreate)
-}
-
-func (c *conn) KillTerminal(context.Context, acp.KillTerminalRequest) (acp.KillTerminalResponse, error) {
-	return acp.KillTerminalResponse{}, acp.NewMethodNotFound(acp.ClientMethodTerminalKill)
-}
-
-func (c *conn) TerminalOutput(context.Context, acp.TerminalOutputRequest) (acp.TerminalOutputResponse, error) {
-	return acp.TerminalOutputResponse{}, acp.NewMethodNotFound(acp.ClientMethodTerminalOutput)
-}
-
-func (c *conn) ReleaseTerminal(context.Context, acp.ReleaseTerminalRequest) (acp.ReleaseTerminalResponse, error) {
-	return acp.ReleaseTerminalResponse{}, acp.NewMethodNotFound(acp.ClientMethodTerminalRelease)
-}
-
-func (c *conn) WaitForTerminalExit(context.Context, acp.WaitForTerminalExitRequest) (acp.WaitForTerminalExitResponse, error) {
-	return acp.WaitForTerminalExitResponse{}, acp.NewMethodNotFound(acp.ClientMethodTerminalWaitForExit)
 }

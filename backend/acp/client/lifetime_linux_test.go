@@ -3,7 +3,6 @@
 package client
 
 import (
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -16,7 +15,7 @@ import (
 // app's close does) takes everything it started along: here a background child of its shell.
 func TestAnExternalAgentIsStoppedWithEverythingItStarted(t *testing.T) {
 	r := newRig(t)
-	r.cmd = `sh -c 'sleep 30 & exec ` + strings.ReplaceAll(r.cmd, `"`, "") + `'`
+	r.cmd = `sh -c 'sleep 30 & exec "$@"' sh ` + r.cmd
 	if err := r.st.SetExternalAgents([]string{r.cmd}); err != nil {
 		t.Fatal(err)
 	}

@@ -179,8 +179,10 @@ func TestPermissionModesApplyToTheAgent(t *testing.T) {
 }
 
 func TestTheAgentsSessionIsLoadedAfterACrash(t *testing.T) {
-	t.Setenv("FIXTURE_STATE", t.TempDir())
+	state := t.TempDir()
+	t.Setenv("FIXTURE_STATE", state)
 	r := newRig(t)
+	r.keepStateIn(state) // the agent keeps its sessions only where its reach lets it write
 	id, _ := r.sessionOn("", "ask", "")
 	r.done(id, "remember the blue door")
 	stored, _ := r.st.AgentSession(id, r.cmd)
@@ -196,7 +198,9 @@ func TestTheAgentsSessionIsLoadedAfterACrash(t *testing.T) {
 		t.Fatalf("the same session: %q, was %q", again, stored)
 	}
 
-	t.Setenv("FIXTURE_STATE", t.TempDir()) // the agent lost its sessions
+	lost := t.TempDir()
+	t.Setenv("FIXTURE_STATE", lost) // the agent lost its sessions
+	r.keepStateIn(lost)
 	r.send(id, "crash")
 	r.done(id, "blocks")
 	got := r.said(id)

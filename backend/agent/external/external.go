@@ -65,6 +65,9 @@ type Session struct {
 	AgentSession string
 	// StartTimeout bounds initialize and session/new or session/load (a Setting).
 	StartTimeout time.Duration
+	// Confine holds the agent's process in the sandbox; nil runs it unconfined (Full access
+	// where the kernel offers no sandbox). An agent running under other terms is restarted.
+	Confine *Confinement
 }
 
 // Info is what a started agent offers.
@@ -109,6 +112,10 @@ type Handler interface {
 	// file tools. Line is 1-based; 0 and limit 0 mean from the start and to the end.
 	ReadTextFile(ctx context.Context, path string, line, limit int) (string, error)
 	WriteTextFile(ctx context.Context, path, content string) error
+	// RunCommand is ACP's terminal/create: the command line is judged and run as AgentDesk's own
+	// shell commands are, its output streaming to output; it returns the exit code (-1 for
+	// none), and an error for a refusal or a failure to run.
+	RunCommand(ctx context.Context, command string, output func(string)) (exitCode int, err error)
 }
 
 // ToolCall is a tool call the agent reports; empty fields were not reported.
