@@ -6,12 +6,15 @@ import (
 	"strings"
 	"time"
 
+	"agentdesk/backend/acp/client"
 	"agentdesk/backend/agent"
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/i18n"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/sandbox"
+	"agentdesk/backend/store"
 	"agentdesk/locales"
 )
 
@@ -29,6 +32,9 @@ type SettingsView struct {
 	// AgentFacts is what AgentDesk saw of each external agent in its last session that ran
 	// calls: whether it asked first, and its modes. An agent never run has none.
 	AgentFacts []AgentFactView `json:"agentFacts"`
+	// AgentReach is, for each saved external agent, what its process may reach from inside the
+	// sandbox: saved in Settings, or the defaults its name implies.
+	AgentReach []AgentReachView `json:"agentReach"`
 	// ExternalStartTimeout bounds an external agent's start-up, a Go duration such as "2m0s".
 	ExternalStartTimeout string `json:"externalStartTimeout"`
 	// CommandLine is the provider the command line fixed for every turn (serve --provider …),
@@ -90,6 +96,49 @@ func (f *Settings) SetExternalAgents(req ExternalAgentsRequest) (SettingsView, e
 		return SettingsView{}, f.s.fail(err)
 	}
 	return f.publish()
+}
+
+// AgentReachRequest sets what a saved agent may reach from inside the sandbox; Reset goes back
+// to the defaults its name implies.
+type AgentReachRequest struct {
+	Command string   `json:"command"`
+	Hosts   []string `json:"hosts"`
+	Folders []string `json:"folders"`
+	Reset   bool     `json:"reset,omitempty"`
+}
+
+// SetAgentReach saves the hosts and state folders of one saved external agent.
+func (f *Settings) SetAgentReach(req AgentReachRequest) (SettingsView, error) {
+	saved, err := f.s.Store.ExternalAgents()
+	if err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	if !contains(saved, strings.TrimSpace(req.Command)) {
+		return SettingsView{}, f.s.fail(errs.New(client.ExternalAgentNotSaved, "Agent", req.Command))
+	}
+	var r *store.AgentReach
+	if !req.Reset {
+		reach := external.Reach{Hosts: trimmed(req.Hosts), Folders: trimmed(req.Folders)}
+		if err := reach.Check(); err != nil {
+			return SettingsView{}, f.s.fail(err)
+		}
+		r = &store.AgentReach{Hosts: reach.Hosts, Folders: reach.Folders}
+	}
+	if err := f.s.Store.SetAgentReach(req.Command, r); err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	return f.publish()
+}
+
+// trimmed drops blank entries and the spaces around the others.
+func trimmed(list []string) []string {
+	out := []string{}
+	for _, v := range list {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // SetExternalStartTimeout saves how long an external agent may take to start.
@@ -159,6 +208,10 @@ func (f *Settings) Get() (SettingsView, error) {
 	if err != nil {
 		return SettingsView{}, f.s.fail(err)
 	}
+	reach, err := f.s.agentReach(agents)
+	if err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
 	pass, err := f.s.Store.ShellPassEnv()
 	if err != nil {
 		return SettingsView{}, f.s.fail(err)
@@ -171,7 +224,7 @@ func (f *Settings) Get() (SettingsView, error) {
 	if err != nil {
 		return SettingsView{}, f.s.fail(err)
 	}
-	return SettingsView{Checkpoints: checkpoints, Language: f.s.Language(), DefaultPermission: def.Mode, Theme: Theme(theme), ExternalAgents: agents, AgentFacts: facts,
+	return SettingsView{Checkpoints: checkpoints, Language: f.s.Language(), DefaultPermission: def.Mode, Theme: Theme(theme), ExternalAgents: agents, AgentFacts: facts, AgentReach: reach,
 		DecisionTimeout: decision.FormatTimeout(decision.TimeoutSetting(f.s.Store)()), StepLimit: agent.StepLimit(f.s.Store), Provider: prov, ProviderReady: f.s.providerReady(prov),
 		ShellEnvPassthrough: pass, Sandbox: sandbox.Status(), ExternalStartTimeout: f.s.Store.ExternalStartTimeout().String(),
 		CommandLine: f.s.commandLine, SensitivePaths: sensitive.Entries(), DefaultSensitivePaths: policy.DefaultSensitive}, nil
@@ -315,6 +368,33 @@ type AgentFactView struct {
 type AgentModeView struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
+}
+
+// AgentReachView is what one saved external agent may reach; Saved is false for the defaults.
+type AgentReachView struct {
+	Command string   `json:"command"`
+	Hosts   []string `json:"hosts"`
+	Folders []string `json:"folders"`
+	Saved   bool     `json:"saved"`
+}
+
+func (s *Services) agentReach(agents []string) ([]AgentReachView, error) {
+	all, err := s.Store.AgentReaches()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]AgentReachView, 0, len(agents))
+	for _, command := range agents {
+		v := AgentReachView{Command: command}
+		if r, ok := all[command]; ok {
+			v.Hosts, v.Folders, v.Saved = r.Hosts, r.Folders, true
+		} else {
+			d := external.DefaultReach(command)
+			v.Hosts, v.Folders = d.Hosts, d.Folders
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 func (s *Services) agentFacts() ([]AgentFactView, error) {

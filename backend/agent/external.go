@@ -169,23 +169,32 @@ func (r *Runtime) OpenExternal(ctx context.Context, sessionID string) error {
 	return err
 }
 
-// confinement is how a session's agent process runs for a turn in exec under permission perm:
-// in the sandbox, with the workspace writable only where changes run unasked (Auto and Full in
-// a mode that may change files) and the network limited to the agent's reach. Only Full access
-// runs an agent unconfined, where the kernel offers no sandbox; elsewhere that is refused.
+// confinement is how a session's agent process runs for a turn in exec under permission perm
+// (agentTerms), with the network limited to the agent's reach.
 func (r *Runtime) confinement(command string, exec mode.ExecutionMode, perm policy.PermissionMode) (*external.Confinement, error) {
-	if !sandbox.Status().Namespaces {
-		if perm == policy.Full {
-			return nil, nil
-		}
+	confined, writable, ok := agentTerms(sandbox.Status().Namespaces, exec, perm)
+	switch {
+	case !ok:
 		return nil, errs.New(external.NeedsSandbox, "Agent", command)
+	case !confined:
+		return nil, nil
 	}
 	reach, err := r.AgentReach(command)
 	if err != nil {
 		return nil, err
 	}
-	return &external.Confinement{Writable: exec.Profile().MayMutate && perm.EditsInsideRun(), Reach: reach,
-		DataDir: r.opts.DataDir}, nil
+	return &external.Confinement{Writable: writable, Reach: reach, DataDir: r.opts.DataDir}, nil
+}
+
+// agentTerms says how an external agent's process may run: in the sandbox wherever the kernel
+// has one, its workspace writable only where changes run unasked (Auto and Full, in a mode
+// that may change files); without a sandbox only in Full access, unconfined. An unknown mode
+// or permission gets the strictest terms.
+func agentTerms(namespaces bool, exec mode.ExecutionMode, perm policy.PermissionMode) (confined, writable, ok bool) {
+	if !namespaces {
+		return false, false, perm == policy.Full
+	}
+	return true, exec.Profile().MayMutate && perm.EditsInsideRun(), true
 }
 
 // AgentReach is what the agent started by command may reach: what the person saved in

@@ -38,6 +38,25 @@ export interface AgentModeView {
   name: string;
 }
 
+/**
+ * AgentReachRequest sets what a saved agent may reach from inside the sandbox; Reset goes back
+ * to the defaults its name implies.
+ */
+export interface AgentReachRequest {
+  command: string;
+  hosts: string[] | null;
+  folders: string[] | null;
+  reset?: boolean;
+}
+
+/** AgentReachView is what one saved external agent may reach; Saved is false for the defaults. */
+export interface AgentReachView {
+  command: string;
+  hosts: string[] | null;
+  folders: string[] | null;
+  saved: boolean;
+}
+
 /** AgentStatus is the payload of agent.status. */
 export interface AgentStatus {
   sessionId: string;
@@ -1157,6 +1176,11 @@ export interface SettingsView {
    * calls: whether it asked first, and its modes. An agent never run has none.
    */
   agentFacts: AgentFactView[] | null;
+  /**
+   * AgentReach is, for each saved external agent, what its process may reach from inside the
+   * sandbox: saved in Settings, or the defaults its name implies.
+   */
+  agentReach: AgentReachView[] | null;
   /** ExternalStartTimeout bounds an external agent's start-up, a Go duration such as "2m0s". */
   externalStartTimeout: string;
   /**
@@ -1503,6 +1527,8 @@ export interface Methods {
   'Settings.Rules': { req: void; res: RuleView[] | null };
   /** SaveKey stores a key in the OS keyring; it never touches the database. */
   'Settings.SaveKey': { req: KeyRequest; res: SettingsView };
+  /** SetAgentReach saves the hosts and state folders of one saved external agent. */
+  'Settings.SetAgentReach': { req: AgentReachRequest; res: SettingsView };
   /**
    * SetCheckpoints saves the checkpoint settings; the store follows them at once (a smaller
    * quota prunes the oldest checkpoints now).

@@ -55,6 +55,8 @@ export interface AppSettings
   externalAgents: string[];
   /** What was seen of each external agent in its last session that ran calls (none for a new one). */
   agentFacts?: G.AgentFactView[] | null;
+  /** What each saved agent may reach from inside the sandbox (hosts, its state folders). */
+  agentReach?: G.AgentReachView[];
   shellEnvPassthrough?: string[] | null;
   sandbox?: SandboxSupport | null;
   /** null: Settings decide the provider. */
@@ -116,6 +118,8 @@ export function createSettingsApi(getTransport = transport) {
       /** Replaces the sensitive paths list (empty: nothing is sensitive); reset restores the defaults. */
       setSensitivePaths: (paths: string[], reset = false) => call('Settings.SetSensitivePaths', { paths, reset }),
       setExternalStartTimeout: (value: string) => call('Settings.SetExternalStartTimeout', { value }),
+      /** Saves what one agent may reach; reset goes back to the defaults its name implies. */
+      setAgentReach: (req: G.AgentReachRequest) => call('Settings.SetAgentReach', req),
       /** Saves every checkpoint setting at once; the store follows at once (a smaller quota prunes now). */
       setCheckpoints: (req: { quota: number; maxFileSize: number; secrets: string[]; reviewBeforeApply: boolean }) =>
         call('Settings.SetCheckpoints', req),

@@ -76,7 +76,14 @@ export function NewTaskComposer({ api, draft, onStarted }: { api: Api; draft: Ne
           onRetryPermission={() => void draft.refreshDefault()}
           settings={settings}
           runsOn={{ externalAgent: state.agent }}
-          runtime={<RuntimePicker value={state.agent} agents={settings?.externalAgents ?? []} facts={settings?.agentFacts} onChange={draft.setAgent} />}
+          runtime={<RuntimePicker
+              value={state.agent}
+              agents={settings?.externalAgents ?? []}
+              facts={settings?.agentFacts}
+              reach={settings?.agentReach}
+              sandboxed={settings?.sandbox?.namespaces === true}
+              onChange={draft.setAgent}
+            />}
         />
       }
     />

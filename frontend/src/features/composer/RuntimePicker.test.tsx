@@ -35,10 +35,12 @@ const facts: AgentFactView[] = [
   },
 ];
 
-async function open(value: string, lang: 'en' | 'zh-CN' = 'en') {
+const reach = [{ command: OPENCODE, hosts: ['localhost:11434', 'models.dev'], folders: ['~/.config/opencode'], saved: true }];
+
+async function open(value: string, lang: 'en' | 'zh-CN' = 'en', sandboxed = true) {
   render(
     <I18nProvider lang={lang}>
-      <RuntimePicker value={value} agents={[OPENCODE, CODEX, CLAUDE]} facts={facts} onChange={() => {}} />
+      <RuntimePicker value={value} agents={[OPENCODE, CODEX, CLAUDE]} facts={facts} reach={reach} sandboxed={sandboxed} onChange={() => {}} />
     </I18nProvider>,
   );
   await userEvent.setup().click(screen.getByTestId('runtime-picker'));
@@ -51,9 +53,20 @@ describe('RuntimePicker: the truth about each agent', () => {
     const option = await open(OPENCODE);
     const asking = option(OPENCODE).querySelector('[data-testid="runtime-asking"]')!;
     expect(asking.getAttribute('data-asking')).toBe('never');
-    expect(asking.textContent).toBe('This agent did not ask before its last changes: AgentDesk cannot hold it to Ask');
+    expect(asking.textContent).toContain('It did not ask before its last changes: in Ask and read-only modes the sandbox keeps them out');
     expect(screen.getByTestId('runtime-never-asks')).toBeTruthy();
-    expect(screen.getByTestId('runtime-picker').getAttribute('title')).toContain('cannot hold it to Ask');
+    expect(screen.getByTestId('runtime-picker').getAttribute('title')).toContain('the sandbox keeps them out of your folder');
+    expect(option(OPENCODE).querySelector('[data-testid="runtime-held"]')!.getAttribute('data-held')).toBe('sandboxed');
+    expect(option(OPENCODE).textContent).toContain('Can reach: localhost:11434, models.dev');
+  });
+
+  it('says why, where no sandbox can hold an agent: it runs only with Full access', async () => {
+    const option = await open(CODEX, 'en', false);
+    const held = option(CODEX).querySelector('[data-testid="runtime-held"]')!;
+    expect(held.getAttribute('data-held')).toBe('fullOnly');
+    expect(held.getAttribute('role')).toBe('note');
+    expect(held.textContent).toBe('This system has no sandbox to hold external agents, so they run only with Full access');
+    expect(screen.getByTestId('runtime-never-asks')).toBeTruthy();
   });
 
   it("says an agent asked, lists its modes and maps Smart · Plan to codex's read-only", async () => {
@@ -64,6 +77,7 @@ describe('RuntimePicker: the truth about each agent', () => {
     expect(el.textContent).toContain('Its modes: Read Only, Default, Full Access');
     expect(el.textContent).toContain('Smart · Plan runs it in its Read Only mode');
     expect(screen.queryByTestId('runtime-never-asks')).toBeNull();
+    expect(el.textContent).toContain('Runs in the sandbox');
   });
 
   it('claims nothing about an agent it has not seen run', async () => {
@@ -76,6 +90,6 @@ describe('RuntimePicker: the truth about each agent', () => {
 
   it('speaks Chinese too', async () => {
     const option = await open(OPENCODE, 'zh-CN');
-    expect(option(OPENCODE).textContent).toContain('无法让它遵守');
+    expect(option(OPENCODE).textContent).toContain('沙箱会把这些修改挡在你的文件夹之外');
   });
 });

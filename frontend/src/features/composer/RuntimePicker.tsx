@@ -1,42 +1,50 @@
 import { useId, type ReactNode } from 'react';
-import type { AgentFactView } from '../../bridge/generated';
+import type { AgentFactView, AgentReachView } from '../../bridge/generated';
 import { useT } from '../../i18n/I18nProvider';
 import { ChevronDownIcon, TerminalIcon } from '../../ui/icons';
 import { MenuRadioItem } from './MenuRadioItem';
 import { useMenu } from './useMenu';
-import { agentTruth, factOf } from './agentFacts';
+import { agentTruth, factOf, isWarning, reachOf } from './agentFacts';
 
 /**
  * What runs the new task (R-ACP-2): the built-in agent, or one of the external ACP agents saved in
  * Settings. It sits next to the mode and the permission; '' is the built-in agent. Each external
  * agent says what AgentDesk saw of it (facts): whether it asked before its calls, its modes and
- * what Smart · Plan maps to, and plainly when it cannot be held to Ask.
+ * what Smart · Plan maps to, how the sandbox holds it and what it reaches, and plainly when it
+ * cannot be held (no sandbox here: it runs only in Full access).
  */
 export function RuntimePicker({
   value,
   agents,
   facts,
+  reach,
+  sandboxed = true,
   onChange,
 }: {
   value: string;
   agents: readonly string[];
   facts?: readonly AgentFactView[] | null;
+  reach?: readonly AgentReachView[] | null;
+  /** The kernel can hold external agents here; without it they run only in Full access. */
+  sandboxed?: boolean;
   onChange: (agent: string) => void;
 }) {
   const t = useT();
-  const truth = (agent: string) => agentTruth(t, factOf(facts, agent));
+  const truth = (agent: string) => agentTruth(t, factOf(facts, agent), { sandboxed, reach: reachOf(reach, agent) });
   const hintOf = (agent: string) => {
-    const { asking, lines } = truth(agent);
+    const tr = truth(agent);
+    const { asking, lines } = tr;
     return (
       <>
         <span className="mono">{agent}</span>
         {lines.map((line, i) => (
           <span
             key={i}
-            className={`menu__fact${i === 0 && asking === 'never' ? ' menu__fact--warn' : ''}`}
-            data-testid={i === 0 ? 'runtime-asking' : 'runtime-fact'}
+            className={`menu__fact${isWarning(tr, i) ? ' menu__fact--warn' : ''}`}
+            data-testid={i === 0 ? 'runtime-asking' : i === 1 ? 'runtime-held' : 'runtime-fact'}
             data-asking={i === 0 ? asking : undefined}
-            role={i === 0 && asking === 'never' ? 'note' : undefined}
+            data-held={i === 1 ? tr.held : undefined}
+            role={isWarning(tr, i) ? 'note' : undefined}
             style={{ display: 'block' }}
           >
             {line}
@@ -78,7 +86,7 @@ export function RuntimePicker({
       >
         <TerminalIcon size={13} />
         <span className="control__value control__value--clip">{label}</span>
-        {selected?.asking === 'never' && (
+        {(selected?.asking === 'never' || selected?.held === 'fullOnly') && (
           <span className="badge badge--danger" data-testid="runtime-never-asks" aria-hidden="true">
             !
           </span>

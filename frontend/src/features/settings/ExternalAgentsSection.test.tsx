@@ -173,8 +173,45 @@ describe('Settings: external agents', () => {
     await screen.findByTestId('external-agent-list');
     const facts = screen.getAllByTestId('external-agent-facts');
     expect(facts.map((f) => f.getAttribute('data-asking'))).toEqual(['never', 'asked', 'unknown']);
-    expect(facts[0]!.textContent).toContain('This agent did not ask before its last changes: AgentDesk cannot hold it to Ask');
+    expect(facts[0]!.textContent).toContain('It did not ask before its last changes: in Ask and read-only modes the sandbox keeps them out');
     expect(facts[1]!.textContent).toContain('Smart · Plan runs it in its Read Only mode');
     expect(facts[2]!.textContent).toContain('Not run yet');
+  });
+
+  it('shows what an agent can reach, saves the person\'s hosts and folders, and refuses a bad host in words', async () => {
+    const backend = new FakeSettingsBackend({
+      settings: {
+        externalAgents: ['opencode acp'],
+        agentReach: [{ command: 'opencode acp', hosts: ['api.openai.com'], folders: ['~/.config/opencode'], saved: false }],
+        sandbox: { kind: 'landlock', abi: 7, network: true, protect_git: true, namespaces: true },
+      },
+    });
+    const user = userEvent.setup();
+    renderSettingsPage(backend);
+    const facts = await screen.findByTestId('external-agent-facts');
+    expect(facts.getAttribute('data-held')).toBe('sandboxed');
+    expect(facts.textContent).toContain('Can reach: api.openai.com');
+    await user.click(screen.getByText('What it can reach (defaults)'));
+    const hosts = screen.getByTestId('agent-reach-hosts');
+    await user.clear(hosts);
+    await user.type(hosts, 'localhost:11434{Enter}models dev');
+    await user.click(screen.getByTestId('agent-reach-save'));
+    expect((await screen.findByTestId('agent-reach-error')).textContent).toContain('“models dev” cannot be used');
+    await user.clear(screen.getByTestId('agent-reach-hosts'));
+    await user.type(screen.getByTestId('agent-reach-hosts'), 'localhost:11434');
+    await user.click(screen.getByTestId('agent-reach-save'));
+    await waitFor(() => expect(backend.settings.agentReach?.[0]?.hosts).toEqual(['localhost:11434']));
+    expect((await screen.findByTestId('external-agent-facts')).textContent).toContain('Can reach: localhost:11434');
+  });
+
+  it('says plainly where no sandbox can hold an agent', async () => {
+    const backend = new FakeSettingsBackend({
+      settings: { externalAgents: ['opencode acp'], sandbox: { kind: 'landlock', abi: 3, network: false, protect_git: false, namespaces: false } },
+    });
+    renderSettingsPage(backend);
+    const facts = await screen.findByTestId('external-agent-facts');
+    expect(facts.getAttribute('data-held')).toBe('fullOnly');
+    expect(facts.textContent).toContain('they run only with Full access');
+    expect(screen.queryByTestId('agent-reach')).toBeNull();
   });
 });

@@ -9,7 +9,8 @@ import { SettingsSection } from './SettingsSection';
 import { StartTimeoutField } from './StartTimeoutField';
 import { useSettingsApi } from './settingsApiContext';
 import { useAction } from './useAction';
-import { agentTruth, factOf } from '../composer/agentFacts';
+import { agentTruth, factOf, isWarning, reachOf } from '../composer/agentFacts';
+import { AgentReachEditor } from './AgentReachEditor';
 import { SettingLabel } from './SettingLabel';
 
 /** A stable test hook for a suggestion: its program name ("gemini", "claude-code-acp", "goose"). */
@@ -100,7 +101,15 @@ export function ExternalAgentsSection({ settings, store }: { settings: AppSettin
                 <code className="agent-item__command" title={command} data-testid="external-agent-command">
                   {command}
                 </code>
-                <AgentFacts lines={agentTruth(t, factOf(settings.agentFacts, command))} />
+                <AgentFacts
+                  lines={agentTruth(t, factOf(settings.agentFacts, command), {
+                    sandboxed: settings.sandbox?.namespaces === true,
+                    reach: reachOf(settings.agentReach, command),
+                  })}
+                />
+                {reachOf(settings.agentReach, command) && settings.sandbox?.namespaces === true && (
+                  <AgentReachEditor key={JSON.stringify(reachOf(settings.agentReach, command))} reach={reachOf(settings.agentReach, command)!} store={store} />
+                )}
               </div>
               <button
                 type="button"
@@ -185,12 +194,12 @@ export function ExternalAgentsSection({ settings, store }: { settings: AppSettin
 /** What AgentDesk saw of an agent in its last session; a warning when it never asked first. */
 function AgentFacts({ lines }: { lines: ReturnType<typeof agentTruth> }) {
   return (
-    <ul className="agent-item__facts" data-testid="external-agent-facts" data-asking={lines.asking}>
+    <ul className="agent-item__facts" data-testid="external-agent-facts" data-asking={lines.asking} data-held={lines.held}>
       {lines.lines.map((line, i) => (
         <li
           key={i}
-          className={i === 0 && lines.asking === 'never' ? 'agent-item__fact agent-item__fact--warn' : 'agent-item__fact'}
-          role={i === 0 && lines.asking === 'never' ? 'note' : undefined}
+          className={isWarning(lines, i) ? 'agent-item__fact agent-item__fact--warn' : 'agent-item__fact'}
+          role={isWarning(lines, i) ? 'note' : undefined}
         >
           {line}
         </li>

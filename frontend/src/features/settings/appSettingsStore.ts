@@ -55,6 +55,13 @@ export function normalizeSettings(raw: unknown): AppSettings {
     externalAgents: strings(r.externalAgents),
     // Without facts every agent reads as not seen yet: nothing is claimed about it.
     ...(Array.isArray(r.agentFacts) ? { agentFacts: r.agentFacts.filter((f) => f && typeof f.command === 'string') } : {}),
+    ...(Array.isArray(r.agentReach)
+      ? {
+          agentReach: r.agentReach
+            .filter((x) => x && typeof x.command === 'string')
+            .map((x) => ({ command: x.command, hosts: strings(x.hosts), folders: strings(x.folders), saved: x.saved === true })),
+        }
+      : {}),
     shellEnvPassthrough: strings(r.shellEnvPassthrough),
     // An older server that does not send the list keeps it unknown, never an empty list: the
     // page must not say nothing is sensitive when it was not told.

@@ -137,6 +137,17 @@ export class FakeSettingsBackend extends FakeTransportBase {
         this.settings.externalAgents = clean;
         return this.changed();
       }
+      case 'Settings.SetAgentReach': {
+        const command = String(req.command);
+        const others = (this.settings.agentReach ?? []).filter((x) => x.command !== command);
+        const hosts = ((req.hosts as string[] | undefined) ?? []).map((h) => h.trim()).filter(Boolean);
+        const bad = hosts.find((h) => /\s|\//.test(h));
+        if (bad) throw new BridgeError('EXTERNAL_AGENT_REACH_INVALID', `“${bad}” cannot be used.`, { Value: bad });
+        const folders = ((req.folders as string[] | undefined) ?? []).map((f) => f.trim()).filter(Boolean);
+        const next = req.reset === true ? { command, hosts: [], folders: [], saved: false } : { command, hosts, folders, saved: true };
+        this.settings.agentReach = [...others, next];
+        return this.changed();
+      }
       case 'Settings.SetSensitivePaths': {
         if (req.reset === true) {
           this.settings.sensitivePaths = [...(this.settings.defaultSensitivePaths ?? [])];
