@@ -155,8 +155,10 @@ func wholeMessage(english, chinese string) func(request) (string, bool) {
 	}
 	zh := set(chinese)
 	return func(req request) (string, bool) {
-		if s := strings.Join(req.all, " "); en[s] && asciiOnly(req.compact) {
-			return s, true
+		if len(req.all) > 0 && len(req.all) <= 5 && asciiOnly(req.compact) {
+			if s := strings.Join(req.all, " "); en[s] {
+				return s, true
+			}
 		}
 		if s := strings.TrimRight(req.compact, "啊呀哈呢~"); zh[s] {
 			return s, true
@@ -217,28 +219,38 @@ func notToChange(req request) (string, bool) {
 			}
 		}
 	}
-	s := req.compact
-	for _, n := range []string{"先不要", "不要", "先别", "别", "不用", "不需要", "无需", "不"} {
-		for _, v := range []string{"修改", "改动", "改", "动手", "动", "写", "碰", "应用", "实现"} {
-			for _, d := range []string{"直接", ""} {
-				phrase := n + d + v
-				i := strings.Index(s, phrase)
-				if i < 0 {
-					continue
-				}
-				rest := s[i+len(phrase):]
-				if rest == "" || containsAny(rest[:min(len(rest), len("任何"))], []string{"任何", "代码", "文件", "东西", "仓库", "项目"}) {
-					return phrase, true
-				}
-				// A clause ends right after the verb: "先别改，给出补丁".
-				if j := strings.Index(req.raw, phrase); j >= 0 && strings.ContainsAny(firstRune(req.raw[j+len(phrase):]), "，,。.；;！!？? ") {
-					return phrase, true
-				}
-			}
+	if !strings.ContainsAny(req.compact, "不别无") {
+		return "", false
+	}
+	for _, phrase := range hanNegations {
+		i := strings.Index(req.compact, phrase)
+		if i < 0 {
+			continue
+		}
+		// Not a change, then: anything, the code, the files, or the end of the message.
+		if rest := req.compact[i+len(phrase):]; rest == "" || slices.ContainsFunc(hanObjects, func(o string) bool { return strings.HasPrefix(rest, o) }) {
+			return phrase, true
+		}
+		// Or the clause ends right after the verb: "先别改，给出补丁".
+		if j := strings.Index(req.raw, phrase); j >= 0 && strings.ContainsAny(firstRune(req.raw[j+len(phrase):]), "，,。.；;！!？? ") {
+			return phrase, true
 		}
 	}
 	return "", false
 }
+
+// hanNegations are "don't change" in Chinese: a negation, an optional 直接 and a verb of change.
+var hanNegations = func() []string {
+	var out []string
+	for _, n := range []string{"先不要", "不要", "先别", "别", "不用", "不需要", "无需", "不"} {
+		for _, v := range []string{"修改", "改动", "改", "动手", "动", "写", "碰", "应用", "实现"} {
+			out = append(out, n+"直接"+v, n+v)
+		}
+	}
+	return out
+}()
+
+var hanObjects = []string{"任何", "代码", "文件", "东西", "仓库", "项目"}
 
 func firstRune(s string) string {
 	for _, r := range s {
