@@ -123,10 +123,24 @@ func newRequest(text string) request {
 	if r := firstRune(han); r == "" || !unicode.Is(unicode.Han, []rune(r)[0]) {
 		req.lead = words
 	}
-	req.changing = len(req.lead) > 0 && changeVerbs[req.lead[0]] || containsAny(compact, hanChangeVerbs)
+	req.changing = len(req.lead) > 0 && changeVerbs[req.lead[0]] || containsAny(compact, hanChangeVerbs) || addsTo(han)
 	req.edits = req.changing || slices.ContainsFunc(words, func(w string) bool { return changeVerbs[w] })
 	return req
 }
+
+// addsTo reads the Chinese "把……", "给/为……加……": a change even without a listed verb.
+func addsTo(han string) bool {
+	if strings.HasPrefix(han, "把") {
+		return true
+	}
+	if !strings.HasPrefix(han, "给") && !strings.HasPrefix(han, "为") || containsAny(han, []string{"给出", "给个", "给我", "给些", "给点"}) {
+		return false
+	}
+	return strings.Contains(notAdding.Replace(han), "加")
+}
+
+// notAdding are words with 加 that add nothing: load, speed up, encrypt.
+var notAdding = strings.NewReplacer("加载", "", "加速", "", "加密", "")
 
 // openers turn a request into a question only grammatically ("can you fix…"); dropping them lets
 // the rest of the sentence decide.

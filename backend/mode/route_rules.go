@@ -99,12 +99,12 @@ func set(list string) map[string]bool {
 // changeVerbs open an English change request.
 var changeVerbs = set("add change set rename remove delete update create write implement make move replace " +
 	"bump convert enable disable turn log refactor extract introduce support use switch upgrade increase " +
-	"decrease raise lower drop install insert append generate modify edit")
+	"decrease raise lower drop install insert append generate modify edit handle")
 
 // hanChangeVerbs name a change in a Chinese request.
 var hanChangeVerbs = []string{"加上", "加一个", "加个", "添加", "增加", "新增", "改成", "改为", "改一下", "改吧", "删除", "删掉",
 	"去掉", "移除", "重命名", "替换", "实现", "创建", "新建", "编写", "升级", "更新", "设置为", "设为", "启用", "禁用",
-	"开启", "关闭", "转成", "转换", "记录到", "重构", "写入"}
+	"开启", "关闭", "转成", "转换", "记录到", "重构", "写入", "处理", "显示成", "显示为"}
 
 // onlyWords matches a message made only of words from vocab, with at least one from keys:
 // "thanks!", "perfect, that works, thanks" — but not "thanks, now add a flag".
@@ -243,7 +243,7 @@ func notToChange(req request) (string, bool) {
 var hanNegations = func() []string {
 	var out []string
 	for _, n := range []string{"先不要", "不要", "先别", "别", "不用", "不需要", "无需", "不"} {
-		for _, v := range []string{"修改", "改动", "改", "动手", "动", "写", "碰", "应用", "实现"} {
+		for _, v := range []string{"修改", "改动", "编辑", "改", "动手", "动", "写", "碰", "应用", "实现"} {
 			out = append(out, n+"直接"+v, n+v)
 		}
 	}
@@ -262,9 +262,11 @@ func firstRune(s string) string {
 var (
 	failure = set("fail fails failing failed crash crashes crashing crashed panic panics panicking error errors " +
 		"hang hangs hanging broken break breaks exception timeout flaky deadlock deadlocks")
-	causes  = words("what's causing|what is causing|what causes|what caused")
-	negated = set("doesn't don't won't can't cannot isn't didn't wouldn't")
-	works   = set("work works working build compile start load run open save connect pass")
+	pipelines = set("ci build builds pipeline tests test checks")
+	timesOut  = words("time out|times out|timed out|timing out")
+	causes    = words("what's causing|what is causing|what causes|what caused")
+	negated   = set("doesn't don't won't can't cannot isn't didn't wouldn't")
+	works     = set("work works working build compile start load run open save connect pass")
 )
 
 // asksWhyItFails matches a question about a failure: "why does the test fail?", "what's causing
@@ -278,6 +280,14 @@ func asksWhyItFails(req request) (string, bool) {
 				return w, true
 			}
 		}
+		for _, p := range timesOut {
+			if containsPhrase(req.words, p) {
+				return strings.Join(p, " "), true
+			}
+		}
+		if slices.Contains(req.words, "red") && slices.ContainsFunc(req.words, func(w string) bool { return pipelines[w] }) {
+			return "red", true
+		}
 		if slices.ContainsFunc(req.words, func(w string) bool { return negated[w] }) &&
 			slices.ContainsFunc(req.words, func(w string) bool { return works[w] }) {
 			return "why", true
@@ -285,7 +295,8 @@ func asksWhyItFails(req request) (string, bool) {
 	}
 	if containsAny(req.compact, []string{"为什么", "为啥", "怎么会", "咋"}) {
 		for _, f := range []string{"失败", "报错", "错误", "崩溃", "挂了", "挂掉", "出错", "不工作", "不行", "不能用", "跑不通",
-			"编译不过", "通不过", "不通过", "卡住", "卡死", "异常", "超时", "闪退", "panic", "坏"} {
+			"编译不过", "通不过", "不通过", "卡住", "卡死", "异常", "超时", "闪退", "panic", "坏", "打不开", "用不了", "连不上",
+			"启动不了", "跑不起来", "不起作用", "红了", "是红的", "变红"} {
 			if strings.Contains(req.compact, f) {
 				return f, true
 			}
@@ -304,18 +315,21 @@ var routeRules = []routeRule{
 			"how would you|what would you change|what would you do|what would you suggest|what do you suggest|" +
 			"what do you recommend|do you recommend|would you recommend|any suggestions|some suggestions|ideas for|" +
 			"read-only|read only|no edits|no changes|dry run|don't apply|do not apply|leave the code|leave the files|" +
-			"leave everything|changes you'd make|changes you would make"),
+			"leave everything|just tell me|only tell me|only describe|just describe|i'll do it myself|i will do it myself|" +
+			"what you'd change|what you would change|changes you'd make|changes you would make|no code changes|no file changes|no code edits|without code changes"),
+		topics:  words("suggestion|suggestions|recommendation|recommendations|advice|proposal"),
 		leading: words("suggest|propose|recommend|advise"),
 		han: []string{"只提建议", "只给建议", "提个建议", "给个建议", "给些建议", "给点建议", "提点建议", "给出建议", "提出建议",
 			"提出一些", "改进建议", "优化建议", "修复建议", "补丁建议", "有什么建议", "建议一下", "你建议", "推荐一个", "推荐一下",
 			"只读", "给出补丁", "给个补丁", "建议一个补丁", "你会怎么", "你会如何", "如果是你", "怎么改比较好", "如何改比较好",
-			"只告诉我", "只说", "提案", "点子", "不要应用", "只看不改"},
+			"只告诉我", "只说", "只描述", "提案", "点子", "不要应用", "只看不改", "你会改", "你要改", "我自己来改", "我自己改",
+			"供我选", "供我参考", "给我参考"},
 		custom: notToChange,
 	},
 	{
 		mode: ModeChat, reasonKey: "route.reason.greeting",
 		custom: either(onlyWords("hello hi hey hiya howdy yo greetings morning afternoon evening",
-			"good there all everyone agentdesk friend"),
+			"good there all everyone agentdesk friend how are you doing today"),
 			wholeMessage("", "你好 您好 嗨 哈喽 哈啰 早 早安 早上好 中午好 下午好 晚上好 在吗 在不在 大家好 你好呀")),
 	},
 	{
@@ -328,8 +342,8 @@ var routeRules = []routeRule{
 		mode: ModeChat, reasonKey: "route.reason.smalltalk",
 		custom: wholeMessage("how are you|how are you doing|how's it going|what can you do|what can you help with|who are you|"+
 			"what are you|what's your name|nice work|good job|great job|well done|ok|okay|cool|got it|tell me a joke|"+
-			"good night|bye|goodbye|lol",
-			"你好吗 你能做什么 你会做什么 你会什么 你是谁 干得漂亮 干得好 做得好 不错 很好 好的 好 嗯 知道了 明白了 收到 讲个笑话 说个笑话 再见 拜拜 晚安"),
+			"good night|bye|goodbye|lol|who made you|who built you|who created you|are you there|are you an ai|what model are you",
+			"你好吗 你叫什么 你叫什么名字 谁开发了你 你是什么模型 你能做什么 你会做什么 你会什么 你是谁 干得漂亮 干得好 做得好 不错 很好 好的 好 嗯 知道了 明白了 收到 讲个笑话 说个笑话 再见 拜拜 晚安"),
 	},
 	{mode: previousMode, reasonKey: "route.reason.continue", custom: carriesOn},
 	{
@@ -345,10 +359,10 @@ var routeRules = []routeRule{
 	{
 		mode: ModePlan, reasonKey: "route.reason.plan",
 		phrases: words("plan out|a plan for|a plan to|migration plan|an architecture for|a roadmap|outline a|migration strategy|" +
-			"how should we|how should i|what's the best way to structure|come up with an approach|step by step plan|design doc|" +
+			"how should we|how should i|what's the best way to structure|come up with an approach|step by step plan|" +
 			"design a|design an|design the"),
 		leading:    words("plan|design|architect|outline"),
-		topics:     words("design|plan|architecture|architect|roadmap"),
+		topics:     words("design|plan|architecture|architect|roadmap|design doc"),
 		han:        []string{"设计一个", "设计一下", "规划", "方案", "路线图", "思路", "制定"},
 		hanTopics:  []string{"设计", "计划", "架构"},
 		hanLeading: []string{"设计"},
@@ -367,17 +381,18 @@ var routeRules = []routeRule{
 			"summarize|summarise|tell me|walk me through|review|analyze|analyse|investigate why|help me understand"),
 		phrases: words("explain|what does|how does|why does|why is|code review|overview of"),
 		han: []string{"解释", "为什么", "是什么", "什么是", "怎么回事", "如何工作", "怎么工作", "分析", "说明一下", "介绍一下", "总结",
-			"哪里", "哪个", "哪些", "讲讲", "看看这段", "审查", "评审"},
+			"哪里", "哪个", "哪些", "讲讲", "描述", "看看这段", "审查", "评审"},
 		question: true,
 	},
 	{
 		mode: ModeDebug, reasonKey: "route.reason.debug",
 		phrases: words("bug|bugs|crash|crashes|crashing|crashed|broken|regression|segfault|deadlock|leak|flaky|hangs|" +
-			"doesn't work|does not work|not working|stack trace|traceback"),
+			"doesn't work|does not work|not working|stack trace|traceback|times out|timed out"),
 		leading: words("fix|debug|investigate|troubleshoot|diagnose|repair"),
 		topics: words("fix|fixes|error|errors|exception|panic|panics|panicking|fail|fails|failing|failed|debug|" +
-			"nil pointer"),
+			"nil pointer|doesn't|won't|can't|cannot|anymore|any more|no longer|stopped working|is wrong|are wrong|the wrong|" +
+			"something's wrong"),
 		han:       []string{"修复", "崩溃", "报错", "闪退", "卡死", "死锁", "内存泄漏", "不工作", "坏了", "挂了", "修一下", "修好", "排查", "调试一下"},
-		hanTopics: []string{"错误", "异常", "调试", "失败"},
+		hanTopics: []string{"错误", "异常", "调试", "失败", "不显示", "不对", "不正确", "没反应", "不生效", "出问题", "有问题"},
 	},
 }
