@@ -26,7 +26,7 @@ type routeRule struct {
 }
 
 // previousMode in a rule's mode means "the previous turn's mode" (see carryOn).
-const previousMode ExecutionMode = ""
+const previousMode ExecutionMode = "(previous)"
 
 func (r routeRule) match(req request) (string, bool) {
 	for _, p := range r.phrases {
