@@ -9,7 +9,7 @@ import (
 // TestLocaleKeys checks that every key this package hands out has a message in every language.
 func TestLocaleKeys(t *testing.T) {
 	keys := []string{"error." + string(ChatWithOverride), "mode.label.unknown",
-		"route.reason.chat", "route.reason.override", "route.reason.unrecognized", "route.reason.execute"}
+		"route.reason.chat", "route.reason.override", "route.reason.unrecognized", "route.reason.execute", "route.reason.continue_none"}
 	for _, r := range routeRules {
 		keys = append(keys, r.reasonKey)
 	}

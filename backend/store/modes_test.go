@@ -146,6 +146,36 @@ func TestTurnsRecordTheResolvedModeAndReason(t *testing.T) {
 	}
 }
 
+// A bare "carry on" keeps the mode the session's previous turn resolved to; with no previous
+// turn there is nothing to carry on, and any other message is routed afresh.
+func TestCarryOnKeepsThePreviousTurnsMode(t *testing.T) {
+	s, _ := openTemp(t)
+	a, _ := s.CreateSession(NewSession{Title: "a", Workspace: "/w"})
+	turn := func(prompt string) mode.Decision {
+		t.Helper()
+		started, err := s.StartTurn(TurnStart{SessionID: a.ID, Prompt: prompt, Preference: mode.Default})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.EndTurn(started.Turn.ID, TurnDone, ""); err != nil {
+			t.Fatal(err)
+		}
+		return started.Decision
+	}
+	if d := turn("Carry on"); d.Mode != mode.ModeChat || d.ReasonKey != "route.reason.continue_none" {
+		t.Fatalf("carry on as the first turn: %+v", d)
+	}
+	if d := turn("Fix the crash on startup"); d.Mode != mode.ModeDebug {
+		t.Fatalf("fix: %+v", d)
+	}
+	if d := turn("继续"); d.Mode != mode.ModeDebug || d.ReasonKey != "route.reason.continue" {
+		t.Fatalf("carry on after a debug turn: %+v", d)
+	}
+	if d := turn("Add a --json flag"); d.Mode != mode.ModeExecute {
+		t.Fatalf("a new request is routed afresh: %+v", d)
+	}
+}
+
 // The legacy database is written with raw SQL, as an old release would have left it.
 func TestBootMaintenanceFoldsRetiredSpellingsOnceAndKeepsEvents(t *testing.T) {
 	dir := t.TempDir()

@@ -104,7 +104,17 @@ func startTurn(tx *gorm.DB, owner string, in TurnStart) (StartedTurn, error) {
 	if err := nameAfterFirstTurn(tx, sess, in.Title); err != nil {
 		return StartedTurn{}, err
 	}
-	d := mode.Resolve(in.Preference, in.Prompt)
+	// The previous turn's mode is what a bare "carry on" keeps (mode.RouteAfter).
+	var previous []string
+	if err := tx.Raw("SELECT execution_mode FROM turns WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
+		in.SessionID).Scan(&previous).Error; err != nil {
+		return StartedTurn{}, err
+	}
+	var last mode.ExecutionMode
+	if len(previous) > 0 {
+		last = mode.ExecutionMode(previous[0])
+	}
+	d := mode.Resolve(in.Preference, in.Prompt, last)
 	t, err := newTurn(owner, in, d)
 	if err != nil {
 		return StartedTurn{}, err

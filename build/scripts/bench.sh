@@ -25,6 +25,7 @@ declare -A budget=(
   [BenchmarkOfferedNoServers]=200000  # what MCP adds to every model request with no server: 200 µs
   [BenchmarkStdioCall]=10000000       # an MCP call to a running stdio server, listing re-read and pins checked: 10 ms
   [BenchmarkConnectRoundTrip]=1000000 # a command's CONNECT through the network proxy's socket, policy, check, dial and one echo: 1 ms
+  [BenchmarkRoute]=50000              # the Smart router on one request of its corpus: 50 µs
 )
 # Budgets on the difference between two lines of one run: what the second adds to the first.
 declare -A overhead=(
@@ -59,6 +60,10 @@ for name in "${!overhead[@]}"; do
   [ "$b" = - ] || ratio=$(awk -v n="$d" -v b="$b" 'BEGIN{printf "%.3f", n/b}')
   printf '%-40s %14s %14s %8s\n' "${name} - ${from##*/}" "$d" "$b" "$ratio"
 done
+# The Smart router on its labelled corpus (English and Chinese, proposal-only phrasings and keyword
+# traps included): the share routed as labelled, and proposal-only requests routed elsewhere.
+printf '\n'
+go test -count=1 -run '^TestRouterCorpusReport$' -v ./backend/mode/ | grep -E '^router corpus:|^  miss:'
 # Writers on one data folder, as long as the issue measured them (60 s each): operations tried
 # and failures, against a goal of 0 failures.
 secs=${AGENTDESK_STRESS_SECONDS:-60}
