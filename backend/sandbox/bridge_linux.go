@@ -15,8 +15,10 @@ import (
 // outside (Policy.ProxySocket). The namespace has no other way out.
 const ProxyPort = 3128
 
-// proxyEnv points the usual proxy variables of curl, git, pip, npm and Go at the bridge.
-func proxyEnv(env []string) []string {
+// proxyEnv points the usual proxy variables of curl, git, pip, npm and Go at the bridge. With
+// localNet, loopback bypasses the proxy: the command's own servers and the host's local services
+// bridged in (Policy.LocalPorts) are there.
+func proxyEnv(env []string, localNet bool) []string {
 	url := "http://127.0.0.1:" + strconv.Itoa(ProxyPort)
 	for _, name := range []string{"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy",
 		"npm_config_proxy", "npm_config_https_proxy"} {
@@ -25,8 +27,12 @@ func proxyEnv(env []string) []string {
 	for _, name := range []string{"ALL_PROXY", "all_proxy"} {
 		env = append(without(env, name+"="), name+"=socks5h://127.0.0.1:"+strconv.Itoa(ProxyPort))
 	}
+	noProxy := ""
+	if localNet {
+		noProxy = "localhost,127.0.0.1,::1"
+	}
 	for _, name := range []string{"NO_PROXY", "no_proxy"} {
-		env = append(without(env, name+"="), name+"=")
+		env = append(without(env, name+"="), name+"="+noProxy)
 	}
 	return env
 }
@@ -34,8 +40,8 @@ func proxyEnv(env []string) []string {
 // startBridge listens on the namespace's loopback and forwards every connection to socket. It
 // runs on the helper's other threads, which Landlock does not confine (only the shell's thread
 // is); the namespace is what confines them. It ends with the helper.
-func startBridge(socket string) error {
-	ln, err := net.Listen("tcp4", "127.0.0.1:"+strconv.Itoa(ProxyPort))
+func startBridge(port int, socket string) error {
+	ln, err := net.Listen("tcp4", "127.0.0.1:"+strconv.Itoa(port))
 	if err != nil {
 		return err
 	}

@@ -50,7 +50,7 @@ func runHelper(req request) error {
 		env = withTempDir(env, p.TempDir)
 	}
 	if req.Namespaces && p.ProxySocket != "" {
-		env = proxyEnv(env)
+		env = proxyEnv(env, p.LocalNet)
 	}
 	return supervise(req.Shell, req.Args, env)
 }
@@ -71,8 +71,13 @@ func enterView(p *Policy, v View, newNet bool) error {
 		}
 	}
 	if p.ProxySocket != "" {
-		if err := startBridge(p.ProxySocket); err != nil {
+		if err := startBridge(ProxyPort, p.ProxySocket); err != nil {
 			return err
+		}
+		for _, port := range p.LocalPorts {
+			if err := startBridge(port, LocalPortSocket(p.ProxySocket, port)); err != nil {
+				return err
+			}
 		}
 	}
 	return dropCapabilities()
@@ -84,7 +89,7 @@ func confine(p Policy, v *View) error {
 	if err != nil {
 		return err
 	}
-	fd, flags, err := config(p).NewRulesetFD(rules(p, abi, v)...)
+	fd, flags, err := config(p, v != nil).NewRulesetFD(rules(p, abi, v)...)
 	if err != nil {
 		return err
 	}

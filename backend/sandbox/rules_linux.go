@@ -28,11 +28,16 @@ var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/d
 // config handles every right this library knows, and lets BestEffort drop what the kernel does
 // not: older kernels get fewer restrictions, never an error. Network access is simply not handled
 // when allowed, and neither are pathname unix sockets, which reach local services the same way.
-func config(p Policy) landlock.Config {
+// A command with LocalNet in a network namespace of its own (namespaced) may bind and connect
+// any port: all it can reach there is its own lo and the proxy's bridge.
+func config(p Policy, namespaced bool) landlock.Config {
 	cfg := landlock.V11
 	if p.Network && p.ProxySocket == "" {
 		cfg.HandledAccessNet = 0
 		cfg.HandledAccessFS &^= ll.AccessFSResolveUnix
+	}
+	if p.LocalNet && namespaced && (!p.Network || p.ProxySocket != "") {
+		cfg.HandledAccessNet = 0
 	}
 	return cfg.BestEffort()
 }
@@ -54,7 +59,7 @@ func rules(p Policy, abi int, v *View) []landlock.Rule {
 	for _, dir := range writable(p, v) {
 		rs = append(rs, landlock.PathAccess(change, dir))
 	}
-	if p.ProxySocket != "" {
+	if p.ProxySocket != "" && !(p.LocalNet && v != nil) {
 		rs = append(rs, landlock.ConnectTCP(ProxyPort)) // the bridge, on the namespace's own lo
 	}
 	return rs

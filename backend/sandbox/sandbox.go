@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -44,6 +46,14 @@ type Policy struct {
 	// Writable lists folders shown read-write besides the workspace, where namespaces work: an
 	// external agent's own state (its sessions, its settings).
 	Writable []string `json:"writable,omitempty"`
+	// LocalNet lets the command listen and connect on any port of its network namespace's own
+	// lo, where it has one: a program that serves itself (opencode's ACP mode runs its own
+	// server). Nothing outside the namespace becomes reachable.
+	LocalNet bool `json:"local_net,omitempty"`
+	// LocalPorts are ports of a local service on the host (a model server) that the command
+	// reaches at 127.0.0.1 inside its namespace, with ProxySocket: the helper bridges each to
+	// LocalPortSocket, which the caller serves.
+	LocalPorts []int `json:"local_ports,omitempty"`
 }
 
 // Kind names the confinement the kernel offers.
@@ -224,4 +234,10 @@ func Supervised(name string, args, env []string) *exec.Cmd {
 	cmd := exec.Command(name, args...)
 	cmd.Env = env
 	return cmd
+}
+
+// LocalPortSocket is where AgentDesk serves the host's local service at port for a command whose
+// proxy socket is proxySocket: the helper bridges 127.0.0.1:port inside the namespace to it.
+func LocalPortSocket(proxySocket string, port int) string {
+	return filepath.Join(filepath.Dir(proxySocket), "port-"+strconv.Itoa(port))
 }

@@ -28,7 +28,9 @@ import (
 
 // fixture is the command line of the TypeScript fixture agent (testdata/node/fixtures), built
 // with the official ACP SDK. Only a missing node skips; missing packages fail with the fix.
-func fixture(t *testing.T) string {
+func fixture(t *testing.T) string { return fixtureCommand(t) }
+
+func fixtureCommand(t testing.TB) string {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"agentdesk/backend/agent/external"
@@ -39,9 +41,18 @@ func agentCommand(s external.Session, args []string, logw io.Writer) (cmd *exec.
 		os.RemoveAll(tmp)
 		return nil, nil, err
 	}
-	cleanup = func() { proxy.Close(); os.RemoveAll(filepath.Dir(proxy.Path())); os.RemoveAll(tmp) }
+	ports := s.Confine.Reach.LocalPorts()
+	closeLocal, err := serveLocalPorts(proxy.Path(), ports)
+	if err != nil {
+		proxy.Close()
+		os.RemoveAll(filepath.Dir(proxy.Path()))
+		os.RemoveAll(tmp)
+		return nil, nil, err
+	}
+	cleanup = func() { closeLocal(); proxy.Close(); os.RemoveAll(filepath.Dir(proxy.Path())); os.RemoveAll(tmp) }
 	home, _ := os.UserHomeDir()
-	p := sandbox.Policy{Workspace: s.Workspace, DataDir: s.Confine.DataDir, TempDir: tmp, ProxySocket: proxy.Path(),
+	// Agents serve themselves on loopback (opencode's ACP mode does): its own namespace's lo.
+	p := sandbox.Policy{Workspace: s.Workspace, DataDir: s.Confine.DataDir, TempDir: tmp, ProxySocket: proxy.Path(), LocalNet: true, LocalPorts: ports,
 		WorkspaceReadOnly: !s.Confine.Writable, Writable: stateFolders(s.Confine.Reach.FoldersIn(home)),
 		Expose: programFolders(append([]string{program}, args[1:]...))}
 	cmd, err = sandbox.Command(p, program, args[1:], os.Environ())
@@ -77,6 +88,49 @@ func reachProxy(s external.Session, logw io.Writer) (*netproxy.Proxy, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// serveLocalPorts serves, for each local service port the reach names, the socket the sandbox
+// bridges 127.0.0.1:port to inside the agent's namespace; each connection is passed on to that
+// port on this machine's loopback. The returned stop closes them.
+func serveLocalPorts(proxySocket string, ports []int) (stop func(), err error) {
+	var lns []net.Listener
+	stop = func() {
+		for _, ln := range lns {
+			ln.Close()
+		}
+	}
+	for _, port := range ports {
+		ln, err := net.Listen("unix", sandbox.LocalPortSocket(proxySocket, port))
+		if err != nil {
+			stop()
+			return nil, err
+		}
+		lns = append(lns, ln)
+		go passOn(ln, net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	}
+	return stop, nil
+}
+
+func passOn(ln net.Listener, addr string) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			defer c.Close()
+			up, err := net.Dial("tcp", addr)
+			if err != nil {
+				return
+			}
+			defer up.Close()
+			done := make(chan struct{})
+			go func() { io.Copy(up, c); up.(*net.TCPConn).CloseWrite(); close(done) }()
+			io.Copy(c, up)
+			<-done
+		}()
+	}
 }
 
 // stateFolders creates the agent's state folders that are missing, so a first run can keep its

@@ -141,7 +141,7 @@ func (c *conn) handshake(ctx context.Context, s external.Session) error {
 	ir, err := c.conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber,
 		ClientCapabilities: acp.ClientCapabilities{Fs: acp.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true},
 			Terminal: true},
-		ClientInfo:         &acp.Implementation{Name: "agentdesk", Version: "1"}})
+		ClientInfo: &acp.Implementation{Name: "agentdesk", Version: "1"}})
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ const BadReach errs.Kind = "EXTERNAL_AGENT_REACH_INVALID"
 // knownReach are the defaults for agents seen in use: the API hosts their stock configuration
 // talks to and the folders they keep their sessions and settings in.
 var knownReach = map[string]Reach{
-	"opencode": {Hosts: []string{"api.openai.com", "api.anthropic.com", "models.dev", "opencode.ai", "registry.npmjs.org"},
+	"opencode": {Hosts: []string{"api.openai.com", "api.anthropic.com", "models.dev", "opencode.ai", "models.opencode.ai", "registry.npmjs.org"},
 		Folders: []string{"~/.config/opencode", "~/.local/share/opencode", "~/.local/state/opencode", "~/.cache/opencode"}},
 	"codex":  {Hosts: []string{"api.openai.com", "chatgpt.com"}, Folders: []string{"~/.codex"}},
 	"claude": {Hosts: []string{"api.anthropic.com"}, Folders: []string{"~/.claude", "~/.claude.json"}},
