@@ -193,7 +193,7 @@ func (c *Context) checkIntegrity(st *store.Store, rep *DoctorReport) Check {
 
 // checkEvents decodes every log entry with the one event-log decoder.
 func (c *Context) checkEvents(st *store.Store, rep *DoctorReport) Check {
-	bad, err := st.UnreadableEvents()
+	bad, err := st.UnreadableEvents(context.Background())
 	if err != nil {
 		return Check{Name: "events", Detail: c.msgs.Error(c.lang, err)}
 	}
