@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"golang.org/x/term"
@@ -63,6 +64,10 @@ type progress struct {
 	w     io.Writer
 	tty   bool
 	every time.Duration
+	// shown is the length of the line a terminal shows in place, blanked out before the next: spaces,
+	// not an escape sequence, which a Windows console may print as it is. Its bytes are at least
+	// as many as its columns.
+	shown int
 }
 
 func (c *Context) newProgress() *progress {
@@ -105,9 +110,7 @@ func (p *progress) run(ctx context.Context, name, start string, about time.Durat
 	result := check()
 	close(stop)
 	<-stopped
-	if p.tty {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
+	p.clear()
 	took := fmt.Sprintf("%.1f", time.Since(began).Seconds())
 	if ctx.Err() != nil {
 		fmt.Fprintf(p.w, "■ %s: %s\n", label, p.c.T("cli.doctor.progress.stopped", "Seconds", took))
@@ -122,9 +125,20 @@ func (p *progress) tick(label string, elapsed, about time.Duration) {
 	if about > 0 {
 		line = p.c.T("cli.doctor.progress.elapsedOf", "Seconds", int(elapsed.Seconds()), "About", int(about.Seconds()))
 	}
+	line = fmt.Sprintf("… %s: %s", label, line)
 	if p.tty {
-		fmt.Fprintf(p.w, "\r\033[K… %s: %s", label, line)
+		p.clear()
+		fmt.Fprint(p.w, line)
+		p.shown = len(line)
 		return
 	}
-	fmt.Fprintf(p.w, "… %s: %s\n", label, line)
+	fmt.Fprintln(p.w, line)
+}
+
+// clear blanks the line a terminal shows in place and puts the cursor at its start.
+func (p *progress) clear() {
+	if p.shown > 0 {
+		fmt.Fprint(p.w, "\r"+strings.Repeat(" ", p.shown)+"\r")
+		p.shown = 0
+	}
 }

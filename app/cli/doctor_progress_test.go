@@ -193,3 +193,19 @@ func testContext(t *testing.T, stdout, stderr io.Writer) *Context {
 	}
 	return &Context{Env: Env{Stdout: stdout, Stderr: stderr}, msgs: msgs, lang: "en"}
 }
+
+// On a terminal the seconds count in place, and the end line starts on a blanked line.
+func TestProgressCountsInPlaceOnATerminal(t *testing.T) {
+	var errOut bytes.Buffer
+	c := testContext(t, io.Discard, &errOut)
+	p := &progress{c: c, w: &errOut, tty: true, every: 10 * time.Millisecond}
+	p.run(context.Background(), "events", "decoding", 0, func() Check {
+		time.Sleep(50 * time.Millisecond)
+		return Check{Name: "events", OK: true}
+	})
+	got := errOut.String()
+	tick := "… history: 0 s so far"
+	if strings.Count(got, "\n") != 2 || !strings.Contains(got, tick+"\r"+strings.Repeat(" ", len(tick))+"\r✓ history: done in 0.") {
+		t.Fatalf("in place: %q", got)
+	}
+}
