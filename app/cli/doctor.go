@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -123,9 +124,10 @@ func (c *Context) diagnose(ctx context.Context, p *progress) (DoctorReport, stri
 	if ctx.Err() != nil {
 		return rep, "database"
 	}
-	// Opening runs migrations, maintenance and the bounded quick_check; it does not watch ctx.
+	// Opening runs migrations, maintenance and the bounded quick_check; it does not watch ctx,
+	// and always ends.
 	var st *store.Store
-	rep.Checks = append(rep.Checks, p.run(ctx, "database", c.T("cli.doctor.progress.opening", "Path", c.DataDir), 0, func() (check Check) {
+	rep.Checks = append(rep.Checks, p.run(context.Background(), "database", c.T("cli.doctor.progress.opening", "Path", c.DataDir), nil, func() (check Check) {
 		st, check = c.checkDatabase(&rep)
 		return check
 	}))
@@ -137,31 +139,36 @@ func (c *Context) diagnose(ctx context.Context, p *progress) (DoctorReport, stri
 		rep.SensitivePaths = list.Entries()
 	}
 	size := databaseSize(st.Path())
-	about, long := integrityEstimate(size)
-	start := c.T("cli.doctor.progress.integrity", "Size", formatSize(size))
-	if !long {
-		about = 0
-	} else {
+	start, detail := c.T("cli.doctor.progress.integrity", "Size", formatSize(size)), (func(time.Duration) string)(nil)
+	if about, long := integrityEstimate(size); long {
 		start = c.T("cli.doctor.progress.integrityLong", "Size", formatSize(size), "Seconds", int(about.Seconds()))
+		detail = p.estimated(about)
 	}
-	steps := []struct {
-		name, start string
-		about       time.Duration
-		run         func() Check
-	}{
-		{"integrity", start, about, func() Check { return c.checkIntegrity(ctx, st, &rep) }},
-		{"events", c.T("cli.doctor.progress.events"), 0, func() Check { return c.checkEvents(ctx, st, &rep) }},
+	if ctx.Err() != nil {
+		return rep, "integrity"
 	}
-	for _, step := range steps {
-		if ctx.Err() != nil {
-			return rep, step.name
-		}
-		check := p.run(ctx, step.name, step.start, step.about, step.run)
-		if ctx.Err() != nil {
-			return rep, step.name
-		}
-		rep.Checks = append(rep.Checks, check)
+	check := p.run(ctx, "integrity", start, detail, func() Check { return c.checkIntegrity(ctx, st, &rep) })
+	if ctx.Err() != nil {
+		return rep, "integrity"
 	}
+	rep.Checks = append(rep.Checks, check)
+	// The count reads one index, a small part of the file; with it the history check shows
+	// how far it got.
+	var decoded atomic.Int64
+	detail = nil
+	if total, err := st.EventCount(ctx); err == nil {
+		detail = p.counted(&decoded, total)
+	}
+	if ctx.Err() != nil {
+		return rep, "events"
+	}
+	check = p.run(ctx, "events", c.T("cli.doctor.progress.events"), detail, func() Check {
+		return c.checkEvents(ctx, st, &rep, func(n int) { decoded.Store(int64(n)) })
+	})
+	if ctx.Err() != nil {
+		return rep, "events"
+	}
+	rep.Checks = append(rep.Checks, check)
 	return finishReport(rep), ""
 }
 
@@ -261,8 +268,8 @@ func (c *Context) checkIntegrity(ctx context.Context, st *store.Store, rep *Doct
 }
 
 // checkEvents decodes every log entry with the one event-log decoder.
-func (c *Context) checkEvents(ctx context.Context, st *store.Store, rep *DoctorReport) Check {
-	bad, err := st.UnreadableEvents(ctx)
+func (c *Context) checkEvents(ctx context.Context, st *store.Store, rep *DoctorReport, decoded func(int)) Check {
+	bad, err := st.UnreadableEvents(ctx, decoded)
 	if err != nil {
 		return Check{Name: "events", Detail: c.msgs.Error(c.lang, err)}
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/term"
@@ -87,11 +88,15 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// run runs one check between its start and end lines; about, when known, is its estimate. The
-// end line of a check that ctx cancelled says it stopped, not that it is done.
-func (p *progress) run(ctx context.Context, name, start string, about time.Duration, check func() Check) Check {
+// run runs one check between its start and end lines; while it runs, detail says how far it got
+// (nil: the seconds so far). The end line of a check that ctx cancelled says it stopped, not that
+// it is done.
+func (p *progress) run(ctx context.Context, name, start string, detail func(elapsed time.Duration) string, check func() Check) Check {
 	label := p.c.T("cli.doctor.check." + name)
 	fmt.Fprintf(p.w, "… %s: %s\n", label, start)
+	if detail == nil {
+		detail = p.elapsed
+	}
 	began := time.Now()
 	stop, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
@@ -103,7 +108,7 @@ func (p *progress) run(ctx context.Context, name, start string, about time.Durat
 			case <-stop:
 				return
 			case <-tick.C:
-				p.tick(label, time.Since(began), about)
+				p.show(fmt.Sprintf("… %s: %s", label, detail(time.Since(began))))
 			}
 		}
 	}()
@@ -120,19 +125,33 @@ func (p *progress) run(ctx context.Context, name, start string, about time.Durat
 	return result
 }
 
-func (p *progress) tick(label string, elapsed, about time.Duration) {
-	line := p.c.T("cli.doctor.progress.elapsed", "Seconds", int(elapsed.Seconds()))
-	if about > 0 {
-		line = p.c.T("cli.doctor.progress.elapsedOf", "Seconds", int(elapsed.Seconds()), "About", int(about.Seconds()))
+func (p *progress) elapsed(d time.Duration) string {
+	return p.c.T("cli.doctor.progress.elapsed", "Seconds", int(d.Seconds()))
+}
+
+// estimated is a check's detail with an estimate of its whole duration.
+func (p *progress) estimated(about time.Duration) func(time.Duration) string {
+	return func(d time.Duration) string {
+		return p.c.T("cli.doctor.progress.elapsedOf", "Seconds", int(d.Seconds()), "About", int(about.Seconds()))
 	}
-	line = fmt.Sprintf("… %s: %s", label, line)
-	if p.tty {
-		p.clear()
-		fmt.Fprint(p.w, line)
-		p.shown = len(line)
+}
+
+// counted is a check's detail of how many of total items it did.
+func (p *progress) counted(done *atomic.Int64, total int) func(time.Duration) string {
+	return func(d time.Duration) string {
+		return p.c.T("cli.doctor.progress.counted", "Done", done.Load(), "Total", total, "Seconds", int(d.Seconds()))
+	}
+}
+
+// show writes a progress line: in place on a terminal, as a line of its own elsewhere.
+func (p *progress) show(line string) {
+	if !p.tty {
+		fmt.Fprintln(p.w, line)
 		return
 	}
-	fmt.Fprintln(p.w, line)
+	p.clear()
+	fmt.Fprint(p.w, line)
+	p.shown = len(line)
 }
 
 // clear blanks the line a terminal shows in place and puts the cursor at its start.

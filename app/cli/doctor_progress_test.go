@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -175,7 +176,7 @@ func TestProgressTicksWhileACheckRuns(t *testing.T) {
 	var errOut bytes.Buffer
 	c := testContext(t, io.Discard, &errOut)
 	p := &progress{c: c, w: &errOut, every: 10 * time.Millisecond}
-	p.run(context.Background(), "integrity", "reading", 40*time.Second, func() Check {
+	p.run(context.Background(), "integrity", "reading", p.estimated(40*time.Second), func() Check {
 		time.Sleep(80 * time.Millisecond)
 		return Check{Name: "integrity", OK: true}
 	})
@@ -199,7 +200,7 @@ func TestProgressCountsInPlaceOnATerminal(t *testing.T) {
 	var errOut bytes.Buffer
 	c := testContext(t, io.Discard, &errOut)
 	p := &progress{c: c, w: &errOut, tty: true, every: 10 * time.Millisecond}
-	p.run(context.Background(), "events", "decoding", 0, func() Check {
+	p.run(context.Background(), "events", "decoding", nil, func() Check {
 		time.Sleep(50 * time.Millisecond)
 		return Check{Name: "events", OK: true}
 	})
@@ -207,5 +208,15 @@ func TestProgressCountsInPlaceOnATerminal(t *testing.T) {
 	tick := "… history: 0 s so far"
 	if strings.Count(got, "\n") != 2 || !strings.Contains(got, tick+"\r"+strings.Repeat(" ", len(tick))+"\r✓ history: done in 0.") {
 		t.Fatalf("in place: %q", got)
+	}
+}
+
+// The history check counts its entries: how far it got is a count, not only seconds.
+func TestProgressOfTheHistoryIsACount(t *testing.T) {
+	p := &progress{c: testContext(t, io.Discard, io.Discard)}
+	var done atomic.Int64
+	done.Store(120000)
+	if got := p.counted(&done, 350000)(3 * time.Second); got != "120000 of 350000 entries, 3 s" {
+		t.Fatalf("%q", got)
 	}
 }

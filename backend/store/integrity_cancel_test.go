@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -38,8 +39,27 @@ func TestIntegrityCheckStopsWhenCancelled(t *testing.T) {
 	if problems, err := s.IntegrityCheck(context.Background()); err != nil || len(problems) > 0 {
 		t.Fatalf("the check after a cancelled one: %v %v", problems, err)
 	}
-	if _, err := s.UnreadableEvents(ctx); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := s.UnreadableEvents(ctx, nil); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("decoding the history with a cancelled ctx: %v", err)
+	}
+}
+
+// Decoding the history tells how far it got, batch by batch, up to the count of entries.
+func TestUnreadableEventsTellsHowManyItDecoded(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	fillEvents(t, s, 2500) // and the session's first entry
+	total, err := s.EventCount(context.Background())
+	var told []int
+	bad, err2 := s.UnreadableEvents(context.Background(), func(n int) { told = append(told, n) })
+	if err != nil || err2 != nil || total != 2501 || len(bad) != 0 {
+		t.Fatalf("count %d %v, unreadable %v %v", total, err, bad, err2)
+	}
+	if fmt.Sprint(told) != "[1000 2000 2501]" {
+		t.Fatalf("told %v", told)
 	}
 }
 
