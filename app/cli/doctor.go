@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
 
 	"agentdesk/backend/policy"
 	"agentdesk/backend/sandbox"
@@ -61,13 +65,24 @@ type SchemaReport struct {
 	Backup    string `json:"backup,omitempty"`
 }
 
+// ExitCancelled is doctor's exit when Ctrl+C (SIGINT) or SIGTERM stopped it: 128 + SIGINT, as a
+// shell reports a command it interrupted, so a script tells it from a failed check (1).
+const ExitCancelled = 130
+
 func runDoctor(c *Context, args []string) int {
 	fs := c.flags("doctor")
 	asJSON := fs.Bool("json", false, c.T("cli.flag.json"))
 	if code, ok := c.parse(fs, args); !ok {
 		return code
 	}
-	rep := c.diagnose()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// The first signal cancels; with the default handling back, a second one ends the process.
+	context.AfterFunc(ctx, stop)
+	rep, stoppedAt := c.diagnose(ctx, c.newProgress())
+	if stoppedAt != "" {
+		return c.doctorCancelled(rep, stoppedAt, *asJSON)
+	}
 	if *asJSON {
 		enc := json.NewEncoder(c.Stdout)
 		enc.SetIndent("", "  ")
@@ -81,22 +96,83 @@ func runDoctor(c *Context, args []string) int {
 	return ExitOK
 }
 
-func (c *Context) diagnose() DoctorReport {
+// doctorCancelled tells on stderr which check the cancel stopped and which had finished; the text
+// report keeps the finished checks' lines on stdout, and --json prints nothing there: half a
+// report parsed as a whole one would read as a clean bill.
+func (c *Context) doctorCancelled(rep DoctorReport, stoppedAt string, asJSON bool) int {
+	done := make([]string, len(rep.Checks))
+	for i, ch := range rep.Checks {
+		done[i] = c.T("cli.doctor.check." + ch.Name)
+	}
+	if !asJSON {
+		c.printChecks(rep.Checks)
+	}
+	fmt.Fprintln(c.Stderr, "agentdesk: "+c.T("cli.doctor.cancelled", "Check", c.T("cli.doctor.check."+stoppedAt),
+		"Done", strings.Join(done, ", ")))
+	return ExitCancelled
+}
+
+// diagnose runs the checks in order and returns the report, or the name of the check a cancel
+// of ctx stopped (the report then holds the checks that finished before it).
+func (c *Context) diagnose(ctx context.Context, p *progress) (DoctorReport, string) {
 	rep := DoctorReport{Version: Version, WebKitGTK: WebKitGTK, DataDir: c.DataDir, Schema: SchemaReport{Supported: store.SupportedSchema()},
 		Maintenance: store.MaintenanceReport{Changes: []store.Change{}, Repairs: []string{}},
 		Integrity:   IntegrityReport{Problems: []string{}, StaleBackups: []string{}, QuickCheck: store.Integrity{Problems: []string{}}},
-		Unreadable:  []store.UnreadableEvent{}, Sandbox: sandbox.Status(), ProtectedWrites: policy.AutorunPatterns}
+		Unreadable:  []store.UnreadableEvent{}, Sandbox: sandbox.Status(), ProtectedWrites: policy.AutorunPatterns,
+		SensitivePaths: policy.DefaultSensitive}
 	rep.Checks = append(rep.Checks, c.checkLibraries(), c.checkDataDir())
-	st, check := c.checkDatabase(&rep)
-	rep.Checks = append(rep.Checks, check)
-	rep.SensitivePaths = policy.DefaultSensitive
-	if st != nil {
-		if list, err := st.SensitivePaths(); err == nil {
-			rep.SensitivePaths = list.Entries()
-		}
-		rep.Checks = append(rep.Checks, c.checkIntegrity(st, &rep), c.checkEvents(st, &rep))
-		st.Close()
+	if ctx.Err() != nil {
+		return rep, "database"
 	}
+	// Opening runs migrations, maintenance and the bounded quick_check; it does not watch ctx,
+	// and always ends.
+	var st *store.Store
+	rep.Checks = append(rep.Checks, p.run(context.Background(), "database", c.T("cli.doctor.progress.opening", "Path", c.DataDir), nil, func() (check Check) {
+		st, check = c.checkDatabase(&rep)
+		return check
+	}))
+	if st == nil {
+		return finishReport(rep), ""
+	}
+	defer st.Close()
+	if list, err := st.SensitivePaths(); err == nil {
+		rep.SensitivePaths = list.Entries()
+	}
+	size := databaseSize(st.Path())
+	start, detail := c.T("cli.doctor.progress.integrity", "Size", formatSize(size)), (func(time.Duration) string)(nil)
+	if about, long := integrityEstimate(size); long {
+		start = c.T("cli.doctor.progress.integrityLong", "Size", formatSize(size), "Seconds", int(about.Seconds()))
+		detail = p.estimated(about)
+	}
+	if ctx.Err() != nil {
+		return rep, "integrity"
+	}
+	check := p.run(ctx, "integrity", start, detail, func() Check { return c.checkIntegrity(ctx, st, &rep) })
+	if ctx.Err() != nil {
+		return rep, "integrity"
+	}
+	rep.Checks = append(rep.Checks, check)
+	// The count reads one index, a small part of the file; with it the history check shows
+	// how far it got.
+	var decoded atomic.Int64
+	detail = nil
+	if total, err := st.EventCount(ctx); err == nil {
+		detail = p.counted(&decoded, total)
+	}
+	if ctx.Err() != nil {
+		return rep, "events"
+	}
+	check = p.run(ctx, "events", c.T("cli.doctor.progress.events"), detail, func() Check {
+		return c.checkEvents(ctx, st, &rep, func(n int) { decoded.Store(int64(n)) })
+	})
+	if ctx.Err() != nil {
+		return rep, "events"
+	}
+	rep.Checks = append(rep.Checks, check)
+	return finishReport(rep), ""
+}
+
+func finishReport(rep DoctorReport) DoctorReport {
 	rep.OK = true
 	for _, ch := range rep.Checks {
 		rep.OK = rep.OK && ch.OK
@@ -179,8 +255,8 @@ func (c *Context) checkDatabase(rep *DoctorReport) (*store.Store, Check) {
 }
 
 // checkIntegrity runs the full integrity_check: every page, and every index against its table.
-func (c *Context) checkIntegrity(st *store.Store, rep *DoctorReport) Check {
-	problems, err := st.IntegrityCheck(context.Background())
+func (c *Context) checkIntegrity(ctx context.Context, st *store.Store, rep *DoctorReport) Check {
+	problems, err := st.IntegrityCheck(ctx)
 	if err != nil {
 		return Check{Name: "integrity", Detail: c.msgs.Error(c.lang, err)}
 	}
@@ -192,8 +268,8 @@ func (c *Context) checkIntegrity(st *store.Store, rep *DoctorReport) Check {
 }
 
 // checkEvents decodes every log entry with the one event-log decoder.
-func (c *Context) checkEvents(st *store.Store, rep *DoctorReport) Check {
-	bad, err := st.UnreadableEvents()
+func (c *Context) checkEvents(ctx context.Context, st *store.Store, rep *DoctorReport, decoded func(int)) Check {
+	bad, err := st.UnreadableEvents(ctx, decoded)
 	if err != nil {
 		return Check{Name: "events", Detail: c.msgs.Error(c.lang, err)}
 	}
@@ -211,18 +287,25 @@ func (c *Context) checkEvents(st *store.Store, rep *DoctorReport) Check {
 }
 
 func (c *Context) printDoctor(rep DoctorReport) {
-	for _, ch := range rep.Checks {
-		mark := "✓"
-		if !ch.OK {
-			mark = "✗"
-		}
-		fmt.Fprintf(c.Stdout, "%s %-10s %s\n", mark, c.T("cli.doctor.check."+ch.Name), ch.Detail)
-	}
+	c.printChecks(rep.Checks)
 	fmt.Fprintln(c.Stdout, c.sandboxLine(rep.Sandbox))
 	fmt.Fprintln(c.Stdout, c.T("cli.doctor.maintenance", "Changed", rep.Maintenance.Changed))
 	if n := len(rep.Integrity.StaleBackups); n > 0 {
 		fmt.Fprintln(c.Stdout, c.T("cli.doctor.staleBackups", "Count", n))
 	}
+}
+
+func (c *Context) printChecks(checks []Check) {
+	for _, ch := range checks {
+		fmt.Fprintf(c.Stdout, "%s %-10s %s\n", checkMark(ch.OK), c.T("cli.doctor.check."+ch.Name), ch.Detail)
+	}
+}
+
+func checkMark(ok bool) string {
+	if ok {
+		return "✓"
+	}
+	return "✗"
 }
 
 // sandboxLine is the doctor's human line about the sandbox; "!" marks a missing one.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"maps"
@@ -288,17 +289,38 @@ type UnreadableEvent struct {
 }
 
 // UnreadableEvents decodes every event of every session and lists those that cannot be read
-// (`agentdesk doctor`).
-func (s *Store) UnreadableEvents() ([]UnreadableEvent, error) {
+// (`agentdesk doctor`); it stops, with ctx's error, at the entry after ctx ends. decoded, when
+// not nil, is told after each batch how many entries were decoded so far.
+func (s *Store) UnreadableEvents(ctx context.Context, decoded func(n int)) ([]UnreadableEvent, error) {
 	out := []UnreadableEvent{}
 	var batch []Event
-	err := s.db.Model(&Event{}).Order("id").FindInBatches(&batch, 1000, func(tx *gorm.DB, _ int) error {
+	n := 0
+	err := s.db.WithContext(ctx).Model(&Event{}).Order("id").FindInBatches(&batch, 1000, func(tx *gorm.DB, _ int) error {
+		defer func() {
+			if decoded != nil {
+				decoded(n)
+			}
+		}()
 		for _, e := range batch {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			if u, ok := eventlog.Decode(e.Seq, e.Type, []byte(e.Payload)).(eventlog.Unreadable); ok {
 				out = append(out, UnreadableEvent{SessionID: e.SessionID, Unreadable: u})
 			}
+			n++
 		}
 		return nil
 	}).Error
+	if err != nil && ctx.Err() != nil {
+		return out, ctx.Err()
+	}
 	return out, s.fail(err)
+}
+
+// EventCount is how many entries the log of every session holds.
+func (s *Store) EventCount(ctx context.Context) (int, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Model(&Event{}).Count(&n).Error
+	return int(n), s.fail(err)
 }

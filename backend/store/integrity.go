@@ -199,7 +199,7 @@ func quickCheck(db *sql.DB) (Integrity, error) {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), QuickCheckBudget)
 	defer cancel()
-	problems, err := checkRows(ctx, db, "PRAGMA quick_check")
+	problems, err := checkRows(ctx, db, "quick_check")
 	rep := Integrity{Checked: err == nil, Problems: problems, Took: time.Since(start)}
 	if err != nil && ctx.Err() == nil {
 		if isDamage(err) {
@@ -212,10 +212,31 @@ func quickCheck(db *sql.DB) (Integrity, error) {
 }
 
 // checkRows runs quick_check or integrity_check and returns its findings; "ok" is none.
-func checkRows(ctx context.Context, db interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, query string) ([]string, error) {
-	rows, err := db.QueryContext(ctx, query)
+//
+// The pragma fills a temporary table inside an Exec, and the findings are read from that table:
+// the driver interrupts SQLite when ctx ends only while Exec (or the preparation of a Query)
+// runs, never while rows.Next steps a statement, and a check does all its reading in its first
+// step. Read as rows, a cancelled check went on to its end. The check names the main database
+// (with SQLite's default limit of 100 findings): unnamed, it checks the temporary one too,
+// whose table, half made while the check runs, reads as a page never used.
+func checkRows(ctx context.Context, db *sql.DB, pragma string) ([]string, error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return []string{}, err
+	}
+	defer conn.Close()
+	const table = "temp.agentdesk_check"
+	if _, err := conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+table); err != nil {
+		return []string{}, err
+	}
+	defer conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS "+table)
+	if _, err := conn.ExecContext(ctx, "CREATE TABLE "+table+" AS SELECT * FROM pragma_"+pragma+"(100, 'main')"); err != nil {
+		if ctx.Err() != nil {
+			return []string{}, ctx.Err()
+		}
+		return []string{}, err
+	}
+	rows, err := conn.QueryContext(context.Background(), "SELECT * FROM "+table)
 	if err != nil {
 		return []string{}, err
 	}
@@ -237,13 +258,17 @@ func checkRows(ctx context.Context, db interface {
 }
 
 // IntegrityCheck runs the full PRAGMA integrity_check (every page, every index against its
-// table), without a time bound: `agentdesk doctor` calls it.
+// table), without a time bound: `agentdesk doctor` calls it. SQLite is interrupted when ctx
+// ends, and the error is ctx's.
 func (s *Store) IntegrityCheck(ctx context.Context) ([]string, error) {
 	sqlDB, err := s.db.DB()
 	if err != nil {
 		return nil, storeErr(err)
 	}
-	problems, err := checkRows(ctx, sqlDB, "PRAGMA integrity_check")
+	problems, err := checkRows(ctx, sqlDB, "integrity_check")
+	if err != nil && ctx.Err() != nil {
+		return problems, ctx.Err()
+	}
 	if isDamage(err) {
 		return append(problems, err.Error()), nil
 	}
