@@ -51,11 +51,19 @@ async function audit() {
       rules: { 'label-content-name-mismatch': { enabled: true } },
       resultTypes: ['violations'],
     });
+    // A heading out of order is read against the page's outline: print it with the violation.
+    const outline = [...document.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]')]
+      .map((h) => `h${h.getAttribute('aria-level') ?? h.tagName.slice(1)} ${h.textContent.trim().slice(0, 40)}`)
+      .join(' | ');
     return result.violations.map((v) => ({
       id: v.id,
       impact: v.impact,
       help: v.help,
-      nodes: v.nodes.map((n) => ({ target: n.target.join(' '), summary: n.failureSummary?.split('\n').slice(1).join(' ').trim() })),
+      nodes: v.nodes.map((n) => ({
+        target: n.target.join(' '),
+        html: n.html.length > 160 ? `${n.html.slice(0, 160)}…` : n.html,
+        summary: `${n.failureSummary?.split('\n').slice(1).join(' ').trim()}${v.id === 'heading-order' ? ` (the outline: ${outline})` : ''}`,
+      })),
     }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical' || ALWAYS.has(v.id));
@@ -64,7 +72,7 @@ async function audit() {
 function describe(found) {
   return found
     .map(({ view, id, impact, help, nodes }) =>
-      [`${view}: ${id} (${impact}) ${help}`, ...nodes.map((n) => `    ${n.target}  — ${n.summary}`)].join('\n'),
+      [`${view}: ${id} (${impact}) ${help}`, ...nodes.map((n) => `    ${n.target}  ${n.html}\n      — ${n.summary}`)].join('\n'),
     )
     .join('\n');
 }
