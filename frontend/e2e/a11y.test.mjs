@@ -140,7 +140,7 @@ test('first run: onboarding, the set-up asked for on Send, and the folder dialog
   ]);
 });
 
-test('the new-task composer, a transcript with tool cards, a waiting approval, a plan review and the changes view have no serious violation', async () => {
+test('the new-task composer, transcripts (tool cards, an error), the approval, question, plan review and Tools modes, changes and restore have no serious violation', async () => {
   const plan = '# Add a response cache\n\n1. Wrap the client in a cache\n2. Expire entries after `5m`\n\n> Nothing changes until you approve.';
   ui.server = await startServer([
     {
@@ -153,6 +153,8 @@ test('the new-task composer, a transcript with tool cards, a waiting approval, a
     { text: 'Done: **app.txt** now reads `line 2 CHANGED`.' },
     { text: 'I will clean the build folder.', tool_calls: [{ name: 'bash', input: { command: 'rm -rf build && echo cleaned' } }] },
     { text: 'Here is my plan.', tool_calls: [{ name: 'exit_plan_mode', input: { plan } }] },
+    { text: 'One question.', tool_calls: [{ name: 'ask_user', input: { question: 'Which format should the notes use?', options: ['Markdown', 'Plain text'] } }] },
+    { error: 'the scripted provider failed on purpose' },
     { text: 'spare' },
   ]);
   writeFileSync(join(ui.server.workspace, 'app.txt'), 'line 1\nline 2\nline 3\n');
@@ -171,6 +173,15 @@ test('the new-task composer, a transcript with tool cards, a waiting approval, a
   await gotoSession(planning.id);
   await send('Design a cache for the API client');
   await byId('composer-mode-plan-review').waitFor();
+  // A question waiting for its answer, and a turn that ended in an error.
+  const asked = await api('Sessions.Create', { workspace: ui.server.workspace, interactionMode: 'smart', executionOverride: 'execute', permissionMode: 'auto' });
+  await gotoSession(asked.id);
+  await send('Write the release notes');
+  await byId('composer-mode-question').waitFor();
+  const failed = await api('Sessions.Create', { workspace: ui.server.workspace, interactionMode: 'smart', executionOverride: 'execute', permissionMode: 'auto' });
+  await gotoSession(failed.id);
+  await send('Try something');
+  await ui.page.locator('[data-testid="turn-status"]:not([data-status="running"])').waitFor({ state: 'attached', timeout: 15_000 });
 
   await auditViews([
     [
@@ -212,6 +223,45 @@ test('the new-task composer, a transcript with tool cards, a waiting approval, a
       },
     ],
     [
+      'a question waiting in the composer',
+      async () => {
+        await gotoSession(asked.id);
+        await byId('composer-mode-question').waitFor();
+      },
+    ],
+    [
+      'a turn that ended in an error',
+      async () => {
+        await gotoSession(failed.id);
+        await byId('turn-error').waitFor();
+      },
+    ],
+    [
+      'the restore preview',
+      async () => {
+        await gotoSession(done.id);
+        await byId('checkpoint-marker').first().getByTestId('checkpoint-restore').click();
+        await byId('restore-view').getByTestId('diff-hunk').first().waitFor();
+      },
+    ],
+    [
+      'the Tools form',
+      async () => {
+        await gotoSession(done.id);
+        await byId('open-fn-form').click();
+        await byId('fn-tool-write').click();
+        await byId('fn-field-path').waitFor();
+      },
+    ],
+    [
+      'the delete confirmation in the sidebar',
+      async () => {
+        await gotoSession(done.id);
+        await ui.page.locator(`[data-testid="session-item"][data-session-id="${done.id}"] [data-testid="delete-session"]`).click();
+        await byId('confirm-delete').waitFor();
+      },
+    ],
+    [
       'the mode menu',
       async () => {
         await gotoSession(done.id);
@@ -222,11 +272,25 @@ test('the new-task composer, a transcript with tool cards, a waiting approval, a
   ]);
 });
 
-test('Settings, with an MCP server, a rule and the full-access confirmation, has no serious violation', async () => {
+test("Settings with an MCP server, the full-access confirmation, and the server's form in the composer have no serious violation", async () => {
   assert.ok(fixture && existsSync(fixture), 'set MCP_FIXTURE to the fixture MCP server (make e2e builds build/bin/mcp-fixture)');
-  ui.server = await startServer([{ text: 'spare' }]);
+  ui.server = await startServer([{ text: 'Let me greet you.', tool_calls: [{ name: 'mcp__notes__greet', input: {} }] }, { text: 'spare' }]);
   await api('MCP.Add', { name: 'notes', transport: 'stdio', command: fixture });
+  // The server's own form (an elicitation), waiting in the composer.
+  const greeting = await api('Sessions.Create', { workspace: ui.server.workspace, interactionMode: 'smart', executionOverride: 'execute', permissionMode: 'auto' });
+  await gotoSession(greeting.id);
+  await send('Greet me');
+  await ui.page.locator('[data-testid="composer-mode-approval"], [data-testid="composer-mode-elicitation"]').first().waitFor();
+  if (await byId('composer-mode-approval').count()) await byId('approval-allow-once').click();
+  await byId('composer-mode-elicitation').waitFor();
   await auditViews([
+    [
+      "an MCP server's form in the composer",
+      async () => {
+        await gotoSession(greeting.id);
+        await byId('composer-mode-elicitation').waitFor();
+      },
+    ],
     [
       'Settings',
       async () => {
