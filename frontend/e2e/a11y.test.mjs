@@ -272,9 +272,14 @@ test('the new-task composer, transcripts (tool cards, an error), the approval, q
   ]);
 });
 
-test("Settings with an MCP server, the full-access confirmation, and the server's form in the composer have no serious violation", async () => {
+test("Settings with an MCP server, a rule and an external agent, the full-access confirmation, and the server's form in the composer have no serious violation", async () => {
   assert.ok(fixture && existsSync(fixture), 'set MCP_FIXTURE to the fixture MCP server (make e2e builds build/bin/mcp-fixture)');
-  ui.server = await startServer([{ text: 'Let me greet you.', tool_calls: [{ name: 'mcp__notes__greet', input: {} }] }, { text: 'spare' }]);
+  ui.server = await startServer([
+    { text: 'Let me greet you.', tool_calls: [{ name: 'mcp__notes__greet', input: {} }] },
+    { text: 'Running the check.', tool_calls: [{ name: 'bash', input: { command: 'echo a11y-rule' } }] },
+    { text: 'The check passed.' },
+    { text: 'spare' },
+  ]);
   await api('MCP.Add', { name: 'notes', transport: 'stdio', command: fixture });
   // The server's own form (an elicitation), waiting in the composer.
   const greeting = await api('Sessions.Create', { workspace: ui.server.workspace, interactionMode: 'smart', executionOverride: 'execute', permissionMode: 'auto' });
@@ -283,6 +288,16 @@ test("Settings with an MCP server, the full-access confirmation, and the server'
   await ui.page.locator('[data-testid="composer-mode-approval"], [data-testid="composer-mode-elicitation"]').first().waitFor();
   if (await byId('composer-mode-approval').count()) await byId('approval-allow-once').click();
   await byId('composer-mode-elicitation').waitFor();
+  // A rule from an "Always allow" answer, and an external agent: Settings lists both.
+  const ruleMaker = await api('Sessions.Create', { workspace: ui.server.workspace, permissionMode: 'ask' });
+  await api('Composer.Send', { sessionId: ruleMaker.id, text: 'Run the check.', interactionMode: 'smart', executionOverride: 'execute' });
+  const [approval] = await eventually(async () => {
+    const pending = await api('Decisions.Pending', { id: ruleMaker.id });
+    return pending.length > 0 && pending;
+  }, 'the approval');
+  await api('Decisions.Resolve', { id: approval.id, choice: 'allow_always' });
+  await eventually(async () => (await api('Settings.Rules')).length > 0, 'the rule to be stored');
+  await api('Settings.SetExternalAgents', { commands: ['my-acp-agent --stdio'] });
   await auditViews([
     [
       "an MCP server's form in the composer",
@@ -298,6 +313,8 @@ test("Settings with an MCP server, the full-access confirmation, and the server'
         await byId('permissions-section').waitFor();
         await byId('mcp-server').waitFor();
         await byId('mcp-tool').first().waitFor();
+        await byId('rule-item').waitFor();
+        await byId('external-agent-remove').waitFor();
       },
     ],
     [
