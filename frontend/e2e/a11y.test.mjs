@@ -44,6 +44,9 @@ async function startServer(responses) {
 
 /** Runs axe-core on the page as it is; resolves with the violations this suite refuses. */
 async function audit() {
+  // The views are audited at rest: an entrance (a fade from opacity 0) that starts while axe reads
+  // the colours, as when a live update re-renders a part of the page, would be measured half done.
+  await ui.page.addStyleTag({ content: '*, *::before, *::after { animation: none !important; transition: none !important; }' });
   await settle(ui.page);
   if (!(await ui.page.evaluate(() => 'axe' in window))) await ui.page.addScriptTag({ content: axeSource });
   const violations = await ui.page.evaluate(async () => {
@@ -141,23 +144,26 @@ test('first run: onboarding, the set-up asked for on Send, and the folder dialog
 });
 
 test('the new-task composer, transcripts (tool cards, an error), the approval, question, plan review and Tools modes, changes and restore have no serious violation', async () => {
+  // JavaScript, so the diffs show every kind of highlighted token on the added and removed rows.
+  const before = '// Adds one.\nexport function add(a) {\n  const label = "one";\n  return a + 1;\n}\n';
+  const after = '// Adds two.\nexport function add(a) {\n  const label = "two";\n  return a + 2 || null;\n}\n';
   const plan = '# Add a response cache\n\n1. Wrap the client in a cache\n2. Expire entries after `5m`\n\n> Nothing changes until you approve.';
   ui.server = await startServer([
     {
       text: 'Changing the file, then checking it.',
       tool_calls: [
-        { name: 'write', input: { path: 'app.txt', content: 'line 1\nline 2 CHANGED\nline 3\n' } },
-        { name: 'bash', input: { command: 'cat app.txt' } },
+        { name: 'write', input: { path: 'app.js', content: after } },
+        { name: 'bash', input: { command: 'cat app.js' } },
       ],
     },
-    { text: 'Done: **app.txt** now reads `line 2 CHANGED`.' },
+    { text: 'Done: **app.js** now adds `2`.' },
     { text: 'I will clean the build folder.', tool_calls: [{ name: 'bash', input: { command: 'rm -rf build && echo cleaned' } }] },
     { text: 'Here is my plan.', tool_calls: [{ name: 'exit_plan_mode', input: { plan } }] },
     { text: 'One question.', tool_calls: [{ name: 'ask_user', input: { question: 'Which format should the notes use?', options: ['Markdown', 'Plain text'] } }] },
     { error: 'the scripted provider failed on purpose' },
     { text: 'spare' },
   ]);
-  writeFileSync(join(ui.server.workspace, 'app.txt'), 'line 1\nline 2\nline 3\n');
+  writeFileSync(join(ui.server.workspace, 'app.js'), before);
 
   // A finished turn with a write and a shell call, its checkpoint and its changes.
   const done = await api('Sessions.Create', { workspace: ui.server.workspace, interactionMode: 'smart', executionOverride: 'execute', permissionMode: 'auto' });
@@ -205,6 +211,7 @@ test('the new-task composer, transcripts (tool cards, an error), the approval, q
         await gotoSession(done.id);
         await byId('turn-changes').getByTestId('review-changes').click();
         await byId('changes-view').getByTestId('diff-hunk').first().waitFor();
+        await byId('changes-view').locator('.diff__row--add .hljs-string').first().waitFor();
       },
     ],
     [
