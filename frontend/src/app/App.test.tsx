@@ -32,6 +32,8 @@ describe('App shell', () => {
     expect(folder.placeholder).not.toContain('/home/ada');
     await waitFor(() => expect(within(composer).getByTestId('permission-picker').dataset.source).toBe('default'));
     expect(within(composer).getByTestId('permission-label').textContent).toBe('Ask');
+    // Its name holds every word it shows (WCAG 2.5.3), so speech input can say what is seen.
+    expect(within(composer).getByRole('button', { name: 'Permission: Ask default' })).toBe(within(composer).getByTestId('permission-picker'));
 
     const user = userEvent.setup();
     await user.type(folder, '/home/ada/project');

@@ -10,8 +10,11 @@ export interface ModeAction {
   testId: string;
   disabled?: boolean;
   icon?: ReactNode;
-  /** Accessible name when the button shows only an icon. */
-  ariaLabel?: string;
+  /**
+   * What the button does, in more words than its label: its tooltip and accessible description. The
+   * accessible name stays the visible label, so speech input and screen readers hear what is shown.
+   */
+  hint?: string;
 }
 
 /**

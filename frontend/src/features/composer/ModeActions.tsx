@@ -33,8 +33,7 @@ function ActionButton({ action: a, busy, onRun }: { action: ModeAction; busy: bo
       className={`${cls} composer__action`}
       data-testid={a.testId}
       disabled={busy || a.disabled}
-      aria-label={a.ariaLabel}
-      title={a.ariaLabel}
+      title={a.hint}
       onClick={() => onRun(a.id)}
     >
       {a.icon}

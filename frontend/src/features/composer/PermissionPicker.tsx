@@ -47,6 +47,8 @@ export function PermissionPicker({
       : display.source === 'unavailable'
         ? t('composer.permission.unavailable')
         : t(`permission.label.${mode}`);
+  // The name holds every word the button shows, in order ("Permission: Ask default"): WCAG 2.5.3.
+  const shown = display.source === 'default' ? `${label} ${t('composer.permission.defaultTag')}` : label;
 
   if (confirming) {
     return (
@@ -92,14 +94,20 @@ export function PermissionPicker({
         data-testid="permission-picker"
         data-permission={mode ?? ''}
         data-source={display.source}
-        aria-label={t('composer.permission.aria', { Mode: label })}
+        aria-label={t('composer.permission.aria', { Mode: shown })}
         disabled={disabled}
       >
         {display.source === 'loading' ? <Spinner label={label} size={12} /> : <ShieldIcon size={14} />}
         <span className="control__value" data-testid="permission-label">
           {label}
         </span>
-        {display.source === 'default' && <span className="control__tag">{t('composer.permission.defaultTag')}</span>}
+        {/* A space between the words, for what is read and what is matched against the name. */}
+        {display.source === 'default' && (
+          <>
+            {' '}
+            <span className="control__tag">{t('composer.permission.defaultTag')}</span>
+          </>
+        )}
         <ChevronDownIcon size={14} />
       </button>
       {menu.open && (

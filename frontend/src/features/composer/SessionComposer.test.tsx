@@ -205,7 +205,10 @@ describe('the session composer', () => {
 
   it('runs a tool from the fn-form; Escape leaves it; a system decision cancels it', async () => {
     const { fake, user } = await openSession();
-    await user.click(screen.getByTestId('open-fn-form'));
+    // Named by its label; what it does is its description (WCAG 2.5.3).
+    const tools = screen.getByRole('button', { name: 'Tools', description: 'Run a tool yourself' });
+    expect(tools).toBe(screen.getByTestId('open-fn-form'));
+    await user.click(tools);
     expect(mode()).toBe('fn-form');
     await user.keyboard('{Escape}');
     expect(mode()).toBe('idle');

@@ -99,5 +99,6 @@ function planOf(input: unknown): string | null {
   const plan = (input as { plan?: unknown } | null)?.plan;
   if (typeof plan !== 'string' || !plan) return null;
   const { title, body } = splitTitle(plan);
-  return title ? `### ${title}\n${body}` : body;
+  // One level under the session's title (h1), so the page's outline skips no level.
+  return title ? `## ${title}\n${body}` : body;
 }

@@ -16,7 +16,7 @@ export const idleMode: ComposerMode<null> = {
       actions.push({
         id: 'tools',
         label: t('composer.action.tools'),
-        ariaLabel: t('composer.action.toolsHint'),
+        hint: t('composer.action.toolsHint'),
         tone: 'ghost',
         testId: 'open-fn-form',
         icon: createElement(ToolIcon, { size: 15 }),
