@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"agentdesk/backend/errs"
 )
@@ -25,9 +26,13 @@ const (
 )
 
 // desktopPath is where the desktop build must be: beside this executable, symbolic links
-// resolved, as the package, `make install` and `make build` lay them out.
+// resolved, as the package, `make install` and `make build` lay them out. Where the system cannot
+// say which file is running (no /proc), the path it was started by stands in.
 func desktopPath() (string, error) {
 	self, err := os.Executable()
+	if err != nil && strings.ContainsRune(os.Args[0], filepath.Separator) {
+		self, err = filepath.Abs(os.Args[0])
+	}
 	if err != nil {
 		return "", errs.New(DesktopFailed, "Path", DesktopBinary, "Detail", err.Error())
 	}
