@@ -35,7 +35,7 @@ echo "package-test: built $deb"
 
 dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' | grep -v '/$' | sort >"$scratch/contents"
 want=(/usr/bin/agentdesk /usr/bin/agentdesk-desktop /usr/share/applications/$id.desktop /usr/share/metainfo/$id.metainfo.xml
-  /etc/apparmor.d/agentdesk /usr/share/doc/agentdesk/copyright /usr/share/doc/agentdesk/changelog.gz
+  /etc/apparmor.d/agentdesk /usr/share/lintian/overrides/agentdesk /usr/share/doc/agentdesk/copyright /usr/share/doc/agentdesk/changelog.gz
   /usr/share/icons/hicolor/scalable/apps/$id.svg)
 for size in 16 24 32 48 64 128 256 512; do want+=("/usr/share/icons/hicolor/${size}x${size}/apps/$id.png"); done
 printf '%s\n' "${want[@]}" | sort >"$scratch/want"
