@@ -104,6 +104,8 @@ test-webkit41: setup-test $(BIN41)
 
 go-test:
 	@$(STEP) "go vet" $(GO) vet ./...
+	@# The window's files build only with the desktop tag, which go test does not set.
+	@$(STEP) "go vet (the desktop build's files)" $(GO) vet -tags desktop,production$(call webkit_tag,$(WEBKIT)) . ./app/ ./app/cli/
 	@# A race-built program sleeps a second at exit by default; the sandbox helper and servers
 	@# the tests start are such programs, hundreds of times.
 	@$(STEP) "go test -race (every package)" env GORACE=atexit_sleep_ms=0 $(GO) test -race -count=1 ./...
