@@ -264,6 +264,25 @@ func TestCommandLineRunsWithoutDesktopLibraries(t *testing.T) {
 		}
 	})
 
+	// Outside the root, where a shell exists: the static build's shell commands go through the
+	// sandbox as the desktop build's do (the helper embedded, or this binary re-executed).
+	t.Run("a shell command runs in the sandbox", func(t *testing.T) {
+		dir, data, ws := t.TempDir(), t.TempDir(), t.TempDir()
+		script := filepath.Join(dir, "script.json")
+		if err := os.WriteFile(script, []byte(`{"responses":[
+			{"text":"Writing.","tool_calls":[{"name":"bash","input":{"command":"echo sandboxed > out.txt"}}]},
+			{"text":"Written."}]}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(bin, "run", "--workspace", ws, "--permission", "full", "--script", script, "--data-dir", data, "write").CombinedOutput()
+		if err != nil {
+			t.Fatalf("agentdesk run: %v\n%s", err, out)
+		}
+		if got, _ := os.ReadFile(filepath.Join(ws, "out.txt")); string(got) != "sandboxed\n" {
+			t.Fatalf("the command wrote %q\n%s", got, out)
+		}
+	})
+
 	// Outside the root: the window is the desktop build's, run in this process's place with the
 	// data folder and the absolute folder, its exit status the command's.
 	t.Run("the window is handed to the desktop build beside it", func(t *testing.T) {
