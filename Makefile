@@ -1,7 +1,11 @@
 # AgentDesk. `make run` sets up a fresh machine and starts the app; `make test` runs every test.
 SHELL := /bin/bash
 GO ?= go
+# Two builds of one program: the command line (agentdesk: terminals, editors, servers), static and
+# without cgo, links no Wails, GTK or WebKit; the window (agentdesk-desktop) is the desktop build,
+# which the command line executes, from beside itself, only to open a window.
 BIN := build/bin/agentdesk
+DESKTOP_BIN := build/bin/agentdesk-desktop
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -w -s -X agentdesk/app/cli.Version=$(VERSION)
 # A count, not a duration: a timed fuzz run can end with a spurious "context deadline exceeded".
@@ -15,6 +19,7 @@ WEBKIT ?= $(shell pkg-config --exists webkit2gtk-4.0 2>/dev/null && echo 4.0 || 
 webkit_tag = $(if $(filter 4.1,$(1)),$(comma)webkit2_41)
 comma := ,
 TAGS = desktop,production,sandboxhelper$(call webkit_tag,$(WEBKIT))
+CLI_TAGS := sandboxhelper
 
 # The frontend bundle and the binary are real targets: each is rebuilt only when something it is
 # made from changed, so `make test` right after `make run` builds nothing again.
@@ -28,12 +33,12 @@ GO_SRC := $(shell find . -name '*.go' -not -name '*_test.go' -not -path './front
 LDFLAGS_STAMP := build/.ldflags
 $(shell mkdir -p build && (echo '$(LDFLAGS)' | cmp -s - $(LDFLAGS_STAMP) || echo '$(LDFLAGS)' > $(LDFLAGS_STAMP)))
 
-.PHONY: FORCE test-portable test-webkit41 package install uninstall icons test-package run test setup setup-test gen frontend build helper mcp-fixture go-test vitest e2e acp-test smoke fuzz bench mcp-soak bench-check bench-browser-check dev wails-cli clean
+.PHONY: FORCE test-nogtk bench-start test-portable test-webkit41 package install uninstall icons test-package run test setup setup-test gen frontend build helper mcp-fixture go-test vitest e2e acp-test smoke fuzz bench mcp-soak bench-check bench-browser-check dev wails-cli clean
 
 run: setup build
 	@bash build/scripts/run.sh $(BIN)
 
-test: setup-test go-test vitest build e2e acp-test smoke fuzz bench-check bench-browser-check
+test: setup-test go-test vitest build test-nogtk e2e acp-test smoke fuzz bench-check bench-browser-check
 	@echo "make test: every suite passed"
 
 setup:
@@ -56,8 +61,8 @@ $(DIST): $(FRONTEND_SRC) frontend/node_modules/.package-lock.json
 frontend/node_modules/.package-lock.json: frontend/package-lock.json
 	@bash build/scripts/setup.sh
 
-# The sandbox helper is built static first and embedded (main_helper.go): every shell command
-# starts it instead of the GTK-linked app binary.
+# The sandbox helper is built static first and embedded (main_helper.go) in both builds: every
+# shell command starts it instead of the app binary.
 HELPER := build/helper/agentdesk-sandbox
 HELPER_SRC := $(shell find backend/sandbox backend/errs -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 helper: $(HELPER)
@@ -71,10 +76,20 @@ $(WEBKIT_STAMP): FORCE
 	@echo '$(WEBKIT)' | cmp -s - $@ || echo '$(WEBKIT)' > $@
 FORCE:
 
-build: $(BIN)
-$(BIN): $(GO_SRC) $(DIST) $(HELPER) $(LDFLAGS_STAMP) $(WEBKIT_STAMP)
-	@$(STEP) "app: compile $(BIN) for WebKitGTK $(WEBKIT) (go build, a minute or two the first time)" \
-	  $(GO) build -tags $(TAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
+build: $(BIN) $(DESKTOP_BIN)
+$(BIN): $(GO_SRC) $(DIST) $(HELPER) $(LDFLAGS_STAMP)
+	@$(STEP) "app: compile the command line $(BIN), static, without cgo (go build)" \
+	  env CGO_ENABLED=0 $(GO) build -tags $(CLI_TAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
+$(DESKTOP_BIN): $(GO_SRC) $(DIST) $(HELPER) $(LDFLAGS_STAMP) $(WEBKIT_STAMP)
+	@$(STEP) "app: compile the window $(DESKTOP_BIN) for WebKitGTK $(WEBKIT) (go build, a minute or two the first time)" \
+	  $(GO) build -tags $(TAGS) -ldflags "$(LDFLAGS)" -o $(DESKTOP_BIN) .
+
+# The command line as built above, without GTK and WebKit: static, no Wails linked, and serve,
+# run, acp and sessions working in a root that holds nothing but it (app/cli/nodesktop_linux_test.go;
+# go-test runs the same test on a binary it builds itself).
+test-nogtk: $(BIN)
+	@$(STEP) "nogtk: the command line in a root without GTK, WebKit or any library" \
+	  env AGENTDESK_CLI_BIN=$(abspath $(BIN)) $(GO) test -count=1 -run '^TestCommandLineRunsWithoutDesktopLibraries$$' ./app/cli/
 
 # The other WebKitGTK API than the default build's, built and opened under Xvfb: Debian 12 has
 # both, newer releases 4.1 only, so a release must build and paint on either. Only the Wails
@@ -89,6 +104,8 @@ test-webkit41: setup-test $(BIN41)
 
 go-test:
 	@$(STEP) "go vet" $(GO) vet ./...
+	@# The window's files build only with the desktop tag, which go test does not set.
+	@$(STEP) "go vet (the desktop build's files)" $(GO) vet -tags desktop,production$(call webkit_tag,$(WEBKIT)) . ./app/ ./app/cli/
 	@# A race-built program sleeps a second at exit by default; the sandbox helper and servers
 	@# the tests start are such programs, hundreds of times.
 	@$(STEP) "go test -race (every package)" env GORACE=atexit_sleep_ms=0 $(GO) test -race -count=1 ./...
@@ -114,15 +131,21 @@ acp-test: build
 	@$(STEP) "acp: the official TypeScript SDK against agentdesk acp" \
 	  bash -c 'cd backend/acp/testdata/node && AGENTDESK_BIN=$(abspath $(BIN)) npm test'
 
+# The window as a terminal opens it: the command line hands over to the desktop build beside it.
 smoke: build
-	@bash build/scripts/webkit-check.sh $(BIN) $(WEBKIT)
-	@$(STEP) "smoke: the desktop window under Xvfb" bash build/scripts/desktop-smoke.sh $(BIN) build/screenshots/desktop.png
+	@bash build/scripts/webkit-check.sh $(DESKTOP_BIN) $(WEBKIT)
+	@$(STEP) "smoke: the desktop window under Xvfb, opened through $(BIN)" bash build/scripts/desktop-smoke.sh $(BIN) build/screenshots/desktop.png
 
 fuzz:
 	@GO=$(GO) bash build/scripts/fuzz.sh $(FUZZTIME)
 
 bench: setup build
 	bash build/scripts/bench.sh
+
+# Only the start-cost rows of bench: `sessions list` from the command line and from the desktop
+# build, side by side.
+bench-start: build
+	@bash build/scripts/bench-start.sh $(BIN) $(DESKTOP_BIN)
 
 # The MCP soak: 300 starts and stops of the reference server-everything over stdio (8–11
 # minutes under -race on two cores; go-test runs 25). Beside bench rather than in it: it is a
@@ -149,12 +172,12 @@ $(NFPM):
 	  bash -c 'd=$$(mktemp -d) && GOBIN=$$d $(GO) install github.com/goreleaser/nfpm/v2/cmd/nfpm@$(NFPM_VERSION) && mkdir -p $(dir $(NFPM)) && mv $$d/nfpm $(NFPM)'
 
 package: setup build $(NFPM)
-	@bash build/scripts/package.sh $(NFPM) $(BIN) $(WEBKIT) build/dist
+	@bash build/scripts/package.sh $(NFPM) $(BIN) $(DESKTOP_BIN) $(WEBKIT) build/dist
 
 # One user's install under PREFIX, no root: the package's files less the AppArmor profile.
 PREFIX ?= $(HOME)/.local
 install: setup build
-	@bash build/scripts/install.sh install $(BIN) $(PREFIX)
+	@bash build/scripts/install.sh install $(BIN) $(DESKTOP_BIN) $(PREFIX)
 uninstall:
 	@bash build/scripts/install.sh uninstall $(PREFIX)
 
@@ -173,7 +196,7 @@ test-portable:
 
 test-package: setup-test build $(NFPM)
 	@$(STEP) "package: build the .deb and check it and make install" \
-	  bash build/scripts/package-test.sh $(NFPM) $(BIN) $(WEBKIT)
+	  bash build/scripts/package-test.sh $(NFPM) $(BIN) $(DESKTOP_BIN) $(WEBKIT)
 
 # The Wails CLI is needed only for `wails dev` and to regenerate bindings; it is pinned in
 # build/tools (its own module, since v2.9.2's x/tools does not build on Go 1.26).

@@ -1,4 +1,7 @@
-// Command agentdesk is the AgentDesk desktop app and its command line.
+// Command agentdesk is the AgentDesk desktop app and its command line. Built with the desktop
+// tag it is the window (agentdesk-desktop, linking Wails, GTK and WebKit) and every command;
+// built without it and without cgo, it is the command line alone (agentdesk), which starts the
+// desktop build beside it only to open the window (app/cli/open_launch.go).
 package main
 
 import (
@@ -8,7 +11,6 @@ import (
 
 	"golang.org/x/term"
 
-	"agentdesk/app"
 	"agentdesk/app/cli"
 	"agentdesk/backend/sandbox"
 )
@@ -16,12 +18,8 @@ import (
 //go:embed all:frontend/dist
 var dist embed.FS
 
-//go:embed build/package/linux/icons/hicolor/256x256/apps/dev.agentdesk.AgentDesk.png
-var icon []byte
-
 func main() {
 	sandbox.RunHelperIfRequested() // first: the sandbox helper must never start the app
-	app.WindowIcon = icon
 	assets, err := fs.Sub(dist, "frontend/dist")
 	if err != nil {
 		panic(err)

@@ -8,9 +8,9 @@ import (
 	"agentdesk/backend/sandbox"
 )
 
-// sandboxHelper is backend/sandbox/helper built static (the Makefile builds it first): shell
-// commands start it from memory instead of re-executing this binary, whose GTK and WebKit
-// libraries cost tens of milliseconds to load at every exec.
+// sandboxHelper is backend/sandbox/helper built static (the Makefile builds it first and embeds
+// it in both builds): shell commands start it from memory instead of re-executing this binary,
+// which is large and, in the desktop build, loads GTK and WebKit at every exec.
 //
 //go:embed build/helper/agentdesk-sandbox
 var sandboxHelper []byte

@@ -1,24 +1,11 @@
 package app
 
-import (
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
+// The window itself (RunWindow, HandOff) is in window_desktop.go, built only with the desktop tag:
+// the command-line build links neither Wails nor GTK and WebKit.
 
+import (
 	"agentdesk/backend/bus"
 	"agentdesk/backend/decision"
-
-	"github.com/godbus/dbus/v5"
-	"github.com/wailsapp/wails/v2"
-	"github.com/wailsapp/wails/v2/pkg/options"
-	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
-	"github.com/wailsapp/wails/v2/pkg/options/linux"
-	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
 // AppID names AgentDesk to the desktop: the .desktop file, the icon, the AppStream metainfo
@@ -43,93 +30,4 @@ func (s *Services) windowTitle() string {
 		return "AgentDesk"
 	}
 	return s.T("window.title.waiting", map[string]any{"Count": len(rows)})
-}
-
-// RunWindow opens the desktop window and blocks until it closes. Domain events reach the page
-// as Wails events of the same name, through the window's own bus subscription (relay). The
-// caller closes the services once it returns.
-func RunWindow(s *Services, assets fs.FS) error {
-	s.Info.Transport = "desktop"
-	setProgramName(AppID)
-	var stop func()
-	var window context.Context
-	return wails.Run(&options.App{
-		Title:            "AgentDesk",
-		Width:            1200,
-		Height:           800,
-		MinWidth:         720,
-		MinHeight:        480,
-		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 250, A: 255},
-		AssetServer:      &assetserver.Options{Assets: assets},
-		OnStartup: func(ctx context.Context) {
-			window = ctx
-			stop = relay(s.Bus, func(name string, data any) {
-				runtime.EventsEmit(ctx, name, data)
-				if titleEvents[name] {
-					runtime.WindowSetTitle(ctx, s.windowTitle())
-				}
-			})
-			s.setPicker(func(title string) (string, error) {
-				return runtime.OpenDirectoryDialog(ctx, runtime.OpenDialogOptions{Title: title, CanCreateDirectories: true})
-			})
-		},
-		OnDomReady: func(ctx context.Context) {
-			runtime.WindowSetTitle(ctx, s.windowTitle())
-			s.notifyWaiting()
-			if marksWanted() {
-				markComposer(ctx, os.Stderr)
-			}
-		},
-		OnShutdown: func(context.Context) {
-			if stop != nil {
-				stop()
-			}
-		},
-		Bind: s.Facades(),
-		// A launch that HandOff missed (two at once) still ends here rather than in a second window.
-		SingleInstanceLock: &options.SingleInstanceLock{UniqueId: instanceID(s.Info.DataDir),
-			OnSecondInstanceLaunch: func(options.SecondInstanceData) {
-				if window != nil {
-					runtime.WindowUnminimise(window)
-					runtime.WindowShow(window)
-				}
-			}},
-		// GTK's prgname (set first by setProgramName) is WM_CLASS under X11 and the app id under
-		// Wayland, which the desktop matches against the .desktop file's name and StartupWMClass.
-		Linux: &linux.Options{Icon: WindowIcon, ProgramName: AppID},
-	})
-}
-
-// instanceID names the single-instance lock: the app id and the data folder, so one store has
-// one window while a second data folder (--data-dir) still opens its own.
-func instanceID(dataDir string) string {
-	if abs, err := filepath.Abs(dataDir); err == nil {
-		dataDir = abs
-	}
-	sum := sha256.Sum256([]byte(dataDir))
-	return AppID + "." + hex.EncodeToString(sum[:6])
-}
-
-// HandOff brings forward the window already open on dataDir, if there is one, and says whether
-// it did. It runs before the store opens: a second process on the store would take the first
-// one's running turns for interrupted. The call is the one Wails' own single-instance lock
-// answers (options.SingleInstanceLock), on the session bus.
-func HandOff(dataDir string, args []string) bool {
-	conn, err := dbus.ConnectSessionBus()
-	if err != nil {
-		return false
-	}
-	defer conn.Close()
-	id := "wails_app_" + strings.NewReplacer("-", "_", ".", "_").Replace(instanceID(dataDir))
-	name, path := "org."+id+".SingleInstance", dbus.ObjectPath("/org/"+id+"/SingleInstance")
-	var owned bool
-	if conn.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, name).Store(&owned) != nil || !owned {
-		return false
-	}
-	wd, _ := os.Getwd()
-	msg, err := json.Marshal(options.SecondInstanceData{Args: args, WorkingDirectory: wd})
-	if err != nil {
-		return false
-	}
-	return conn.Object(name, path).Call(name+".SendMessage", 0, string(msg)).Store() == nil
 }

@@ -32,25 +32,6 @@ func (c *Context) openServices(override *provider.Config) (*app.Services, func()
 	}, nil
 }
 
-// OpenDesktop opens the store and the window; main passes it as Env.Desktop. Closing the window
-// closes the services after it: running turns are cancelled and awaited before the store closes.
-func OpenDesktop(c *Context) error {
-	if app.HandOff(c.DataDir, nil) {
-		key := "desktop.handedOff"
-		if c.Folder != "" {
-			key = "desktop.handedOffFolder"
-		}
-		fmt.Fprintln(c.Stderr, c.T(key, "Path", c.Folder))
-		return nil
-	}
-	svc, closeServices, err := c.openServices(nil)
-	if err != nil {
-		return err
-	}
-	defer closeServices()
-	return app.RunWindow(svc, c.Assets)
-}
-
 // absPath makes a path absolute against the working directory, so a session never depends on
 // where the command was run.
 func absPath(p string) string {

@@ -74,8 +74,11 @@ AGENTDESK_STRESS_SECONDS=$secs go test -count=1 -run 'NeverFail' -v ./backend/st
 # The browser and desktop rows of issue 11, each figure beside its goal: Chromium against
 # `agentdesk serve`, then the real window under Xvfb, both on copies of the scale folder (the
 # app writes to the folder it opens). A missed goal is printed, not failed.
-bin=build/bin/agentdesk
+bin=build/bin/agentdesk desktop=build/bin/agentdesk-desktop
 printf '\nbrowser: Chromium (playwright-core) against agentdesk serve\n'
 node frontend/bench/browser.mjs --data "$current" --bin "$bin"
 printf '\ndesktop: the window under Xvfb, from launch to its composer drawn\n'
-AGENTDESK_SCALE_DATA=$current bash build/scripts/bench-desktop.sh "$bin"
+AGENTDESK_SCALE_DATA=$current bash build/scripts/bench-desktop.sh "$desktop"
+# What a terminal command pays at start, from the command line (no GTK or WebKit) and from the
+# desktop build.
+bash build/scripts/bench-start.sh "$bin" "$desktop"

@@ -1,25 +1,26 @@
 #!/usr/bin/env bash
 # Installs AgentDesk for one user, without root: the same files as the Debian package, under
-# PREFIX (default ~/.local), with the launcher's Exec pointing at the installed binary.
-#   install.sh install BINARY [PREFIX]
+# PREFIX (default ~/.local), with the launcher's Exec pointing at the installed window binary.
+#   install.sh install CLI_BINARY DESKTOP_BINARY [PREFIX]
 #   install.sh uninstall [PREFIX]
 # uninstall removes exactly those files, and then the folders that are left empty.
 set -euo pipefail
 id=dev.agentdesk.AgentDesk
 action=${1:-}
-if [ "$action" = install ]; then bin=$(realpath "$2"); prefix=${3:-$HOME/.local}; else prefix=${2:-$HOME/.local}; fi
+if [ "$action" = install ]; then bin=$(realpath "$2") desktop=$(realpath "$3"); prefix=${4:-$HOME/.local}; else prefix=${2:-$HOME/.local}; fi
 prefix=$(realpath -m "$prefix")
 cd "$(dirname "$0")/../package/linux"
 
 # Every file, as "destination source", relative to PREFIX; the launcher is written, not copied.
-files=("bin/agentdesk" "share/applications/$id.desktop" "share/metainfo/$id.metainfo.xml")
+files=("bin/agentdesk" "bin/agentdesk-desktop" "share/applications/$id.desktop" "share/metainfo/$id.metainfo.xml")
 for icon in icons/hicolor/*/apps/"$id".*; do files+=("share/$icon"); done
 
 case "$action" in
 install)
   install -D -m 0755 "$bin" "$prefix/bin/agentdesk"
+  install -D -m 0755 "$desktop" "$prefix/bin/agentdesk-desktop"
   install -d "$prefix/share/applications"
-  sed "s|^Exec=agentdesk|Exec=$prefix/bin/agentdesk|" "$id.desktop" > "$prefix/share/applications/$id.desktop"
+  sed "s|^Exec=agentdesk-desktop|Exec=$prefix/bin/agentdesk-desktop|" "$id.desktop" > "$prefix/share/applications/$id.desktop"
   install -D -m 0644 "$id.metainfo.xml" "$prefix/share/metainfo/$id.metainfo.xml"
   for icon in icons/hicolor/*/apps/"$id".*; do install -D -m 0644 "$icon" "$prefix/share/$icon"; done
   echo "install: AgentDesk is in $prefix/bin/agentdesk and in the desktop's application list"
@@ -34,5 +35,5 @@ uninstall)
   rmdir "$prefix" 2>/dev/null || true
   echo "uninstall: removed AgentDesk from $prefix"
   ;;
-*) echo "usage: install.sh install BINARY [PREFIX] | uninstall [PREFIX]" >&2; exit 2 ;;
+*) echo "usage: install.sh install CLI_BINARY DESKTOP_BINARY [PREFIX] | uninstall [PREFIX]" >&2; exit 2 ;;
 esac

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Builds the .deb of a desktop binary and checks it the way a distribution would, then checks
-# `make install`'s per-user install and uninstall against a scratch HOME.
-# Usage: package-test.sh NFPM BINARY WEBKIT(4.0|4.1)
+# Builds the .deb of the command line and the window and checks it the way a distribution would,
+# then checks `make install`'s per-user install and uninstall against a scratch HOME.
+# Usage: package-test.sh NFPM CLI_BINARY DESKTOP_BINARY WEBKIT(4.0|4.1)
 set -euo pipefail
-nfpm=$(realpath "$1") bin=$(realpath "$2") webkit=$3
+nfpm=$(realpath "$1") bin=$(realpath "$2") desktop=$(realpath "$3") webkit=$4
 cd "$(dirname "$0")/../.."
 id=dev.agentdesk.AgentDesk
 linux=build/package/linux
@@ -30,12 +30,12 @@ else
     "parsed the profile less its abi line and userns rule"
 fi
 
-deb=$(bash build/scripts/package.sh "$nfpm" "$bin" "$webkit" build/dist)
+deb=$(bash build/scripts/package.sh "$nfpm" "$bin" "$desktop" "$webkit" build/dist)
 echo "package-test: built $deb"
 
 dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' | grep -v '/$' | sort >"$scratch/contents"
-want=(/usr/bin/agentdesk /usr/share/applications/$id.desktop /usr/share/metainfo/$id.metainfo.xml
-  /etc/apparmor.d/agentdesk /usr/share/doc/agentdesk/copyright /usr/share/doc/agentdesk/changelog.gz
+want=(/usr/bin/agentdesk /usr/bin/agentdesk-desktop /usr/share/applications/$id.desktop /usr/share/metainfo/$id.metainfo.xml
+  /etc/apparmor.d/agentdesk /usr/share/lintian/overrides/agentdesk /usr/share/doc/agentdesk/copyright /usr/share/doc/agentdesk/changelog.gz
   /usr/share/icons/hicolor/scalable/apps/$id.svg)
 for size in 16 24 32 48 64 128 256 512; do want+=("/usr/share/icons/hicolor/${size}x${size}/apps/$id.png"); done
 printf '%s\n' "${want[@]}" | sort >"$scratch/want"
@@ -45,6 +45,10 @@ depends=$(dpkg-deb -f "$deb" Depends)
 [[ ", $depends," == *", $runtime,"* ]] || fail "Depends '$depends' lacks $runtime"
 dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles | grep -qx /etc/apparmor.d/agentdesk || fail "the AppArmor profile is no conffile"
 echo "package-test: dpkg-deb -c lists the ${#want[@]} expected files; Depends: $depends"
+# The command line runs where GTK and WebKit are not installed: it is static, with no loader.
+dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/bin/agentdesk >"$scratch/agentdesk"
+! readelf -lW "$scratch/agentdesk" | grep -q 'Requesting program interpreter' || fail "/usr/bin/agentdesk is dynamically linked"
+echo "package-test: /usr/bin/agentdesk is static"
 
 # Errors fail; warnings are printed (no manual page, a Go binary built without PIE).
 rc=0
@@ -62,12 +66,12 @@ echo other >"$home/.local/share/applications/other.desktop"
 echo other >"$home/.local/share/icons/hicolor/48x48/apps/other.png"
 snapshot() { (cd "$home" && find . -printf '%p %y %m\n' | sort && find . -type f -exec md5sum {} + | sort); }
 snapshot >"$scratch/before"
-HOME=$home bash build/scripts/install.sh install "$bin" >/dev/null
-for f in bin/agentdesk share/applications/$id.desktop share/metainfo/$id.metainfo.xml \
+HOME=$home bash build/scripts/install.sh install "$bin" "$desktop" >/dev/null
+for f in bin/agentdesk bin/agentdesk-desktop share/applications/$id.desktop share/metainfo/$id.metainfo.xml \
   share/icons/hicolor/256x256/apps/$id.png share/icons/hicolor/scalable/apps/$id.svg; do
   [ -f "$home/.local/$f" ] || fail "make install wrote no ~/.local/$f"
 done
-grep -qx "Exec=$home/.local/bin/agentdesk %f" "$home/.local/share/applications/$id.desktop" || fail "the installed launcher does not start ~/.local/bin/agentdesk"
+grep -qx "Exec=$home/.local/bin/agentdesk-desktop %f" "$home/.local/share/applications/$id.desktop" || fail "the installed launcher does not start ~/.local/bin/agentdesk-desktop"
 desktop-file-validate "$home/.local/share/applications/$id.desktop" || fail "the installed launcher does not validate"
 HOME=$home "$home/.local/bin/agentdesk" version >/dev/null || fail "the installed binary does not run"
 HOME=$home bash build/scripts/install.sh uninstall >/dev/null
@@ -80,6 +84,7 @@ echo "package-test: install then uninstall leaves a scratch HOME as it was"
 if [ "$(id -u)" -eq 0 ] && ! dpkg-query -W agentdesk >/dev/null 2>&1; then
   dpkg -i "$deb" >/dev/null || fail "dpkg -i failed"
   /usr/bin/agentdesk version >/dev/null || { dpkg -P agentdesk >/dev/null; fail "/usr/bin/agentdesk does not run"; }
+  /usr/bin/agentdesk-desktop version >/dev/null || { dpkg -P agentdesk >/dev/null; fail "/usr/bin/agentdesk-desktop does not run"; }
   # The installed launcher's Exec line, with a folder for its %f, opens and paints the window.
   exec_bin=$(command -v "$(sed -n 's/^Exec=\([^ ]*\) %f$/\1/p' "/usr/share/applications/$id.desktop")") ||
     { dpkg -P agentdesk >/dev/null; fail "the installed launcher's Exec line names no program on PATH"; }
@@ -87,8 +92,8 @@ if [ "$(id -u)" -eq 0 ] && ! dpkg-query -W agentdesk >/dev/null 2>&1; then
   bash "$(dirname "$0")/desktop-smoke.sh" "$exec_bin" build/screenshots/desktop-deb.png "$scratch/project" ||
     { dpkg -P agentdesk >/dev/null; fail "the installed launcher's Exec line did not open the window"; }
   dpkg -P agentdesk >/dev/null || fail "dpkg -P failed"
-  [ ! -e /usr/bin/agentdesk ] && [ ! -e /etc/apparmor.d/agentdesk ] || fail "dpkg -P left files behind"
-  echo "package-test: dpkg -i, /usr/bin/agentdesk version, the launcher's Exec line opens the window on a folder, dpkg -P"
+  [ ! -e /usr/bin/agentdesk ] && [ ! -e /usr/bin/agentdesk-desktop ] && [ ! -e /etc/apparmor.d/agentdesk ] || fail "dpkg -P left files behind"
+  echo "package-test: dpkg -i, /usr/bin/agentdesk and agentdesk-desktop version, the launcher's Exec line opens the window on a folder, dpkg -P"
 else
   echo "package-test: dpkg -i not tried (needs root and no agentdesk package installed)"
 fi

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Builds the Debian package of a desktop binary with nfpm (build/package/nfpm.yaml).
-# Usage: package.sh NFPM BINARY WEBKIT(4.0|4.1) OUTDIR
+# Builds the Debian package of the command line and the window with nfpm (build/package/nfpm.yaml).
+# Usage: package.sh NFPM CLI_BINARY DESKTOP_BINARY WEBKIT(4.0|4.1) OUTDIR
 # Prints the path of the .deb it wrote.
 set -euo pipefail
-nfpm=$(realpath "$1") webkit=$3 outdir=$(realpath -m "$4")
-BIN=$(realpath "$2")
+nfpm=$(realpath "$1") webkit=$4 outdir=$(realpath -m "$5")
+BIN=$(realpath "$2") DESKTOP_BIN=$(realpath "$3")
 cd "$(dirname "$0")/../.."
 case "$webkit" in
   4.0) WEBKIT_RUNTIME=libwebkit2gtk-4.0-37 ;;
@@ -30,7 +30,7 @@ CHANGELOG=$work/changelog.gz
   echo
   echo " -- AgentDesk maintainers <maintainers@agentdesk.dev>  $(git log -1 --format=%aD)"
 } | gzip -9n > "$CHANGELOG"
-export BIN WEBKIT_RUNTIME DEB_ARCH PKG_VERSION CHANGELOG
+export BIN DESKTOP_BIN WEBKIT_RUNTIME DEB_ARCH PKG_VERSION CHANGELOG
 mkdir -p "$outdir"
 deb="$outdir/agentdesk_${PKG_VERSION}_${DEB_ARCH}.deb"
 "$nfpm" package --config build/package/nfpm.yaml --packager deb --target "$deb" >&2
