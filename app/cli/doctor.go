@@ -202,6 +202,13 @@ func (c *Context) checkLibraries() Check {
 			missing = append(missing, strings.Join(alts, " | "))
 		}
 	}
+	if !desktopBuild {
+		// The command line runs without them: only the window (agentdesk-desktop) needs them.
+		if len(missing) > 0 {
+			return Check{Name: "libraries", OK: true, Detail: c.T("cli.doctor.librariesWindowMissing", "Missing", strings.Join(missing, ", "))}
+		}
+		return Check{Name: "libraries", OK: true, Detail: c.T("cli.doctor.librariesWindowOnly", "Found", strings.Join(found, ", "))}
+	}
 	if len(missing) > 0 {
 		return Check{Name: "libraries", Detail: c.T("cli.doctor.librariesMissing", "Missing", strings.Join(missing, ", "))}
 	}

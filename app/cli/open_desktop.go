@@ -8,6 +8,9 @@ import (
 	"agentdesk/app"
 )
 
+// desktopBuild: this binary opens the window itself and links GTK and WebKit.
+const desktopBuild = true
+
 // OpenDesktop opens the store and the window; main passes it as Env.Desktop. Closing the window
 // closes the services after it: running turns are cancelled and awaited before the store closes.
 func OpenDesktop(c *Context) error {
