@@ -1,13 +1,17 @@
 package cli
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
+	"agentdesk/backend/acp/client"
 	"agentdesk/backend/agent"
+	"agentdesk/backend/agent/external"
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/policy"
@@ -76,6 +80,19 @@ func settingsTable() map[string]setting {
 				return st.SetExternalAgents(splitLines(value))
 			},
 		},
+		// What each saved external agent may reach from inside the sandbox, as JSON:
+		// {"COMMAND": {"hosts": [...], "folders": [...]}}; an agent left out gets its defaults.
+		"agent-reach": {
+			get: func(st *store.Store) (string, error) {
+				all, err := st.AgentReaches()
+				if err != nil {
+					return "", err
+				}
+				raw, err := json.Marshal(all)
+				return string(raw), err
+			},
+			set: setAgentReach,
+		},
 		"external-agent-start-timeout": {
 			get: func(st *store.Store) (string, error) { return st.ExternalStartTimeout().String(), nil },
 			set: func(st *store.Store, value string) error {
@@ -99,6 +116,41 @@ func settingsTable() map[string]setting {
 	}
 	maps.Copy(table, checkpointSettings())
 	return table
+}
+
+// setAgentReach replaces every saved reach with value's, each checked as Settings checks it.
+func setAgentReach(st *store.Store, value string) error {
+	var all map[string]store.AgentReach
+	if err := json.Unmarshal([]byte(value), &all); err != nil {
+		return errs.Invalid("agent-reach", value, []string{`{"COMMAND": {"hosts": [...], "folders": [...]}}`})
+	}
+	saved, err := st.ExternalAgents()
+	if err != nil {
+		return err
+	}
+	for command, r := range all {
+		if !slices.Contains(saved, strings.TrimSpace(command)) {
+			return errs.New(client.ExternalAgentNotSaved, "Agent", command)
+		}
+		if err := (external.Reach{Hosts: r.Hosts, Folders: r.Folders}).Check(); err != nil {
+			return err
+		}
+	}
+	old, err := st.AgentReaches()
+	if err != nil {
+		return err
+	}
+	for command := range old {
+		if err := st.SetAgentReach(command, nil); err != nil {
+			return err
+		}
+	}
+	for command, r := range all {
+		if err := st.SetAgentReach(command, &r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // splitNames reads "A,B C" as a list of names; an empty value clears the list.

@@ -33,9 +33,15 @@ export function agentdesk(dir, args, { env = {}, timeout = 25000 } = {}) {
 }
 
 // externalSession saves the agent command in Settings and creates a session on it.
-export async function externalSession(dir, command, { permission = "ask", override, env } = {}) {
+// state, when given, is a folder the agent may write from inside the sandbox (its reach).
+export async function externalSession(dir, command, { permission = "ask", override, env, state } = {}) {
   let r = await agentdesk(dir, ["settings", "set", "external-agents", command], { env });
   if (r.code !== 0) throw new Error(`settings set: ${r.stderr}`);
+  if (state) {
+    const reach = JSON.stringify({ [command]: { hosts: [], folders: [state] } });
+    r = await agentdesk(dir, ["settings", "set", "agent-reach", reach], { env });
+    if (r.code !== 0) throw new Error(`settings set agent-reach: ${r.stderr}`);
+  }
   const args = ["sessions", "create", "--workspace", join(dir, "workspace"), "--agent", command, "--permission", permission, "--json"];
   if (override) args.push("--override", override);
   r = await agentdesk(dir, args, { env });

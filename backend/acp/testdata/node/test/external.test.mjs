@@ -35,8 +35,8 @@ test("1. the approval is built from session/request_permission, not from the bar
 
 test("2. a decline's reason reaches the agent in _meta and at the start of its next prompt", async () => {
   const dir = tempDir();
-  const id = await externalSession(dir, fixtureCommand(), { env: { FIXTURE_STATE: join(dir, "state") } });
   const env = { FIXTURE_STATE: join(dir, "state") };
+  const id = await externalSession(dir, fixtureCommand(), { env, state: join(dir, "state") });
   const r = await run(dir, id, "permission", [], { env });
   assert.match(said(r.events), /permission outcome: no; reason: REJECTED_BY_USER: .*non-interactive/);
   const next = await run(dir, id, "blocks", [], { env });
@@ -89,14 +89,14 @@ test("4. permission modes apply: the gate answers what it decides, asks only whe
 
 test("5. the agent's session is loaded on the next run; a lost one starts afresh with a recap", async () => {
   const dir = tempDir();
-  const env = { FIXTURE_STATE: join(dir, "state") };
-  const id = await externalSession(dir, fixtureCommand(), { env });
+  const env = { FIXTURE_STATE: join(dir, "state", "kept") };
+  const id = await externalSession(dir, fixtureCommand(), { env, state: join(dir, "state") });
   assert.equal((await run(dir, id, "remember the blue door", [], { env })).code, 0);
   const r = await run(dir, id, "recall", [], { env });
   assert.match(said(r.events), /memory: the blue door; history: 2 prompts/);
   assert.equal(named(r.events, "agent.status").at(-1).loaded, true);
 
-  const lost = await run(dir, id, "blocks", [], { env: { FIXTURE_STATE: join(dir, "elsewhere") } });
+  const lost = await run(dir, id, "blocks", [], { env: { FIXTURE_STATE: join(dir, "state", "elsewhere") } });
   assert.match(said(lost.events), /could not be restored.*User: remember the blue door/s);
 });
 
@@ -145,9 +145,10 @@ test("11. agentdesk run: Chat refused with exit 2; the agent's own calls are lab
   assert.match(own.stdout, /→ List files .* \[the agent's own\]/);
 });
 
+// In Auto: in Ask the sandbox keeps the workspace read-only to the agent's own shell.
 test("12. a shell call the agent ran without asking shows its command and what it changed", async () => {
   const dir = tempDir();
-  const id = await externalSession(dir, fixtureCommand());
+  const id = await externalSession(dir, fixtureCommand(), { permission: "auto" });
   const r = await agentdesk(dir, ["run", "--session", id, "selfshell"]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /→ bash echo hi > shell-out\.txt \[the agent's own\]/);
