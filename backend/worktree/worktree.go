@@ -1,0 +1,310 @@
+// Package worktree gives a task its own git worktree of the person's repository, and takes it
+// away again without losing work: what did not reach the person's folder or branch, judged by
+// content rather than by branch ancestry (so a squash merge counts as merged), is kept on the
+// branch and on a ref of its own, restorable byte for byte.
+//
+// Every git command runs with the repository named (GIT_DIR, GIT_WORK_TREE), never discovered,
+// and with hooks and fsmonitor off: a .git file or a hook the agent planted in the worktree can
+// neither redirect AgentDesk's git nor run through it.
+package worktree
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"agentdesk/backend/errs"
+)
+
+// Error kinds.
+const (
+	// NotARepository: the folder is not inside a git repository with a commit to start from.
+	NotARepository errs.Kind = "WORKTREE_NOT_A_REPOSITORY"
+	// GitFailed: a git command failed; Detail has its message.
+	GitFailed errs.Kind = "WORKTREE_GIT_FAILED"
+	// Gone: the task's worktree folder no longer exists (removed by hand, or by the cleanup).
+	Gone errs.Kind = "WORKTREE_GONE"
+)
+
+// Task is one task's worktree.
+type Task struct {
+	ID     string `json:"id"`     // the session's id
+	Repo   string `json:"repo"`   // the person's work tree (the repository's top folder)
+	Common string `json:"common"` // the repository's shared git folder (objects, refs, config)
+	Path   string `json:"path"`   // the worktree's folder
+	GitDir string `json:"gitDir"` // its own git folder (Common/worktrees/NAME)
+	Branch string `json:"branch"` // agentdesk/SHORT/SLUG: a folder of refs of its own
+	Base   string `json:"base"`   // the commit it started from
+}
+
+// Create makes a worktree for task id, named after title, of the repository holding folder, on a
+// new branch from the commit the folder is on, under root. With carry, the folder's uncommitted
+// changes to tracked files are carried over.
+func Create(ctx context.Context, folder, root, id, title string, carry bool) (Task, error) {
+	top, err := run(ctx, folder, nil, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return Task{}, errs.New(NotARepository, "Path", folder)
+	}
+	common, err := run(ctx, top, nil, "rev-parse", "--path-format=absolute", "--git-common-dir")
+	if err != nil {
+		return Task{}, errs.New(NotARepository, "Path", folder)
+	}
+	base, err := run(ctx, top, nil, "rev-parse", "--verify", "HEAD^{commit}")
+	if err != nil {
+		return Task{}, errs.New(NotARepository, "Path", folder)
+	}
+	short, slug := shortID(id), slugOf(title)
+	t := Task{ID: id, Repo: top, Common: common, Base: base, Branch: "agentdesk/" + short + "/" + slug,
+		Path: filepath.Join(root, repoKey(top), short+"-"+slug)}
+	if err := os.MkdirAll(filepath.Dir(t.Path), 0o700); err != nil {
+		return Task{}, errs.Wrap(GitFailed, err, "Detail", err.Error())
+	}
+	if _, err := run(ctx, top, nil, "worktree", "add", "--quiet", "-b", t.Branch, t.Path, base); err != nil {
+		return Task{}, err
+	}
+	t.GitDir, err = run(ctx, t.Path, nil, "rev-parse", "--path-format=absolute", "--git-dir")
+	if err != nil {
+		return Task{}, err
+	}
+	if carry {
+		if err := carryOver(ctx, t); err != nil {
+			return Task{}, err
+		}
+	}
+	return t, nil
+}
+
+// carryOver applies the person's uncommitted changes to tracked files in the new worktree.
+func carryOver(ctx context.Context, t Task) error {
+	stash, err := run(ctx, t.Repo, nil, "stash", "create")
+	if err != nil || stash == "" {
+		return err // nothing uncommitted: stash create prints nothing
+	}
+	_, err = t.git(ctx, nil, "stash", "apply", "--quiet", stash)
+	return err
+}
+
+// Changed lists the files the task changed against its base: committed, uncommitted and new
+// (untracked, not ignored) files.
+func (t Task) Changed(ctx context.Context) ([]string, error) {
+	if _, err := os.Stat(t.Path); err != nil {
+		return nil, errs.New(Gone, "Path", t.Path)
+	}
+	tracked, err := t.git(ctx, nil, "diff", "--name-only", "--no-renames", "-z", t.Base)
+	if err != nil {
+		return nil, err
+	}
+	untracked, err := t.git(ctx, nil, "ls-files", "--others", "--exclude-standard", "-z")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range append(strings.Split(tracked, "\x00"), strings.Split(untracked, "\x00")...) {
+		if p != "" && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// Unmerged lists the changed files whose content in the worktree reached neither the person's
+// folder nor the commit their branch is on: a file counts as merged when either holds the same
+// bytes (or both lack it). Content, not ancestry: a squash merge or a hand copy counts.
+func (t Task) Unmerged(ctx context.Context) ([]string, error) {
+	changed, err := t.Changed(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, p := range changed {
+		mine, mineOK := readFile(filepath.Join(t.Path, p))
+		if theirs, ok := readFile(filepath.Join(t.Repo, p)); ok == mineOK && bytes.Equal(mine, theirs) {
+			continue
+		}
+		if t.reachedBranch(ctx, p, mine, mineOK) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// reachedBranch reports whether the commit the person's branch is on holds the task's content of
+// p: the same blob, or no file where the task removed it.
+func (t Task) reachedBranch(ctx context.Context, p string, mine []byte, exists bool) bool {
+	want, err := run(ctx, t.Repo, nil, "rev-parse", "--verify", "--quiet", "HEAD:"+p)
+	if !exists {
+		return err != nil
+	}
+	if err != nil {
+		return false
+	}
+	got, err := hashObject(ctx, t.Repo, p, mine)
+	return err == nil && got == want
+}
+
+func readFile(path string) ([]byte, bool) {
+	b, err := os.ReadFile(path)
+	return b, err == nil
+}
+
+// Kept is what Remove kept of a task whose work had not all reached the person.
+type Kept struct {
+	Branch string   `json:"branch"` // the task's branch, with its commits
+	Ref    string   `json:"ref"`    // a commit on top of it holding the uncommitted files
+	Files  []string `json:"files"`  // the files whose change had not reached the person
+}
+
+// Remove takes the task's worktree away. Work that reached the person is simply removed, with its
+// branch; anything else is kept first: the branch stays, and the uncommitted files are
+// committed on refs/agentdesk/kept/SHORT. Kept is nil when nothing needed keeping.
+func Remove(ctx context.Context, t Task) (*Kept, error) {
+	unmerged, err := t.Unmerged(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var kept *Kept
+	if len(unmerged) > 0 {
+		ref, err := keep(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		kept = &Kept{Branch: t.Branch, Ref: ref, Files: unmerged}
+	}
+	if _, err := run(ctx, t.Repo, nil, "worktree", "remove", "--force", t.Path); err != nil {
+		return nil, err
+	}
+	if kept == nil {
+		if _, err := run(ctx, t.Repo, nil, "branch", "-D", "--quiet", t.Branch); err != nil {
+			return nil, err
+		}
+	}
+	return kept, nil
+}
+
+// keep commits the worktree as it is (tracked changes and new files, through an index of its
+// own, so the task's index is untouched) on top of its branch, under refs/agentdesk/kept/SHORT.
+func keep(ctx context.Context, t Task) (string, error) {
+	index := filepath.Join(t.GitDir, "agentdesk-keep-index")
+	defer os.Remove(index)
+	env := []string{"GIT_INDEX_FILE=" + index}
+	if _, err := t.git(ctx, env, "read-tree", "HEAD"); err != nil {
+		return "", err
+	}
+	if _, err := t.git(ctx, env, "add", "--all"); err != nil {
+		return "", err
+	}
+	tree, err := t.git(ctx, env, "write-tree")
+	if err != nil {
+		return "", err
+	}
+	commit, err := t.git(ctx, nil, "commit-tree", tree, "-p", "HEAD", "-m", "AgentDesk kept the uncommitted files of task "+t.ID)
+	if err != nil {
+		return "", err
+	}
+	ref := "refs/agentdesk/kept/" + shortID(t.ID)
+	if _, err := run(ctx, t.Repo, nil, "update-ref", ref, commit); err != nil {
+		return "", err
+	}
+	return ref, nil
+}
+
+// Restore brings a removed task back: its worktree on its branch, and the files that were
+// uncommitted as uncommitted again, byte for byte. The kept ref is then dropped.
+func Restore(ctx context.Context, t Task, k Kept) error {
+	if err := os.MkdirAll(filepath.Dir(t.Path), 0o700); err != nil {
+		return errs.Wrap(GitFailed, err, "Detail", err.Error())
+	}
+	if _, err := run(ctx, t.Repo, nil, "worktree", "add", "--quiet", t.Path, k.Branch); err != nil {
+		return err
+	}
+	if _, err := t.git(ctx, nil, "read-tree", "-u", "--reset", k.Ref); err != nil {
+		return err
+	}
+	if _, err := t.git(ctx, nil, "reset", "--quiet"); err != nil {
+		return err
+	}
+	_, err := run(ctx, t.Repo, nil, "update-ref", "-d", k.Ref)
+	return err
+}
+
+// git runs a git command in the task's worktree, the repository named.
+func (t Task) git(ctx context.Context, env []string, args ...string) (string, error) {
+	env = append(env, "GIT_DIR="+t.GitDir, "GIT_WORK_TREE="+t.Path)
+	return run(ctx, t.Path, env, args...)
+}
+
+// run runs git in dir with hooks and fsmonitor off, and returns its output without the final
+// newline; a failure is GitFailed with git's own message.
+func run(ctx context.Context, dir string, env []string, args ...string) (string, error) {
+	full := append([]string{"-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "commit.gpgSign=false"}, args...)
+	cmd := exec.CommandContext(ctx, "git", full...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	cmd.Env = append(cmd.Env, env...)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		detail := strings.TrimSpace(stderr.String())
+		if detail == "" {
+			detail = err.Error()
+		}
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) && ctx.Err() != nil {
+			detail = ctx.Err().Error()
+		}
+		return "", errs.Wrap(GitFailed, err, "Detail", "git "+args[0]+": "+detail)
+	}
+	return strings.TrimSuffix(out.String(), "\n"), nil
+}
+
+// hashObject is the blob id git would give content at path p (the repository's filters applied).
+func hashObject(ctx context.Context, dir, p string, content []byte) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", "-c", "core.hooksPath=/dev/null", "hash-object", "--path="+p, "--stdin")
+	cmd.Dir, cmd.Stdin = dir, bytes.NewReader(content)
+	out, err := cmd.Output()
+	return strings.TrimSpace(string(out)), err
+}
+
+// shortID is the first eight characters of the id's letters and digits: unique enough among one
+// person's tasks, short enough for a branch name.
+func shortID(id string) string {
+	clean := nonWord.ReplaceAllString(strings.ToLower(id), "")
+	if len(clean) > 8 {
+		clean = clean[len(clean)-8:]
+	}
+	if clean == "" {
+		clean = "task"
+	}
+	return clean
+}
+
+var nonWord = regexp.MustCompile(`[^a-z0-9]+`)
+
+// slugOf is the title as a branch name part: lower case words joined by "-", at most 40
+// characters; "task" for a title with no letters or digits.
+func slugOf(title string) string {
+	s := strings.Trim(nonWord.ReplaceAllString(strings.ToLower(title), "-"), "-")
+	if len(s) > 40 {
+		s = strings.TrimRight(s[:40], "-")
+	}
+	if s == "" {
+		return "task"
+	}
+	return s
+}
+
+// repoKey names a repository's folder of worktrees: its folder's name and a hash of its path.
+func repoKey(top string) string {
+	sum := sha256.Sum256([]byte(top))
+	return slugOf(filepath.Base(top)) + "-" + hex.EncodeToString(sum[:4])
+}
