@@ -266,11 +266,11 @@ export function Transcript({
           data-testid="jump-latest"
           onClick={() => {
             pinned.current = true;
+            // A window that dropped the newest end reads it first; the view follows it down.
             if (windowed && onLatest) {
               jumping.current = 'latest';
               onLatest();
-            }
-            virtualizer.scrollToEnd();
+            } else virtualizer.scrollToEnd();
           }}
         >
           <ChevronDownIcon size={14} />

@@ -32,7 +32,7 @@ describe('the window of log pages the transcript keeps', () => {
     expect(t.turns.map((x) => x.id)).toEqual(range(1, 100).map((n) => `t${n}`));
     // An answer and its calls start at one entry: they are kept or dropped together.
     const shared = page(1, 3, false);
-    shared.items.splice(2, 0, { type: 'tool', turnId: 't1', callId: 'c1', name: 'read', input: {}, output: '', isError: false, approved: '', done: true, seq: 2 });
+    shared.items.splice(2, 0, { type: 'tool', turnId: 't1', callId: 'c1', name: 'read', input: {}, output: '', isError: false, verdict: 'allow', layer: '', code: '', approved: '', done: true, seq: 2 });
     expect(seqs(dropNewest(shared, 2))).toEqual([1]);
     expect(dropNewest(shared, 2).last).toBe(1);
     // Within the bound nothing changes.
