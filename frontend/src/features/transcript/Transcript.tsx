@@ -166,6 +166,8 @@ export function Transcript({
   older.current = transcript.more ? onOlder : undefined;
   const newer = useRef(onNewer);
   newer.current = windowed ? onNewer : undefined;
+  const dropped = useRef(windowed);
+  dropped.current = windowed;
   // A jump asked for and not arrived yet: to the newest end (the view stays pinned meanwhile), or
   // to the start (the view goes to the top once the first page is in).
   const jumping = useRef<'latest' | 'start' | null>(null);
@@ -184,7 +186,7 @@ export function Transcript({
     const onScroll = () => {
       const fromEnd = el.scrollHeight - el.scrollTop - el.clientHeight;
       // The bottom of a window that dropped the newest pages is not the end: nothing follows there.
-      if (jumping.current !== 'latest') pinned.current = !newer.current && fromEnd <= AT_END;
+      if (jumping.current !== 'latest') pinned.current = !dropped.current && fromEnd <= AT_END;
       setAtEnd(pinned.current);
       if (el.scrollTop < OLDER_MARGIN) older.current?.();
       if (fromEnd < NEWER_MARGIN) newer.current?.();
