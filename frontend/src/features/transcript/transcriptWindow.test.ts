@@ -82,6 +82,7 @@ class LongLog extends FakeTransportBase {
     super();
   }
   protected override handle(method: string, req: FakeRequest): unknown {
+    if (method === 'Composer.Send') return { turnId: 'tnew' };
     if (method !== 'Sessions.Transcript') return super.handle(method, req);
     const limit = Number(req.limit ?? PAGE_ENTRIES);
     const after = Number(req.after ?? 0);
@@ -166,6 +167,31 @@ describe('a live session scrolled back through a long log', () => {
     expect(t().last).toBe(3_000);
     expect(seqs(t())).toEqual(range(t().first!, 3_000));
     expect(t().items.length).toBeLessThanOrEqual(WINDOW_ITEMS + PAGE_ENTRIES);
+    stop();
+  });
+
+  it('keeps the window scrolled back through a reload, and reads the newest end before a message sent from there', async () => {
+    const fake = new LongLog(3_000);
+    const live = createSessionLive(createApi(() => fake), 's1');
+    const stop = live.start();
+    await settle();
+    for (let i = 0; i < 8; i++) await live.loadOlder();
+    const t = () => live.get().transcript;
+    const shown = seqs(t());
+    const reads = fake.called('Sessions.Transcript').length;
+    // A turn ends in another window: the reload takes what is live, not the newest page's rows.
+    fake.emit('turn.ended', { sessionId: 's1', turnId: 't1', status: 'done' });
+    await new Promise((r) => requestAnimationFrame(() => r(undefined)));
+    await settle();
+    expect(fake.called('Sessions.Transcript').length).toBe(reads + 1);
+    expect(seqs(t())).toEqual(shown);
+    expect(t().newer).toBe(true);
+
+    await live.send('hello from far back');
+    expect(t().newer).toBeFalsy();
+    expect(t().last).toBe(3_000);
+    expect(t().items.at(-1)).toMatchObject({ type: 'user', text: 'hello from far back', turnId: 'tnew' });
+    expect(live.get().sent).toBe(1);
     stop();
   });
 });
