@@ -184,7 +184,10 @@ export function Transcript({
     const el = scroller.current;
     if (!el) return;
     const onScroll = () => {
-      const fromEnd = el.scrollHeight - el.scrollTop - el.clientHeight;
+      // From the virtualizer's total, not the element's scrollHeight: when a page comes in above,
+      // the virtualizer moves the view down by the page's height, and the scroll that write causes
+      // can come before the element has grown; it must not read as the person reaching the bottom.
+      const fromEnd = (self.current?.getTotalSize() ?? el.scrollHeight) - el.scrollTop - el.clientHeight;
       // The bottom of a window that dropped the newest pages is not the end: nothing follows there.
       if (jumping.current !== 'latest') pinned.current = !dropped.current && fromEnd <= AT_END;
       setAtEnd(pinned.current);
