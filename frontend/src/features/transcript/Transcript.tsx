@@ -184,12 +184,14 @@ export function Transcript({
     const el = scroller.current;
     if (!el) return;
     const onScroll = () => {
-      // From the virtualizer's total, not the element's scrollHeight: when a page comes in above,
-      // the virtualizer moves the view down by the page's height, and the scroll that write causes
-      // can come before the element has grown; it must not read as the person reaching the bottom.
-      const fromEnd = (self.current?.getTotalSize() ?? el.scrollHeight) - el.scrollTop - el.clientHeight;
+      const fromEnd = el.scrollHeight - el.scrollTop - el.clientHeight;
+      // Back at the bottom only when the virtualizer's total says so too: when a page comes in
+      // above, the virtualizer moves the view down by the page's height, and the scroll that write
+      // causes can come before the element has grown (the browser clamps it to the old bottom).
+      // Following, the element's own bottom is the test, as the stream grows the rows under it.
+      const back = () => Math.max(fromEnd, (self.current?.getTotalSize() ?? 0) - el.scrollTop - el.clientHeight) <= AT_END;
       // The bottom of a window that dropped the newest pages is not the end: nothing follows there.
-      if (jumping.current !== 'latest') pinned.current = !dropped.current && fromEnd <= AT_END;
+      if (jumping.current !== 'latest') pinned.current = !dropped.current && (pinned.current ? fromEnd <= AT_END : back());
       setAtEnd(pinned.current);
       if (el.scrollTop < OLDER_MARGIN) older.current?.();
       if (fromEnd < NEWER_MARGIN) newer.current?.();
