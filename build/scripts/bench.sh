@@ -73,7 +73,9 @@ AGENTDESK_STRESS_SECONDS=$secs go test -count=1 -run 'NeverFail' -v ./backend/st
   | grep -E 'operations tried|runs, [0-9]+ failed|^(FAIL|ok)'
 # The browser and desktop rows of issue 11, each figure beside its goal: Chromium against
 # `agentdesk serve`, then the real window under Xvfb, both on copies of the scale folder (the
-# app writes to the folder it opens). A missed goal is printed, not failed.
+# app writes to the folder it opens). A missed goal is printed, not failed. The browser rows also
+# hold the scroll-back: a page's cost at the 10th and the 400th older page of the 100,000-event
+# session, and the most rows the transcript held on the way.
 bin=build/bin/agentdesk desktop=build/bin/agentdesk-desktop
 printf '\nbrowser: Chromium (playwright-core) against agentdesk serve\n'
 node frontend/bench/browser.mjs --data "$current" --bin "$bin"

@@ -2,7 +2,7 @@
 // `agentdesk serve` on a data folder of a year of use, each printed beside its goal:
 //
 //   node frontend/bench/browser.mjs [--data DIR] [--bin PATH] [--reps N] [--idle SECONDS] [--smoke] [--live]
-//                                   [--only list] [--waterfall]
+//                                   [--only list|scroll] [--waterfall]
 //
 // DIR is a folder built by build/gendata (default $AGENTDESK_SCALE_DATA, else
 // ~/.cache/agentdesk-bench/year); it is copied once per run, since serve writes to the folder it
@@ -11,7 +11,8 @@
 // --smoke builds a small folder with build/gendata, shortens every wait and fails when a figure
 // cannot be measured at all: `make test` runs it to prove the benchmark still works. --live runs
 // only the two live turns (they need no data folder), to measure a change to the live path. --only list
-// runs only the first-row figure, to measure a change to the start; --waterfall adds, after it, what
+// runs only the first-row figure, to measure a change to the start (--only scroll: only the
+// scroll-back pages of the long session); --waterfall adds, after it, what
 // one more load did from navigation to the first row (requests, scripts, layouts, paints), from a
 // Chromium trace (a load traced is slower: it is not one of the samples). Otherwise a
 // missed goal is reported, not failed: the exit status is non-zero only when the run breaks.
@@ -37,7 +38,8 @@ const { values: opt } = parseArgs({
     waterfall: { type: 'boolean', default: false },
   },
 });
-if (opt.only !== undefined && opt.only !== 'list') throw new Error(`--only takes "list" (the first-row figure alone), not "${opt.only}"`);
+if (opt.only !== undefined && opt.only !== 'list' && opt.only !== 'scroll')
+  throw new Error(`--only takes "list" (the first-row figure alone) or "scroll" (the scroll-back figures alone), not "${opt.only}"`);
 const smoke = opt.smoke;
 const reps = Number(opt.reps ?? (smoke ? 1 : 3));
 // A load is short and its spread on two shared cores wide: the first row takes more samples.
@@ -307,6 +309,79 @@ async function transcriptFigures(page, srv, m, cdp) {
   }
 }
 
+/** Log entries a transcript page holds (app.DefaultTranscriptPage). */
+const PAGE_ENTRIES = 200;
+
+/**
+ * Scrolls the open transcript to its top once and resolves with what the next older page cost:
+ * from the scroll to the frame painted with that page's rows in ({total}), the page's request
+ * alone ({fetch}, from the page's resource timing), and the rows the transcript then holds; null
+ * when no page came within the limit. A page is told by the transcript's data-first (the first
+ * log entry it holds); a build without it, by its row count.
+ */
+function olderPage(page, limit) {
+  return page.evaluate(async (limit) => {
+    const b = window.__bench;
+    const log = document.querySelector('[data-testid="transcript"]');
+    const mark = () => log.dataset.first ?? log.dataset.rows;
+    const before = mark();
+    performance.clearResourceTimings();
+    const from = performance.now();
+    log.scrollTop = 0;
+    log.dispatchEvent(new Event('scroll'));
+    const at = await b.when(() => mark() !== before, limit);
+    if (at === null) return null;
+    const req = performance.getEntriesByType('resource').filter((e) => e.name.includes('Sessions.Transcript')).at(-1);
+    return { total: at - from, fetch: req ? req.responseEnd - req.startTime : 0, rows: Number(log.dataset.rows), first: Number(log.dataset.first ?? 0) };
+  }, limit);
+}
+
+/**
+ * Scroll-back at any depth (issue 29): the big session opened at its end, then scrolled up one
+ * older page at a time; the cost of the pages around the 10th and the 400th (the median of five),
+ * each against 50 ms, and the most rows the transcript held on the way, which must not grow with
+ * the depth.
+ */
+async function scrollBackFigures(page, srv, m) {
+  const pages = Math.ceil(m.big / PAGE_ENTRIES);
+  const near = Math.min(10, Math.max(3, Math.floor(pages / 4)));
+  const far = Math.min(400, pages - 3);
+  const label = (n) => `browser: scroll-back page ${n} of a ${m.big}-event session`;
+  const opened = await openSession(page, srv, m.big_id);
+  if (opened.first === null || far <= near) {
+    report(label(near), null, 50, ms);
+    report(label(far), null, 50, ms);
+    return;
+  }
+  await quiet(page);
+  const costs = [];
+  let rowsMost = 0;
+  const started = Date.now();
+  for (let n = 1; n <= far + 2; n++) {
+    const r = await olderPage(page, smoke ? 30_000 : 60_000);
+    if (r === null) break;
+    costs[n] = r;
+    rowsMost = Math.max(rowsMost, r.rows);
+    if (n % 50 === 0) console.error(`browser bench: scroll-back page ${n}: ${Math.round(r.total)} ms, ${r.rows} rows`);
+  }
+  const around = (n) => {
+    const xs = [n - 2, n - 1, n, n + 1, n + 2].map((i) => costs[i]);
+    return xs.some((x) => !x) ? null : xs;
+  };
+  // A page's cost is what the page does with it: from the scroll to the frame that shows it,
+  // less the wait for its request (the server's read of a page has a budget of its own,
+  // BenchmarkScaleLogPage). Both are shown beside it.
+  for (const n of [near, far]) {
+    const xs = around(n);
+    report(label(n), xs && median(xs.map((x) => Math.max(0, x.total - x.fetch))), 50, ms);
+    if (xs) info('  scroll to painted (its request) per page', xs.map((x) => `${Math.round(x.total)} (${Math.round(x.fetch)})`).join(' / ') + ' ms');
+    if (xs) info('  rows held after it', String(costs[n].rows));
+  }
+  // The bound is the window's (a few pages of rows), whatever the depth: the issue saw 124,051.
+  report(`browser: most rows held scrolling back ${costs.length - 1} pages`, rowsMost || null, 3000, (v) => `${Math.round(v)} rows`, 124_051);
+  info('  time for the whole scroll back', ms(Date.now() - started));
+}
+
 /** The list shown and left alone for idleMs, with at least one tick of the 30 s clock inside. */
 async function idleFigures(page, srv, m) {
   if ((await loadList(page, srv)) === null) {
@@ -452,9 +527,11 @@ async function main() {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
     console.log(`\n${'browser figure'.padEnd(56)} ${'measured'.padStart(14)} ${'goal'.padStart(12)} ${'ratio'.padStart(8)}`);
-    await firstRowFigures(page, srv, m, cdp);
-    if (opt.only !== 'list') {
+    if (opt.only === 'scroll') await scrollBackFigures(page, srv, m);
+    else await firstRowFigures(page, srv, m, cdp);
+    if (opt.only === undefined) {
       await transcriptFigures(page, srv, m, cdp);
+      await scrollBackFigures(page, srv, m);
       await idleFigures(page, srv, m);
       await stopServer(srv.proc);
       await liveFigures(page);

@@ -29,8 +29,12 @@ export function createApi(getTransport = transport) {
       configure: (req: ConfigureRequest) => call('Sessions.Configure', req),
       setPermission: (id: string, permissionMode: Permission) =>
         call('Sessions.SetPermission', { id, permissionMode }),
-      /** The newest page of the transcript, or the page before log entry `before`. */
-      transcript: (id: string, before = 0) => call('Sessions.Transcript', before ? { id, before } : { id }),
+      /**
+       * The newest page of the transcript, or the page before log entry `before`, or (with
+       * `after`) the page after log entry `after`.
+       */
+      transcript: (id: string, before = 0, after = 0) =>
+        call('Sessions.Transcript', after ? { id, after } : before ? { id, before } : { id }),
       continue: (id: string) => call('Sessions.Continue', { id }),
       onChanged: (cb: (changed: SessionsChanged) => void) =>
         on('sessions.changed')((c) => cb({ sessions: c?.sessions ?? [], removed: c?.removed ?? [] })),

@@ -273,6 +273,12 @@ export interface Transcript
    * height) instead of drawing it afresh.
    */
   keys?: Record<number, string>;
+  /**
+   * Client side only: the log holds entries after `last` that the page dropped (it keeps a window
+   * of pages around the view, see features/transcript/transcriptWindow.ts); the newest end is
+   * then not shown.
+   */
+  newer?: boolean;
 }
 
 export interface JsonSchemaProperty {

@@ -109,6 +109,9 @@ export function SessionView({
             onStop={() => void live.cancel()}
             onContinue={() => void live.continueTurn()}
             onOlder={() => void live.loadOlder()}
+            onNewer={() => void live.loadNewer()}
+            onStart={() => void live.jumpToStart()}
+            onLatest={() => void live.jumpToLatest()}
           />
         </CheckpointActionsContext.Provider>
       )}

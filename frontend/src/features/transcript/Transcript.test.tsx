@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Transcript as TranscriptData } from '../../bridge';
 import { I18nProvider } from '../../i18n/I18nProvider';
@@ -69,5 +69,48 @@ describe('the virtualized transcript', () => {
     act(() => rerender(view(t)));
     expect(summaries).toHaveBeenCalledTimes(1);
     expect(screen.getAllByTestId('tool-card')[1]?.textContent).toContain('changed');
+  });
+});
+
+describe('the transcript as a window of the log', () => {
+  /** Entries 10-14 of a longer log: older ones before them, newer ones the window dropped. */
+  const windowed = (): TranscriptData => {
+    const t = running();
+    // What streamed live belongs after the entries the window dropped: not drawn here.
+    t.items.push({ type: 'assistant', turnId: 't1', text: 'streamed live' });
+    return { ...t, more: true, newer: true };
+  };
+
+  it('draws only the stored rows, asks for the pages on either side as the person scrolls, and jumps to either end on request', () => {
+    const calls: string[] = [];
+    const on = (name: string) => () => calls.push(name);
+    render(
+      <I18nProvider lang="en">
+        <Transcript transcript={windowed()} onStop={() => {}} onContinue={() => {}} onOlder={on('older')} onNewer={on('newer')} onStart={on('start')} onLatest={on('latest')} />
+      </I18nProvider>,
+    );
+    const log = screen.getByTestId('transcript');
+    expect(log.dataset.first).toBe('10');
+    expect(screen.queryByText('streamed live')).toBeNull();
+    expect(screen.getAllByTestId('tool-card')).toHaveLength(3);
+
+    // The bottom of a window that dropped the newest pages is not the end: the page after is
+    // asked for, and the ways to both ends show.
+    fireEvent.scroll(log);
+    expect(calls).toEqual(['older', 'newer']);
+    fireEvent.click(screen.getByTestId('jump-start'));
+    expect(screen.getByTestId('jump-start').textContent).toBe('Jump to start');
+    fireEvent.click(screen.getByTestId('jump-latest'));
+    expect(calls).toEqual(['older', 'newer', 'start', 'latest']);
+  });
+
+  it('says "Jump to start" in Chinese too', () => {
+    render(
+      <I18nProvider lang="zh-CN">
+        <Transcript transcript={windowed()} onStop={() => {}} onContinue={() => {}} onStart={() => {}} />
+      </I18nProvider>,
+    );
+    fireEvent.scroll(screen.getByTestId('transcript'));
+    expect(screen.getByTestId('jump-start').textContent).toBe('跳到开头');
   });
 });

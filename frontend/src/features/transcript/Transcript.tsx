@@ -11,12 +11,15 @@ import { warmMarkdown } from './markdown';
 import { followRange } from './followRange';
 import { ToolCard } from './ToolCard';
 import { groupTranscript, type Block } from './transcriptReducer';
+import { shownPart } from './transcriptWindow';
 import { TurnChip, TurnEnd } from './TurnBlocks';
 import { useThrottledText } from './useThrottledText';
 import './transcript.css';
 
 /** How close to the top (in pixels) the page before is asked for. */
 const OLDER_MARGIN = 600;
+/** How close to the bottom (in pixels) the page after is asked for, when the window dropped it. */
+const NEWER_MARGIN = 600;
 /** How close to the bottom (in pixels) still counts as at the bottom: the view follows the stream. */
 const AT_END = 48;
 /** Rows mounted above the screen while the view follows the stream (6 once the person scrolls). */
@@ -26,9 +29,19 @@ const GAP = 12;
 const PAD_TOP = 24;
 const PAD_BOTTOM = 12;
 
+/** Estimates by item: a page put above or below estimates its own rows, never the loaded ones again. */
+const estimates = new WeakMap<Item, number>();
+
 /** A row's height before it is measured: near enough that the scrollbar does not jump much. */
 function estimate(b: Block | undefined): number {
   if (!b) return 40;
+  if (b.kind !== 'item') return estimateRow(b);
+  let size = estimates.get(b.item);
+  if (size === undefined) estimates.set(b.item, (size = estimateRow(b)));
+  return size;
+}
+
+function estimateRow(b: Block): number {
   if (b.kind === 'turn-start') return 28;
   if (b.kind === 'turn-end') return b.turn.status === 'done' ? 0 : 28;
   const it = b.item;
@@ -55,7 +68,13 @@ function useStable<A extends unknown[], R>(f: (...args: A) => R): (...args: A) =
  * [data-testid="transcript"] (role log, data-rows: how many rows the loaded pages hold); each
  * mounted row is [data-testid="transcript-row"] with data-index and data-kind (item, turn-start,
  * turn-end); the newest row, when mounted, also carries data-last; [data-testid="jump-latest"]
- * shows while the person is scrolled up.
+ * shows while the person is scrolled up, and [data-testid="jump-start"] too while the log's start
+ * is not loaded. The scroller's data-first is the first log entry the loaded pages hold.
+ *
+ * The loaded pages are a window of the log (see transcriptWindow.ts): scrolled near its top, the
+ * page before is asked for (onOlder); near its bottom, when the window dropped the newest pages,
+ * the page after (onNewer). Pages put in or dropped at either end keep the row in view where it
+ * was (the virtualizer anchors to the row at the top of the view, by its key).
  */
 export function Transcript({
   transcript,
@@ -64,6 +83,9 @@ export function Transcript({
   onStop,
   onContinue,
   onOlder,
+  onNewer,
+  onStart,
+  onLatest,
 }: {
   transcript: TranscriptData;
   /** Counts the person's own sends: each one brings the view to the bottom, where it lands. */
@@ -74,9 +96,16 @@ export function Transcript({
   onContinue: () => void;
   /** Asks for the page before the oldest shown: the person scrolled near the top. */
   onOlder?: () => void;
+  /** Asks for the page after the newest shown, which the window dropped: the person scrolled near the bottom. */
+  onNewer?: () => void;
+  /** Asks for the first page of the log in place of the window. */
+  onStart?: () => void;
+  /** Asks for the newest page in place of a window that dropped it. */
+  onLatest?: () => void;
 }) {
   const t = useT();
-  const blocks = useMemo(() => groupTranscript(transcript), [transcript]);
+  const blocks = useMemo(() => groupTranscript(shownPart(transcript)), [transcript]);
+  const windowed = Boolean(transcript.newer);
   const scroller = useRef<HTMLDivElement>(null);
   const lastTurn = transcript.turns[transcript.turns.length - 1];
   const stop = useStable(onStop);
@@ -106,7 +135,8 @@ export function Transcript({
     // Chat: rows added above keep the one in view where it was; at the bottom, new rows and a
     // growing last row keep the view at the bottom; scrolled up, nothing moves it.
     anchorTo: 'end',
-    followOnAppend: true,
+    // Only at the newest end: a page put below a window scrolled back is not followed.
+    followOnAppend: pinned.current && !windowed,
     scrollEndThreshold: AT_END,
     // A row measured or the view scrolled re-renders with React's batching, not in a flushSync of
     // its own: while a turn streams, rows mount every frame and each forced a render of the view.
@@ -134,13 +164,37 @@ export function Transcript({
 
   const older = useRef(onOlder);
   older.current = transcript.more ? onOlder : undefined;
+  const newer = useRef(onNewer);
+  newer.current = windowed ? onNewer : undefined;
+  const dropped = useRef(windowed);
+  dropped.current = windowed;
+  // A jump asked for and not arrived yet: to the newest end (the view stays pinned meanwhile), or
+  // to the start (the view goes to the top once the first page is in).
+  const jumping = useRef<'latest' | 'start' | null>(null);
+  useLayoutEffect(() => {
+    if (jumping.current === 'latest' && !windowed) jumping.current = null;
+    if (jumping.current === 'start' && !transcript.more) {
+      jumping.current = null;
+      pinned.current = false;
+      setAtEnd(false);
+      virtualizer.scrollToOffset(0);
+    }
+  }, [virtualizer, windowed, transcript.more, blocks]);
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;
     const onScroll = () => {
-      pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight <= AT_END;
+      const fromEnd = el.scrollHeight - el.scrollTop - el.clientHeight;
+      // Back at the bottom only when the virtualizer's total says so too: when a page comes in
+      // above, the virtualizer moves the view down by the page's height, and the scroll that write
+      // causes can come before the element has grown (the browser clamps it to the old bottom).
+      // Following, the element's own bottom is the test, as the stream grows the rows under it.
+      const back = () => Math.max(fromEnd, (self.current?.getTotalSize() ?? 0) - el.scrollTop - el.clientHeight) <= AT_END;
+      // The bottom of a window that dropped the newest pages is not the end: nothing follows there.
+      if (jumping.current !== 'latest') pinned.current = !dropped.current && (pinned.current ? fromEnd <= AT_END : back());
       setAtEnd(pinned.current);
       if (el.scrollTop < OLDER_MARGIN) older.current?.();
+      if (fromEnd < NEWER_MARGIN) newer.current?.();
     };
     el.addEventListener('scroll', onScroll, { passive: true });
     const resized = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => follow());
@@ -161,6 +215,7 @@ export function Transcript({
         className="transcript"
         data-testid="transcript"
         data-rows={blocks.length}
+        data-first={transcript.first ?? 0}
         role="log"
         aria-label={t('shell.session.transcript')}
       >
@@ -196,11 +251,35 @@ export function Transcript({
           })}
         </div>
       </div>
+      {!atEnd && transcript.more && onStart && (
+        <button
+          type="button"
+          className="transcript__start btn btn--small"
+          data-testid="jump-start"
+          onClick={() => {
+            jumping.current = 'start';
+            pinned.current = false;
+            onStart();
+          }}
+        >
+          <ChevronDownIcon size={14} className="transcript__up" />
+          {t('composer.transcript.start')}
+        </button>
+      )}
       {!atEnd && (
-        <button type="button" className="transcript__latest btn btn--small" data-testid="jump-latest" onClick={() => {
+        <button
+          type="button"
+          className="transcript__latest btn btn--small"
+          data-testid="jump-latest"
+          onClick={() => {
             pinned.current = true;
-            virtualizer.scrollToEnd();
-          }}>
+            // A window that dropped the newest end reads it first; the view follows it down.
+            if (windowed && onLatest) {
+              jumping.current = 'latest';
+              onLatest();
+            } else virtualizer.scrollToEnd();
+          }}
+        >
           <ChevronDownIcon size={14} />
           {t('composer.transcript.latest')}
         </button>

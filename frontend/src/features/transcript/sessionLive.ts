@@ -3,6 +3,7 @@ import { afterPaint, createFramedStore, pacedFrames } from '../../ui/store';
 import { onePageAtATime } from '../../ui/paging';
 import { emptyQueue, queueReducer, type QueueAction, type QueueState } from '../composer/decisionQueue';
 import { carryLiveKeys, emptyTranscript, keepOlder, normalizeTranscript, transcriptReducer, withOlder, type TranscriptAction } from './transcriptReducer';
+import { dropNewest, dropOldest, PAGE_ENTRIES, withLive, withNewer } from './transcriptWindow';
 import type { Transcript } from '../../bridge';
 import { normalizePreference, type Preference } from '../composer/selector';
 
@@ -67,8 +68,11 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
         status: 'ready',
         error: null,
         // The deltas seen so far stay seen: one published before the snapshot may still arrive;
-        // the rows shown live keep their keys, so the view does not draw them afresh.
-        transcript: { ...carryLiveKeys(s.transcript, keepOlder(s.transcript, keepFailures(s.transcript, t))), deltaSeq: s.transcript.deltaSeq },
+        // the rows shown live keep their keys, so the view does not draw them afresh. A window
+        // scrolled back far from the newest end keeps its items and takes only what is live.
+        transcript: s.transcript.newer
+          ? withLive(s.transcript, keepFailures(s.transcript, t))
+          : { ...carryLiveKeys(s.transcript, keepOlder(s.transcript, keepFailures(s.transcript, t))), deltaSeq: s.transcript.deltaSeq },
         decisions: queueReducer(s.decisions, { type: 'restore', pending: t.pending }),
       }));
     } catch (error) {
@@ -82,17 +86,64 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
   /** Scrolling up asks for each page once. */
   const onePage = onePageAtATime();
 
-  /** Loads the page before the oldest shown, if there is one: the person scrolled up to it. */
+  /** A page of the log, read as the window holds it (the running turn as this window knows it). */
+  const page = (before: number, after = 0) =>
+    api.sessions.transcript(sessionId, before, after).then((p) => normalizeTranscript({ ...p, sessionId, running: store.get().transcript.running }));
+
+  /**
+   * Loads the page before the oldest shown, if there is one: the person scrolled up to it. The
+   * window then drops as many of its newest items (see transcriptWindow.ts).
+   */
   function loadOlder(): Promise<void> {
     const { transcript, status } = store.get();
     if (status !== 'ready' || !transcript.more || !transcript.first) return Promise.resolve();
     const before = transcript.first;
     return onePage(() =>
-      api.sessions.transcript(sessionId, before).then((p) => {
-        const older = normalizeTranscript({ ...p, sessionId, running: store.get().transcript.running });
-        store.set((s) => (s.transcript.first !== before ? s : { ...s, transcript: withOlder(s.transcript, older) }));
+      page(before).then((older) => {
+        store.set((s) => (s.transcript.first !== before ? s : { ...s, transcript: dropNewest(withOlder(s.transcript, older)) }));
       }),
     );
+  }
+
+  /**
+   * Loads the page after the newest shown, when the window dropped it: the person scrolled back
+   * down toward it. The window then drops as many of its oldest items; once it reaches the newest
+   * end again, that end is read afresh, with what streamed meanwhile.
+   */
+  function loadNewer(): Promise<void> {
+    const { transcript, status } = store.get();
+    if (status !== 'ready' || !transcript.newer || !transcript.last) return Promise.resolve();
+    const after = transcript.last;
+    return onePage(() =>
+      page(0, after).then((newer) => {
+        store.set((s) =>
+          s.transcript.last !== after || !s.transcript.newer ? s : { ...s, transcript: dropOldest(withNewer(s.transcript, newer)) },
+        );
+        if (!store.get().transcript.newer) return load();
+      }),
+    );
+  }
+
+  /** Shows one page in place of the window: a jump to either end of the log. */
+  function showPage(read: () => Promise<Transcript>): Promise<void> {
+    return read().then((p) => {
+      store.set((s) => ({ ...s, transcript: { ...keepFailures(s.transcript, p), deltaSeq: s.transcript.deltaSeq } }));
+    });
+  }
+
+  /** The first page of the log, read by its entry numbers (they start at 1), not by scrolling. */
+  const jumpToStart = () => showPage(() => page(PAGE_ENTRIES + 1).then((p) => ({ ...p, newer: (p.last ?? 0) < lastKnown() })));
+
+  /** The newest entry the window knows the log to hold. */
+  const lastKnown = () => {
+    const t = store.get().transcript;
+    return t.newer ? Number.MAX_SAFE_INTEGER : (t.last ?? 0);
+  };
+
+  /** The newest page in place of a window scrolled back far from it (nothing to do otherwise). */
+  function jumpToLatest(): Promise<void> {
+    if (!store.get().transcript.newer) return Promise.resolve();
+    return showPage(() => page(0));
   }
 
   return {
@@ -100,6 +151,9 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
     sessionId,
     load,
     loadOlder,
+    loadNewer,
+    jumpToStart,
+    jumpToLatest,
     start(): Unsubscribe {
       const offs = [
         api.turns.onStarted(
@@ -157,6 +211,8 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
     /** Sends a message (a steer while a turn runs, queued behind a pending switch); true when accepted. */
     async send(text: string): Promise<void> {
       const ack = await api.composer.send({ sessionId, text });
+      // The message lands at the newest end: a window scrolled back far from it reads it first.
+      if (store.get().transcript.newer) await jumpToLatest();
       const withMessage = reduce({ type: 'sent', text, ack: ack ?? {} });
       const follow = (s: SessionLiveState) => ({ ...withMessage(s), sent: s.sent + 1 });
       // Shown already (turn.started came first, as it often does): only the follow to the bottom
