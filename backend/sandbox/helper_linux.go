@@ -5,6 +5,7 @@ package sandbox
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"runtime"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -51,6 +52,9 @@ func runHelper(req request) error {
 	}
 	if req.Namespaces && p.ProxySocket != "" {
 		env = proxyEnv(env, p.LocalNet)
+	}
+	if req.Namespaces && p.Task != nil {
+		env = taskGitEnv(env, *p.Task)
 	}
 	return supervise(req.Shell, req.Args, env)
 }
@@ -113,4 +117,11 @@ func dropCapabilities() error {
 		return err
 	}
 	return unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+}
+
+// taskGitEnv sends a task's new git objects to its own folder, the repository's read as an
+// alternate: the shared objects are never written, so no command can damage them.
+func taskGitEnv(env []string, g TaskGit) []string {
+	env = append(without(env, "GIT_OBJECT_DIRECTORY="), "GIT_OBJECT_DIRECTORY="+g.Objects())
+	return append(without(env, "GIT_ALTERNATE_OBJECT_DIRECTORIES="), "GIT_ALTERNATE_OBJECT_DIRECTORIES="+filepath.Join(g.Common, "objects"))
 }

@@ -201,6 +201,40 @@ func showGit(root string, p Policy) error {
 				return err
 			}
 		}
+		if p.Task != nil {
+			if err := openTaskGit(root, *p.Task); err != nil {
+				return err
+			}
+		}
+		// The .git file names the repository: read-only (and a mount point), it cannot be
+		// pointed at another one, with hooks of its own, for the person's next git command.
+		return bindAt(git, filepath.Join(root, git), true)
+	}
+	return nil
+}
+
+// openTaskGit makes a task worktree's own git folder and its branch's folders of refs writable,
+// over the read-only repository, and keeps read-only inside them what would point git
+// elsewhere: commondir, gitdir and config.worktree.
+func openTaskGit(root string, g TaskGit) error {
+	for _, dir := range append(g.writable(), g.Objects()) {
+		// Made on the host before the mount: git removes an empty ref folder when it packs refs.
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	for _, dir := range g.writable() {
+		if err := bindAt(dir, filepath.Join(root, dir), false); err != nil {
+			return err
+		}
+	}
+	for _, name := range []string{"commondir", "gitdir", "config.worktree", "hooks"} {
+		path := filepath.Join(g.GitDir, name)
+		if isKind(path, 0) || isKind(path, fs.ModeDir) {
+			if err := bindAt(path, filepath.Join(root, path), true); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -111,6 +111,9 @@ func writable(p Policy, v *View) []string {
 	if p.Workspace != "" && !p.WorkspaceReadOnly {
 		dirs = append(dirs, p.Workspace)
 	}
+	if p.Task != nil && v != nil {
+		dirs = append(dirs, p.Task.writable()...)
+	}
 	return dirs
 }
 

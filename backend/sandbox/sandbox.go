@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -54,6 +55,43 @@ type Policy struct {
 	// reaches at 127.0.0.1 inside its namespace, with ProxySocket: the helper bridges each to
 	// LocalPortSocket, which the caller serves.
 	LocalPorts []int `json:"local_ports,omitempty"`
+	// Task names the git folders of a task's own worktree when the workspace is one
+	// (backend/worktree), from AgentDesk's record, never read from the worktree. Where namespaces
+	// work, git add and commit then run there: the worktree's git folder and its branch's own
+	// folder of refs are writable, and new objects go to a folder of the task's own
+	// (GIT_OBJECT_DIRECTORY), the repository's objects read as an alternate, never changed. The
+	// repository's config, hooks and every other ref stay read-only.
+	Task *TaskGit `json:"task,omitempty"`
+}
+
+// TaskGit names a task worktree's git folders.
+type TaskGit struct {
+	GitDir string `json:"git_dir"` // the worktree's own git folder (COMMON/worktrees/NAME)
+	Common string `json:"common"`  // the repository's shared git folder
+	Branch string `json:"branch"`  // the task's branch, agentdesk/SHORT/SLUG
+}
+
+// Objects is the task's own object folder, inside its git folder.
+func (g TaskGit) Objects() string { return filepath.Join(g.GitDir, "objects") }
+
+// refFolders are the folders of the task's branch ref and its log: agentdesk/SHORT holds this
+// task's branch only. ok is false for a branch outside that pattern.
+func (g TaskGit) refFolders() (dirs []string, ok bool) {
+	parts := strings.Split(g.Branch, "/")
+	if len(parts) != 3 || parts[0] != "agentdesk" || parts[1] == "" || parts[2] == "" || strings.Contains(g.Branch, "..") {
+		return nil, false
+	}
+	rel := filepath.Join("refs", "heads", parts[0], parts[1])
+	return []string{filepath.Join(g.Common, rel), filepath.Join(g.Common, "logs", rel)}, true
+}
+
+// writable lists what a task's command may change besides the worktree.
+func (g TaskGit) writable() []string {
+	dirs, ok := g.refFolders()
+	if !ok {
+		return nil
+	}
+	return append([]string{g.GitDir}, dirs...)
 }
 
 // Kind names the confinement the kernel offers.

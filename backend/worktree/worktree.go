@@ -14,6 +14,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -96,6 +97,9 @@ func carryOver(ctx context.Context, t Task) error {
 func (t Task) Changed(ctx context.Context) ([]string, error) {
 	if _, err := os.Stat(t.Path); err != nil {
 		return nil, errs.New(Gone, "Path", t.Path)
+	}
+	if err := t.Migrate(); err != nil {
+		return nil, err
 	}
 	tracked, err := t.git(ctx, nil, "diff", "--name-only", "--no-renames", "-z", t.Base)
 	if err != nil {
@@ -235,6 +239,77 @@ func Restore(ctx context.Context, t Task, k Kept) error {
 	}
 	_, err := run(ctx, t.Repo, nil, "update-ref", "-d", k.Ref)
 	return err
+}
+
+// Migrate moves the objects the task's sandboxed commands wrote to its own folder (the sandbox
+// sends them there, so the repository's objects are never written from inside) into the
+// repository's, which the branch needs once the person's git reads it. An object is copied only
+// where the repository lacks it, so nothing there is replaced; pack indexes go last, after
+// their packs.
+func (t Task) Migrate() error {
+	src, dst := filepath.Join(t.GitDir, "objects"), filepath.Join(t.Common, "objects")
+	var files, last []string
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		switch {
+		case strings.HasPrefix(rel, "info"+string(filepath.Separator)), strings.HasPrefix(filepath.Base(rel), "tmp_"):
+		case strings.HasSuffix(rel, ".idx"):
+			last = append(last, rel)
+		default:
+			files = append(files, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return errs.Wrap(GitFailed, err, "Detail", err.Error())
+	}
+	for _, rel := range append(files, last...) {
+		if err := copyNew(filepath.Join(src, rel), filepath.Join(dst, rel)); err != nil {
+			return errs.Wrap(GitFailed, err, "Detail", err.Error())
+		}
+		os.Remove(filepath.Join(src, rel))
+	}
+	return nil
+}
+
+// copyNew copies src to dst unless dst exists, through a temporary file linked into place, so a
+// reader never sees half an object and an existing one is never replaced.
+func copyNew(src, dst string) error {
+	if _, err := os.Lstat(dst); err == nil {
+		return nil
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dst), "tmp_agentdesk_")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o444); err != nil {
+		return err
+	}
+	if err := os.Link(tmp.Name(), dst); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return nil
 }
 
 // git runs a git command in the task's worktree, the repository named.
