@@ -34,6 +34,19 @@ export function ShortcutsSheet({ onClose }: { onClose: () => void }) {
           e.preventDefault();
           e.stopPropagation();
           onClose();
+        } else if (e.key === 'Tab') {
+          // The focus cycles in the sheet: it never leaves for the page behind or the browser.
+          const all = [...e.currentTarget.querySelectorAll<HTMLElement>('button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])')];
+          const first = all[0];
+          const last = all[all.length - 1];
+          if (!first || !last) return;
+          if (e.shiftKey && document.activeElement === first) {
+            e.preventDefault();
+            last.focus();
+          } else if (!e.shiftKey && document.activeElement === last) {
+            e.preventDefault();
+            first.focus();
+          }
         }
       }}
     >
