@@ -174,14 +174,14 @@ export function Composer({
       firstDraw.current = false;
       return;
     }
-    if (focusWasIn.current) {
-      if (!rootRef.current?.contains(document.activeElement)) focusBox();
+    if (focusWasIn.current && !rootRef.current?.contains(document.activeElement)) {
+      // The focus was in the box that left (the message box, the last answer's button).
+      focusBox();
     } else if (decision) {
       setAnnounce(ctx.t('shell.keys.decisionArrived', { Title: title ?? ctx.t(`composer.mode.${mode.id}`) }));
     }
     if (!decision) setAnnounce('');
     // Only a change of occupant moves the focus.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
 
   const commandRef = useRef<(cmd: ComposerCommand) => boolean>(() => false);
