@@ -254,7 +254,9 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
 
 /** Puts the focus in the composer of a session once its view is drawn (it may still be loading). */
 function focusWhenDrawn(id: string, tries = 60) {
-  const view = document.querySelector(`[data-testid="session-view"][data-session-id="${CSS.escape(id)}"] [data-testid="composer"]`);
+  const view = [...document.querySelectorAll('[data-testid="session-view"]')]
+    .find((v) => v.getAttribute('data-session-id') === id)
+    ?.querySelector('[data-testid="composer"]');
   if (view) {
     composerCommand('focus');
     return;

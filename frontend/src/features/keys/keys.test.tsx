@@ -172,4 +172,21 @@ describe('the keyboard in the composer', () => {
     await user.keyboard('{Control>}n{/Control}');
     await screen.findByTestId('new-task-composer');
   });
+
+  it('Alt+↓ opens the next session with a decision waiting and puts the focus on it', async () => {
+    const fake = new FakeDesk({
+      sessions: [
+        { ...session('s1', 'Work', '2025-01-02T08:00:00Z'), permissionMode: 'ask' },
+        { ...session('s2', 'Quiet', '2025-01-01T09:00:00Z'), permissionMode: 'ask' },
+        { ...session('s3', 'Asks', '2025-01-01T08:00:00Z'), permissionMode: 'ask', waiting: 1 },
+      ],
+    });
+    fake.transcriptOf('s3').pending.push({ ...approval('d3'), sessionId: 's3', turnId: 't1', createdAt: '2025-01-01T10:00:00Z', deadline: '' });
+    render(<App api={createApi(() => fake)} settingsApi={createSettingsApi(() => fake)} />);
+    await screen.findByTestId('composer');
+    const user = userEvent.setup();
+    await user.keyboard('{Alt>}{ArrowDown}{/Alt}');
+    await waitFor(() => expect(document.querySelector('[data-testid="session-view"]')?.getAttribute('data-session-id')).toBe('s3'));
+    await waitFor(() => expect(screen.getByTestId('composer-mode-approval')).toBe(document.activeElement));
+  });
 });
