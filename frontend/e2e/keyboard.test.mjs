@@ -5,9 +5,12 @@
 // Run with AGENTDESK_BIN=/path/to/agentdesk node --test e2e/keyboard.test.mjs.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { browserSuite, eventually, startServer as serve, tempDir } from './harness.mjs';
+import { browserSuite, eventually, settle, startServer as serve, tempDir } from './harness.mjs';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const ui = browserSuite('keyboard', { ignoreConsole: /WebSocket|ERR_CONNECTION/ });
 const { byId } = ui;
@@ -33,6 +36,23 @@ async function tabTo(testId, { back = false, max = 60 } = {}) {
     await ui.page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
   }
   assert.equal(await focused(), testId, `${back ? 'Shift+Tab' : 'Tab'} never reached ${testId}`);
+}
+
+/** axe-core's serious and critical violations on the page as it is, in the light and the dark scheme. */
+async function axeSerious() {
+  const found = [];
+  for (const scheme of ['light', 'dark']) {
+    await ui.page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+    await settle(ui.page);
+    if (!(await ui.page.evaluate(() => 'axe' in window))) await ui.page.addScriptTag({ content: axeSource });
+    const violations = await ui.page.evaluate(async () => {
+      const r = await window.axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(' | ')}`);
+    });
+    found.push(...violations.map((v) => `[${scheme}] ${v}`));
+  }
+  await ui.page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
+  return found;
 }
 
 const composerMode = () => byId('composer').getAttribute('data-mode');
@@ -76,6 +96,7 @@ test('a whole task with the keyboard only: shortcuts, a new task, an approval wi
   await page.keyboard.press('Tab');
   assert.ok(await page.evaluate(() => document.querySelector('[data-testid="shortcuts-sheet"]').contains(document.activeElement)), 'the focus stays in the sheet');
   await ui.shot('01-sheet');
+  assert.deepEqual(await axeSerious(), [], 'the shortcuts sheet has no serious violation');
   await page.keyboard.press('Escape');
   await byId('shortcuts-sheet').waitFor({ state: 'detached' });
   assert.equal(await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 60)), beforeSheet, 'the focus is back where it was');

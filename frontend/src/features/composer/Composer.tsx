@@ -2,9 +2,10 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import type { Decision, ResolveRequest } from '../../bridge';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { registerComposer, type ComposerCommand } from '../keys/composerCommands';
+import { ariaKeys } from '../keys/keymap';
 import { modeCycleOn } from '../keys/modeCycle';
 import { decisionScope, drafts as defaultDrafts, type DraftStore } from '../drafts/draftStore';
-import type { AnyComposerMode, ModeContext } from './ComposerMode';
+import type { AnyComposerMode, ModeAction, ModeContext } from './ComposerMode';
 import { occupant, type QueueState } from './decisionQueue';
 import { ModeActions } from './ModeActions';
 import { MorphBox } from './MorphBox';
@@ -254,7 +255,7 @@ export function Composer({
               }}
             />
           )}
-          <ModeActions actions={actions} busy={busy} onRun={(id) => void run(id)} />
+          <ModeActions actions={actions} busy={busy} onRun={(id) => void run(id)} shortcuts={decision ? decisionShortcuts(actions) : undefined} />
         </section>
       </MorphBox>
       <div className="visually-hidden" role="status" data-testid="composer-announce">
@@ -314,4 +315,14 @@ function StopConfirm({ t, onStop, onKeep }: { t: ModeContext['t']; onStop: () =>
       </button>
     </div>
   );
+}
+
+/** The shortcuts of a decision's actions: its primary one, Allow for this session, Reject. */
+function decisionShortcuts(actions: ModeAction[]): Record<string, string | undefined> {
+  const primary = actions.find((a) => a.tone === 'primary');
+  return {
+    ...(primary ? { [primary.id]: ariaKeys('approve') } : {}),
+    allow_session: ariaKeys('allowSession'),
+    ...(actions.some((a) => a.id === 'reject') ? { reject: ariaKeys('reject') } : {}),
+  };
 }

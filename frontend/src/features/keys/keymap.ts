@@ -99,3 +99,15 @@ export function chordKeys(chord: Chord, t: TFunction, mac = isMac()): string[] {
 
 /** What the action does, in words. */
 export const actionLabel = (action: KeyAction, t: TFunction) => t(`shell.keys.action.${action}`);
+
+/** The chord of an action as aria-keyshortcuts spells it ("Control+Shift+Enter"). */
+export function ariaKeys(action: KeyAction, mac = isMac()): string | undefined {
+  const chord = KEYMAP.find((b) => b.action === action)?.chord;
+  if (!chord) return undefined;
+  const parts: string[] = [];
+  if (chord.mod) parts.push(mac ? 'Meta' : 'Control');
+  if (chord.alt) parts.push('Alt');
+  if (chord.shift) parts.push('Shift');
+  parts.push(chord.key === ',' ? 'Comma' : chord.key.length === 1 ? chord.key.toUpperCase() : chord.key);
+  return parts.join('+');
+}

@@ -110,6 +110,8 @@ describe('the keyboard in the composer', () => {
   it('Ctrl+Enter approves, Ctrl+Shift+Enter allows for this session; in the idle box Ctrl+Enter still sends', async () => {
     const { fake, user } = await openSession();
     act(() => void fake.ask(approval('d1')));
+    expect(screen.getByTestId('approval-allow-once').getAttribute('aria-keyshortcuts')).toBe('Control+Enter');
+    expect(screen.getByTestId('approval-allow-session').getAttribute('aria-keyshortcuts')).toBe('Control+Shift+Enter');
     await user.keyboard('{Control>}{Enter}{/Control}');
     await waitFor(() => expect(mode()).toBe('idle'));
     act(() => void fake.ask(approval('d2')));
@@ -188,5 +190,18 @@ describe('the keyboard in the composer', () => {
     await user.keyboard('{Alt>}{ArrowDown}{/Alt}');
     await waitFor(() => expect(document.querySelector('[data-testid="session-view"]')?.getAttribute('data-session-id')).toBe('s3'));
     await waitFor(() => expect(screen.getByTestId('composer-mode-approval')).toBe(document.activeElement));
+  });
+
+  it('Alt+End presses the transcript\'s jump to the latest message, even from the message box', async () => {
+    const { user } = await openSession();
+    const jump = document.createElement('button');
+    jump.dataset.testid = 'jump-latest';
+    let pressed = 0;
+    jump.addEventListener('click', () => pressed++);
+    document.body.append(jump);
+    await user.click(screen.getByTestId('composer-input'));
+    await user.keyboard('{Alt>}{End}{/Alt}');
+    expect(pressed).toBe(1);
+    jump.remove();
   });
 });
