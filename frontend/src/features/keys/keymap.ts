@@ -21,10 +21,10 @@ export interface Chord {
   alt?: boolean;
 }
 
+/** One shortcut. A chord without Ctrl or Alt never fires while the person types in a text field. */
 export interface KeyBinding {
   action: KeyAction;
   chord: Chord;
-  /** A chord without a modifier never fires while the person types in a text field. */
 }
 
 /** The keyboard map (issue 28): Linux-first, so the modifier is Ctrl. */
