@@ -2,6 +2,9 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Api, Session } from '../bridge';
 import { createNewTaskStore } from '../features/composer/newTaskStore';
 import { TakeFocusContext } from '../features/composer/takeFocus';
+import { composerCommand } from '../features/keys/composerCommands';
+import { ShortcutsSheet } from '../features/keys/ShortcutsSheet';
+import { useGlobalKeys } from '../features/keys/useGlobalKeys';
 import { useDecisionNotifications } from '../features/notify/useDecisionNotifications';
 import { SessionSidebar } from '../features/sessions/SessionSidebar';
 import type { SessionsStore } from '../features/sessions/sessionsStore';
@@ -66,7 +69,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
   const newTask = useCallback(() => {
     setActionError(null);
     navigate({ page: 'new' });
-    requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="composer-input"]')?.focus());
+    focusNewTask();
   }, [navigate]);
 
   const started = useCallback(
@@ -131,6 +134,26 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
   );
 
   const select = useCallback((id: string) => navigate({ page: 'session', id }), [navigate]);
+
+  const [sheetOpen, setSheetOpen] = useState(false);
+  useGlobalKeys({
+    newSession: () => newTask(),
+    settings: () => navigate({ page: 'settings' }),
+    shortcuts: () => setSheetOpen(true),
+    nextDecision: () => goToWaiting(1),
+    previousDecision: () => goToWaiting(-1),
+  });
+  /** Opens the next (or previous) session in the list with a decision waiting, and puts the focus on it. */
+  const goToWaiting = (step: 1 | -1) => {
+    const waiting = list.filter((s) => s.waiting > 0);
+    if (waiting.length === 0) return;
+    const at = current ? list.findIndex((s) => s.id === current.id) : -1;
+    const order = step === 1 ? [...list.slice(at + 1), ...list.slice(0, at + 1)] : [...list.slice(0, Math.max(at, 0)).reverse(), ...list.slice(Math.max(at, 0)).reverse()];
+    const next = order.find((s) => waiting.includes(s));
+    if (!next) return;
+    if (next.id !== current?.id || route.page !== 'session') navigate({ page: 'session', id: next.id });
+    focusWhenDrawn(next.id);
+  };
   const clearFocus = useCallback(() => setFocusId(null), []);
   const onSessionReady = useCallback((id: string) => navigate({ page: 'session', id }), [navigate]);
   const onSettings = route.page === 'settings';
@@ -224,8 +247,21 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
           </TakeFocusContext.Provider>
         )}
       </main>
+      {sheetOpen && <ShortcutsSheet onClose={() => setSheetOpen(false)} />}
     </div>
   );
+}
+
+/** Puts the focus in the composer of a session once its view is drawn (it may still be loading). */
+function focusWhenDrawn(id: string, tries = 60) {
+  const view = [...document.querySelectorAll('[data-testid="session-view"]')]
+    .find((v) => v.getAttribute('data-session-id') === id)
+    ?.querySelector('[data-testid="composer"]');
+  if (view) {
+    composerCommand('focus');
+    return;
+  }
+  if (tries > 0) window.setTimeout(() => focusWhenDrawn(id, tries - 1), 50);
 }
 
 interface ListFirst {
@@ -297,4 +333,13 @@ function useSeekSession(sessions: SessionsStore, id: string | null): string | nu
     };
   }, [sessions, seeking]);
   return seeking;
+}
+
+/** Puts the focus in the new task's message box once it is drawn (its view may still be loading). */
+function focusNewTask(tries = 60) {
+  requestAnimationFrame(() => {
+    const input = document.querySelector<HTMLElement>('[data-testid="new-task-composer"] [data-testid="composer-input"]') ?? document.querySelector<HTMLElement>('[data-testid="composer-input"]');
+    if (input && document.querySelector('[data-testid="new-task-composer"]')) input.focus();
+    else if (tries > 0) window.setTimeout(() => focusNewTask(tries - 1), 50);
+  });
 }

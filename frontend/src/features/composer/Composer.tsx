@@ -1,8 +1,11 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { Decision, ResolveRequest } from '../../bridge';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { registerComposer, type ComposerCommand } from '../keys/composerCommands';
+import { ariaKeys } from '../keys/keymap';
+import { modeCycleOn } from '../keys/modeCycle';
 import { decisionScope, drafts as defaultDrafts, type DraftStore } from '../drafts/draftStore';
-import type { AnyComposerMode, ModeContext } from './ComposerMode';
+import type { AnyComposerMode, ModeAction, ModeContext } from './ComposerMode';
 import { occupant, type QueueState } from './decisionQueue';
 import { ModeActions } from './ModeActions';
 import { MorphBox } from './MorphBox';
@@ -74,8 +77,22 @@ export function Composer({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const rootRef = useRef<HTMLDivElement>(null);
+  const [confirmStop, setConfirmStop] = useState(false);
+  const [announce, setAnnounce] = useState('');
 
   useEffect(() => setError(null), [key]);
+  useEffect(() => {
+    if (!ctx.running) setConfirmStop(false);
+  }, [ctx.running]);
+
+  // Whether the focus was in this composer when its occupant changed, read before the new one is
+  // drawn (the old one's field, gone with it, would leave the focus on the page's body).
+  const shownKey = useRef(key);
+  const focusWasIn = useRef(false);
+  if (shownKey.current !== key) {
+    shownKey.current = key;
+    focusWasIn.current = !!rootRef.current && rootRef.current.contains(document.activeElement);
+  }
 
   const setState = useCallback(
     (next: unknown) =>
@@ -113,11 +130,23 @@ export function Composer({
         e.preventDefault();
         ctx.closeFnForm();
         ctx.closeSetup();
-      } else if (ctx.running) {
+      } else if (decision) {
+        // Esc leaves the decision (it keeps waiting, its draft kept); it never stops the turn.
         e.preventDefault();
-        void ctx.cancelTurn().catch(setError);
+        document.getElementById('main')?.focus();
+      } else if (ctx.running) {
+        // Stopping a turn asks first.
+        e.preventDefault();
+        setConfirmStop(true);
       }
-    } else if (e.key === 'Tab' && e.shiftKey && mode.id === 'idle' && (e.target as HTMLElement).tagName === 'TEXTAREA' && ctx.text === '') {
+    } else if (
+      e.key === 'Tab' &&
+      e.shiftKey &&
+      mode.id === 'idle' &&
+      (e.target as HTMLElement).tagName === 'TEXTAREA' &&
+      ctx.text === '' &&
+      modeCycleOn()
+    ) {
       // Only in an empty box: with text in it, Shift+Tab moves the focus back as it does anywhere.
       e.preventDefault();
       onCycleMode();
@@ -127,6 +156,63 @@ export function Composer({
   const title = mode.title(decision, ctx.t);
   const Body = mode.Body;
   const actions = mode.actions(current, ctx, decision);
+
+  /** Puts the focus in the box: the message box, a decision (its region, read with its title), a form's first field. */
+  const focusBox = useCallback(() => {
+    const root = rootRef.current;
+    if (!root) return;
+    const section = root.querySelector<HTMLElement>('.composer__mode');
+    const input = root.querySelector<HTMLElement>('[data-testid="composer-input"]');
+    if (input) input.focus();
+    else if (decision && section) section.focus();
+    else root.querySelector<HTMLElement>('.composer__mode input, .composer__mode textarea, .composer__mode select, .composer__mode button')?.focus();
+  }, [decision]);
+
+  // A decision that arrives takes the focus only when the composer had it; otherwise it is announced.
+  const firstDraw = useRef(true);
+  useLayoutEffect(() => {
+    if (firstDraw.current) {
+      firstDraw.current = false;
+      return;
+    }
+    if (focusWasIn.current && !rootRef.current?.contains(document.activeElement)) {
+      // The focus was in the box that left (the message box, the last answer's button).
+      focusBox();
+    } else if (decision) {
+      setAnnounce(ctx.t('shell.keys.decisionArrived', { Title: title ?? ctx.t(`composer.mode.${mode.id}`) }));
+    }
+    if (!decision) setAnnounce('');
+    // Only a change of occupant moves the focus.
+  }, [key]);
+
+  const commandRef = useRef<(cmd: ComposerCommand) => boolean>(() => false);
+  commandRef.current = (cmd) => {
+    if (cmd === 'focus') {
+      focusBox();
+      return true;
+    }
+    if (!decision || busyRef.current) return false;
+    if (cmd === 'approve') {
+      const primary = actions.find((a) => a.tone === 'primary' && !a.disabled);
+      if (!primary) return false;
+      void run(primary.id);
+      return true;
+    }
+    if (cmd === 'allowSession') {
+      if (!actions.some((a) => a.id === 'allow_session' && !a.disabled)) return false;
+      void run('allow_session');
+      return true;
+    }
+    const reason = rootRef.current?.querySelector<HTMLElement>('.decision__reason');
+    if (reason) {
+      reason.focus();
+      return true;
+    }
+    if (!actions.some((a) => a.id === 'reject')) return false;
+    void run('reject');
+    return true;
+  };
+  useEffect(() => registerComposer((cmd) => commandRef.current(cmd)), []);
 
   return (
     <div ref={rootRef} className="composer" data-testid={testId} data-mode={mode.id} onKeyDown={onKeyDown}>
@@ -139,7 +225,7 @@ export function Composer({
           data-testid={`composer-mode-${mode.id}`}
           data-decision-id={decision?.id}
           aria-label={title ?? ctx.t('composer.input.label')}
-          aria-live={decision ? 'polite' : undefined}
+          tabIndex={decision ? -1 : undefined}
         >
           {title && (
             <header className="composer__mode-head">
@@ -155,9 +241,26 @@ export function Composer({
               <ErrorNotice error={error} onDismiss={() => setError(null)} testId="composer-error" />
             </div>
           )}
-          <ModeActions actions={actions} busy={busy} onRun={(id) => void run(id)} />
+          {confirmStop && ctx.running && !decision && (
+            <StopConfirm
+              t={ctx.t}
+              onStop={() => {
+                setConfirmStop(false);
+                focusBox();
+                void ctx.cancelTurn().catch(setError);
+              }}
+              onKeep={() => {
+                setConfirmStop(false);
+                focusBox();
+              }}
+            />
+          )}
+          <ModeActions actions={actions} busy={busy} onRun={(id) => void run(id)} shortcuts={decision ? decisionShortcuts(actions) : undefined} />
         </section>
       </MorphBox>
+      <div className="visually-hidden" role="status" data-testid="composer-announce">
+        {announce}
+      </div>
       <div className="composer__controls" data-testid="composer-controls">
         {controls}
       </div>
@@ -183,4 +286,43 @@ function initState(mode: AnyComposerMode, decision: Decision | null, session: st
   } catch {
     return init;
   }
+}
+
+/** Esc while a turn runs: stop it, or keep it running (the focus starts on Stop; Esc keeps running). */
+function StopConfirm({ t, onStop, onKeep }: { t: ModeContext['t']; onStop: () => void; onKeep: () => void }) {
+  const stopRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => stopRef.current?.focus(), []);
+  return (
+    <div
+      className="composer__stop-confirm"
+      role="group"
+      aria-label={t('shell.keys.stopQuestion')}
+      data-testid="composer-stop-confirm"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          e.stopPropagation();
+          onKeep();
+        }
+      }}
+    >
+      <span>{t('shell.keys.stopQuestion')}</span>
+      <button type="button" className="btn btn--small" data-testid="composer-stop-keep" onClick={onKeep}>
+        {t('shell.keys.keepRunning')}
+      </button>
+      <button ref={stopRef} type="button" className="btn btn--small btn--danger" data-testid="composer-stop-yes" onClick={onStop}>
+        {t('shell.keys.stop')}
+      </button>
+    </div>
+  );
+}
+
+/** The shortcuts of a decision's actions: its primary one, Allow for this session, Reject. */
+function decisionShortcuts(actions: ModeAction[]): Record<string, string | undefined> {
+  const primary = actions.find((a) => a.tone === 'primary');
+  return {
+    ...(primary ? { [primary.id]: ariaKeys('approve') } : {}),
+    allow_session: ariaKeys('allowSession'),
+    ...(actions.some((a) => a.id === 'reject') ? { reject: ariaKeys('reject') } : {}),
+  };
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Permission, Settings } from '../../bridge';
+import { markModeCycleUsed } from '../keys/modeCycle';
 import { ModelLabel, type RunsOn } from './ModelLabel';
 import { ModeSelector } from './ModeSelector';
 import type { PermissionDisplay } from './permission';
@@ -31,7 +32,14 @@ export function ControlsRow({
     <>
       <div className="composer__controls-start">
         {runtime}
-        <ModeSelector value={preference} onChange={onPreference} allowChat={!runsOn?.externalAgent} />
+        <ModeSelector
+          value={preference}
+          onChange={(p) => {
+            markModeCycleUsed();
+            onPreference(p);
+          }}
+          allowChat={!runsOn?.externalAgent}
+        />
         <PermissionPicker display={permission} onChoose={onPermission} onRetry={onRetryPermission} />
       </div>
       <div className="composer__controls-end">

@@ -34,7 +34,7 @@ export function ReasonField({
       maxLength={2000}
       onChange={(e) => onChange(e.target.value)}
       onKeyDown={(e) => {
-        if (e.key === 'Enter' && !e.nativeEvent.isComposing) {
+        if (e.key === 'Enter' && !e.ctrlKey && !e.metaKey && !e.nativeEvent.isComposing) {
           e.preventDefault();
           onRefuse();
         }

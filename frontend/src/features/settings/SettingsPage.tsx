@@ -10,6 +10,7 @@ import { DecisionTimeoutField } from './DecisionTimeoutField';
 import { StepLimitField } from './StepLimitField';
 import { DefaultPermissionPicker } from './DefaultPermissionPicker';
 import { ExternalAgentsSection } from './ExternalAgentsSection';
+import { KeyboardSection } from '../keys/KeyboardSection';
 import { LanguagePicker } from './LanguagePicker';
 import { McpSection } from './McpSection';
 import { ProvidersSection } from './ProvidersSection';
@@ -66,6 +67,7 @@ export function SettingsPage({
         <LanguagePicker language={language} onChange={onLanguageChange} />
         {settings && <ThemePicker theme={settings.theme} onChange={async (theme) => store.apply(await api.settings.setTheme(theme))} />}
       </SettingsSection>
+      <KeyboardSection />
 
       {state.status === 'loading' && !settings && (
         <div className="settings-card settings-card__loading" data-testid="settings-loading">
