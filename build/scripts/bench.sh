@@ -26,6 +26,7 @@ declare -A budget=(
   [BenchmarkStdioCall]=10000000       # an MCP call to a running stdio server, listing re-read and pins checked: 10 ms
   [BenchmarkConnectRoundTrip]=1000000 # a command's CONNECT through the network proxy's socket, policy, check, dial and one echo: 1 ms
   [BenchmarkRoute]=50000              # the Smart router on one request of its corpus: 50 µs
+  [BenchmarkCreateTask10k]=1000000000 # a task's own worktree of a 10,000-file repository, over a task in the folder itself: 1 s
   [BenchmarkAgentSandboxStart]=50000000 # what the sandbox adds to an external agent's start, bare and sandboxed alternating: 50 ms
 )
 # Budgets on the difference between two lines of one run: what the second adds to the first.
