@@ -205,6 +205,11 @@ func (t *turn) execute(g *gated) (*tool.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if g.desc.Gate.Kind == policy.KindBash {
+		if err := t.settleTaskObjects(); err != nil {
+			return nil, err
+		}
+	}
 	t.track(g.desc.Gate.Kind, res)
 	if g.tool.Name() == mode.ToolExitPlanMode && !res.IsError {
 		if err := t.leavePlan(); err != nil {
@@ -249,6 +254,10 @@ func (t *turn) shellOptions(g *gated) (tool.ShellOptions, error) {
 		masks = policy.SensitiveHide(masks, named, t.workspace)
 	}
 	hide = append(hide, masks...)
+	task, err := t.taskGit()
+	if err != nil {
+		return tool.ShellOptions{}, err
+	}
 	esc := g.desc.Gate.Escalation
 	network := g.escalated && esc == policy.EscalateNetwork
 	return tool.ShellOptions{
@@ -261,6 +270,7 @@ func (t *turn) shellOptions(g *gated) (tool.ShellOptions, error) {
 		DataDir:   t.rt.opts.DataDir,
 		PassEnv:   pass,
 		Hide:      hide,
+		Task:      task,
 	}, nil
 }
 

@@ -4,11 +4,15 @@
 package session
 
 import (
+	"context"
+	"path/filepath"
+
 	"agentdesk/backend/errs"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/store"
 	"agentdesk/backend/workspace"
+	"agentdesk/backend/worktree"
 )
 
 // Service creates, configures and reads sessions over the store.
@@ -28,6 +32,11 @@ type CreateInput struct {
 	// ConfirmHome is the person's explicit consent to give the agent the whole home folder;
 	// without it the home folder is refused with workspace.HomeNeedsConfirmation.
 	ConfirmHome bool
+	// Isolated runs the session in a worktree of its own of the repository holding Workspace,
+	// on a branch named after the title (backend/worktree); Carry brings the folder's
+	// uncommitted changes along.
+	Isolated bool
+	Carry    bool
 }
 
 // Create validates and stores a new session.
@@ -52,7 +61,29 @@ func (s *Service) Create(in CreateInput) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
+	if in.Isolated {
+		if err := s.isolate(row, in.Carry); err != nil {
+			_ = s.Store.DeleteSession(row.ID) // the session never exists without its worktree
+			return View{}, err
+		}
+	}
 	return s.View(row.ID)
+}
+
+// isolate gives a new session a worktree of its own and moves it there.
+func (s *Service) isolate(row store.Session, carry bool) error {
+	ctx := context.Background()
+	t, err := worktree.Create(ctx, row.Workspace, worktree.RootFor(filepath.Dir(s.Store.Path())), row.ID, row.Title, carry)
+	if err != nil {
+		return err
+	}
+	w := store.TaskWorktree{SessionID: row.ID, Repo: t.Repo, Common: t.Common, Path: t.Path, GitDir: t.GitDir,
+		Branch: t.Branch, Base: t.Base}
+	if err := s.Store.MoveToWorktree(w); err != nil {
+		_, _ = worktree.Remove(ctx, t)
+		return err
+	}
+	return nil
 }
 
 // Configure changes a session's interaction preference for its next message. A temporary

@@ -24,6 +24,7 @@ var migrations = []migration{
 	{name: "a counter of every change to what the gate reads", up: addGateEpoch},
 	{name: "events numbered without AUTOINCREMENT", up: renumberEvents},
 	{name: "the scripts an allow rule or grant approved", up: addScriptRecords},
+	{name: "tasks in worktrees of their own", up: addTaskWorktrees},
 }
 
 func createFoundation(tx *gorm.DB) error {
@@ -371,7 +372,7 @@ func renumberEvents(tx *gorm.DB) error {
 // must not widen. The approved texts themselves (small ones) are kept by their SHA-256, so the
 // card that asks again can show what changed since.
 //
-// It runs again harmlessly (the newest migration must: the scale folder's copy test replays it).
+// It runs again harmlessly.
 func addScriptRecords(tx *gorm.DB) error {
 	for _, table := range []string{"rules", "grants"} {
 		if tx.Migrator().HasColumn(table, "scripts") {
@@ -385,4 +386,24 @@ func addScriptRecords(tx *gorm.DB) error {
 			digest TEXT PRIMARY KEY,
 			content TEXT NOT NULL,
 			created_at DATETIME NOT NULL)`)
+}
+
+// addTaskWorktrees records, per session that runs in a worktree of its own, where that worktree
+// and its branch are, and what was kept when it was removed.
+//
+// It runs again harmlessly (the newest migration must: the scale folder's copy test replays it).
+func addTaskWorktrees(tx *gorm.DB) error {
+	return execAll(tx, `CREATE TABLE IF NOT EXISTS task_worktrees (
+			session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+			repo TEXT NOT NULL,
+			common TEXT NOT NULL,
+			path TEXT NOT NULL,
+			git_dir TEXT NOT NULL,
+			branch TEXT NOT NULL,
+			base TEXT NOT NULL,
+			kept_ref TEXT NOT NULL DEFAULT '',
+			kept_files TEXT NOT NULL DEFAULT '[]',
+			removed INTEGER NOT NULL DEFAULT 0,
+			created_at DATETIME NOT NULL)`,
+		`CREATE INDEX IF NOT EXISTS task_worktrees_repo ON task_worktrees(repo)`)
 }

@@ -241,7 +241,7 @@ func shellCommand(dir, command string, opts ShellOptions, tmp, proxySocket strin
 		env = sandbox.WithHardenedGit(env, dir)
 	}
 	p := sandbox.Policy{Workspace: dir, DataDir: opts.DataDir, Network: opts.Network, TempDir: tmp,
-		ReadOnly: opts.HardenGit, GitWrite: opts.GitWrite, ProxySocket: proxySocket, Hide: opts.Hide}
+		ReadOnly: opts.HardenGit, GitWrite: opts.GitWrite, ProxySocket: proxySocket, Hide: opts.Hide, Task: opts.Task}
 	cmd, err := confined(p, opts.Unsandboxed, name, args, env)
 	if err != nil {
 		return nil, err

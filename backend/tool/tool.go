@@ -8,6 +8,7 @@ import (
 
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
+	"agentdesk/backend/sandbox"
 )
 
 // Tool is one tool the model may call.
@@ -110,6 +111,9 @@ type ShellOptions struct {
 	Hide []string
 	// PassEnv names environment variables kept even though they look like secrets (Settings).
 	PassEnv []string
+	// Task names the git folders of the session's own worktree when it runs in one, so git add
+	// and commit work there inside the sandbox (sandbox.Policy.Task).
+	Task *sandbox.TaskGit
 }
 
 // Question is an ask_user call as the person sees it.

@@ -34,6 +34,10 @@ const (
 	Gone errs.Kind = "WORKTREE_GONE"
 )
 
+// RootFor is the folder that holds the tasks' worktrees for the data folder dataDir: beside it,
+// not inside, since every command's sandbox hides the data folder.
+func RootFor(dataDir string) string { return filepath.Clean(dataDir) + "-worktrees" }
+
 // Task is one task's worktree.
 type Task struct {
 	ID     string `json:"id"`     // the session's id
