@@ -127,8 +127,8 @@ func (c *Context) runSession(st *store.Store, fs *flag.FlagSet, prompt string) (
 	if workspace == "" {
 		return "", errs.New(errs.MissingArgument, "Name", "--workspace")
 	}
-	v, err := newSession(svc, fs, session.CreateInput{Title: titleOf(prompt), Workspace: workspaceArg(workspace), Permission: flagValue(fs, "permission"),
-		ConfirmHome: confirmHome(fs)})
+	v, err := newSession(svc, fs, isolation(fs, session.CreateInput{Title: titleOf(prompt), Workspace: workspaceArg(workspace),
+		Permission: flagValue(fs, "permission"), ConfirmHome: confirmHome(fs)}))
 	return v.ID, err
 }
 

@@ -113,6 +113,10 @@ func runSessions(c *Context, args []string) int {
 		{name: "delete", args: []string{"ID"}, flags: jsonFlag, run: runDelete},
 		{name: "export", args: []string{"ID"}, run: runExport},
 		{name: "import", args: []string{"FILE"}, flags: importFlags, run: runImport},
+		{name: "apply", args: []string{"ID"}, flags: jsonFlag, run: runApply},
+		{name: "merge", args: []string{"ID"}, flags: mergeFlags, run: runMerge},
+		{name: "remove-worktree", args: []string{"ID"}, flags: jsonFlag, run: runRemoveWorktree},
+		{name: "restore-worktree", args: []string{"ID"}, flags: jsonFlag, run: runRestoreWorktree},
 	}, args)
 }
 
@@ -125,6 +129,19 @@ func createFlags(c *Context, fs *flag.FlagSet) {
 	fs.String("permission", "", c.T("cli.flag.permission"))
 	fs.String("agent", "", c.T("cli.flag.agent"))
 	fs.Bool("confirm-home", false, c.T("cli.flag.confirmHome"))
+	fs.Bool("worktree", false, c.T("cli.flag.worktree"))
+	fs.Bool("carry", false, c.T("cli.flag.carry"))
+}
+
+// isolation reads --worktree and --carry into a new session's input.
+func isolation(fs *flag.FlagSet, in session.CreateInput) session.CreateInput {
+	in.Isolated, in.Carry = boolFlag(fs, "worktree"), boolFlag(fs, "carry")
+	return in
+}
+
+func boolFlag(fs *flag.FlagSet, name string) bool {
+	f := fs.Lookup(name)
+	return f != nil && f.Value.String() == "true"
 }
 
 // importFlags are import's: the home folder as a file's workspace needs the person's word too.
@@ -210,8 +227,8 @@ func runCreate(c *Context, fs *flag.FlagSet, _ []string) int {
 		title = c.T("session.defaultTitle")
 	}
 	return c.withSessions(func(svc *session.Service) error {
-		v, err := newSession(svc, fs, session.CreateInput{Title: title, Workspace: workspaceArg(workspace), Mode: in, Permission: flagValue(fs, "permission"),
-			ConfirmHome: confirmHome(fs)})
+		v, err := newSession(svc, fs, isolation(fs, session.CreateInput{Title: title, Workspace: workspaceArg(workspace), Mode: in,
+			Permission: flagValue(fs, "permission"), ConfirmHome: confirmHome(fs)}))
 		if err == nil {
 			c.printView(fs, v)
 		}

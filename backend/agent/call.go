@@ -176,8 +176,16 @@ func (t *turn) verdictOf(g *gated, sandboxed, external bool) (policy.Verdict, er
 	if g.desc.Gate.Kind == policy.KindBash && !external && sandboxed && sandboxMasks() {
 		g.masks, masked = policy.SensitiveMasks(g.sensitive, t.workspace)
 	}
+	task := false
+	if g.desc.Gate.Kind == policy.KindBash && sandboxed && sandboxMasks() {
+		tg, err := t.taskGit()
+		if err != nil {
+			return policy.Verdict{}, err
+		}
+		task = tg != nil
+	}
 	return policy.Evaluate(policy.Input{Mode: t.exec, Permission: in.Permission, Rules: in.Rules, Grants: in.Grants,
-		Call: g.resolved, Sandboxed: sandboxed, Sensitive: g.sensitive, SensitiveMasked: masked}), nil
+		Call: g.resolved, Sandboxed: sandboxed, Sensitive: g.sensitive, SensitiveMasked: masked, TaskGit: task}), nil
 }
 
 // sandboxed reports whether shell commands run under the kernel sandbox here.
@@ -264,8 +272,10 @@ func (t *turn) shellOptions(g *gated) (tool.ShellOptions, error) {
 		Network:     network,
 		Proxy:       t.hostProxy(g.desc.Gate.Command, network),
 		Unsandboxed: g.escalated && esc == policy.EscalateUnsandboxed,
-		// The gate lets a git write run only when the person approved it, now or for the session.
-		GitWrite:  esc == policy.EscalateGit,
+		// The gate lets a git write run only when the person approved it, now or for the session;
+		// in a task's own worktree it needs no approval, and the sandbox opens that task's git
+		// folders only (Task), never the whole repository.
+		GitWrite:  esc == policy.EscalateGit && task == nil,
 		HardenGit: g.verdict.Decision == policy.DecideAllow && g.verdict.ReasonKey == policy.ReasonReadOnlyShell,
 		DataDir:   t.rt.opts.DataDir,
 		PassEnv:   pass,

@@ -2,8 +2,7 @@ package agent
 
 import (
 	"agentdesk/backend/sandbox"
-	"agentdesk/backend/store"
-	"agentdesk/backend/worktree"
+	"agentdesk/backend/session"
 )
 
 // taskGit is what the sandbox needs to let git work in the session's own worktree, from the
@@ -24,10 +23,5 @@ func (t *turn) settleTaskObjects() error {
 	if err != nil || !ok || w.Removed {
 		return err
 	}
-	return TaskOf(w).Migrate()
-}
-
-// TaskOf is a recorded worktree as the worktree package works on it.
-func TaskOf(w store.TaskWorktree) worktree.Task {
-	return worktree.Task{ID: w.SessionID, Repo: w.Repo, Common: w.Common, Path: w.Path, GitDir: w.GitDir, Branch: w.Branch, Base: w.Base}
+	return session.TaskOf(w).Migrate()
 }

@@ -19,6 +19,11 @@ type Input struct {
 	// asks, since its reads cannot be seen in advance. The zero value is the strict one.
 	Sensitive       SensitiveList
 	SensitiveMasked bool
+	// TaskGit says the session runs in a worktree of its own whose git folders the sandbox opens
+	// to its commands (sandbox.Policy.Task, with namespaces): a git command that changes the
+	// repository needs no "git" escalation there and is judged as any other command. The zero
+	// value is the strict one.
+	TaskGit bool
 }
 
 // Evaluate decides one tool call (R-GATE-1). It is pure: all file-system facts come resolved in
@@ -63,6 +68,9 @@ func Evaluate(in Input) Verdict {
 	}
 	if v, done := protectedLayer(c); done {
 		return v
+	}
+	if c.Call.Kind == KindBash && c.Call.Escalation == EscalateGit && in.TaskGit && in.Sandboxed {
+		c.Call.Escalation = NoEscalation // the task's own git: the sandbox keeps the rest read-only
 	}
 	if c.Call.Kind == KindBash && c.Call.Escalation != NoEscalation && !gitWriteGranted(in.Grants, c.Call.Escalation) {
 		return escalation(c.Call.Escalation)

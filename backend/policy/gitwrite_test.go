@@ -1,6 +1,10 @@
 package policy
 
-import "testing"
+import (
+	"testing"
+
+	"agentdesk/backend/errs"
+)
 
 func TestWritesGitFindsTheSubcommandsThatChangeTheRepository(t *testing.T) {
 	for cmd, want := range map[string]bool{
@@ -62,6 +66,30 @@ func TestTheGitGrantMatchesNoCall(t *testing.T) {
 		sh := AnalyzeShell("git commit", nil)
 		if g.rule().match(c, &sh) != noMatch {
 			t.Errorf("the git-write grant matches a %s call", k)
+		}
+	}
+}
+
+// In a task's own worktree (the sandbox opens its git folders), a git write is judged as any
+// command; without the sandbox, or for another escalation, nothing changes.
+func TestATasksOwnGitNeedsNoEscalation(t *testing.T) {
+	commit := Resolved{Call: Call{Kind: KindBash, Command: "git commit -m fix", Escalation: EscalateGit}}
+	network := Resolved{Call: Call{Kind: KindBash, Command: "curl -sO https://example.com/x", Escalation: EscalateNetwork}}
+	for _, c := range []struct {
+		name string
+		in   Input
+		want Decision
+		code errs.Kind
+	}{
+		{"full access runs the task's commit", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Sandboxed: true, TaskGit: true, Call: commit}, DecideAllow, ""},
+		{"Auto asks for it as a command, not as an escalation", Input{SensitiveMasked: true, Mode: "execute", Permission: Auto, Sandboxed: true, TaskGit: true, Call: commit}, DecideAsk, ""},
+		{"without the sandbox it is still an escalation", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, TaskGit: true, Call: commit}, DecideAsk, SandboxEscalation},
+		{"a read-only mode still denies it", Input{SensitiveMasked: true, Mode: "plan", Permission: Full, Sandboxed: true, TaskGit: true, Call: commit}, DecideDeny, ""},
+		{"another escalation still asks", Input{SensitiveMasked: true, Mode: "execute", Permission: Full, Sandboxed: true, TaskGit: true, Call: network}, DecideAsk, SandboxEscalation},
+	} {
+		v := Evaluate(c.in)
+		if v.Decision != c.want || c.code != "" && v.Code != c.code || c.code == "" && v.Code == SandboxEscalation {
+			t.Errorf("%s: got %+v", c.name, v)
 		}
 	}
 }

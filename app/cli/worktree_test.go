@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"agentdesk/backend/sandbox"
+)
+
+func gitOut(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=P", "-c", "user.email=p@example.com"}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// A task run with --worktree commits in its own worktree from inside the sandbox and leaves
+// the person's folder alone; removing it keeps its work, the restore brings it back, apply
+// writes it into the person's folder, and a removal after that keeps nothing. The person's
+// repository passes git fsck after every step.
+func TestATaskInItsOwnWorktreeFromTheCommandLine(t *testing.T) {
+	if !sandbox.Status().Namespaces {
+		t.Skip("no namespaces here: git in a task's worktree runs only inside its own root")
+	}
+	repo, data := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(repo, "app.go"), []byte("package app\n"), 0o644)
+	gitOut(t, repo, "init", "--quiet", "--initial-branch=main")
+	gitOut(t, repo, "add", "--all")
+	gitOut(t, repo, "commit", "--quiet", "-m", "start")
+	fsck := func(step string) {
+		t.Helper()
+		if out, err := exec.Command("git", "-C", repo, "fsck", "--strict", "--no-progress").CombinedOutput(); err != nil {
+			t.Fatalf("after %s, git fsck: %v\n%s", step, err, out)
+		}
+	}
+	script := writeScript(t, `{"responses":[
+		{"text":"Committing.","tool_calls":[{"name":"bash","input":{"command":"echo agent >> app.go && git add app.go && git -c user.name=A -c user.email=a@example.com commit -qm 'from the agent' && echo wip > wip.txt"}}]},
+		{"text":"Done."}]}`)
+	code, out, errOut := run(t, nil, "run", "--worktree", "--workspace", repo, "--permission", "full", "--script", script,
+		"--data-dir", data, "commit a change")
+	if code != 0 {
+		t.Fatalf("run: %d %s %s", code, out, errOut)
+	}
+	fsck("the run")
+	t.Logf("run: %s", out)
+	var list []struct{ ID, Workspace string }
+	_, raw, _ := run(t, nil, "sessions", "list", "--json", "--data-dir", data)
+	if err := json.Unmarshal([]byte(raw), &list); err != nil || len(list) != 1 {
+		t.Fatalf("sessions: %v %s", err, raw)
+	}
+	id, ws := list[0].ID, list[0].Workspace
+	if !strings.HasPrefix(ws, filepath.Clean(data)+"-worktrees") {
+		t.Fatalf("the session runs in %s", ws)
+	}
+	branch := gitOut(t, ws, "rev-parse", "--abbrev-ref", "HEAD")
+	if got := gitOut(t, repo, "log", "--format=%s", "-1", branch); got != "from the agent" {
+		t.Fatalf("the task's branch %s: %q", branch, got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(repo, "app.go")); string(got) != "package app\n" {
+		t.Fatalf("the person's folder changed: %q", got)
+	}
+
+	step := func(name string, args ...string) string {
+		t.Helper()
+		code, out, errOut := run(t, nil, append(append([]string{"sessions"}, args...), "--data-dir", data)...)
+		if code != 0 {
+			t.Fatalf("%s: %d %s %s", name, code, out, errOut)
+		}
+		fsck(name)
+		return out
+	}
+	if out := step("remove-worktree", "remove-worktree", id); !strings.Contains(out, "app.go") || !strings.Contains(out, "wip.txt") {
+		t.Fatalf("remove kept: %s", out)
+	}
+	if _, err := os.Stat(ws); !os.IsNotExist(err) {
+		t.Fatalf("the worktree is still there: %v", err)
+	}
+	step("restore-worktree", "restore-worktree", id)
+	if got, _ := os.ReadFile(filepath.Join(ws, "wip.txt")); string(got) != "wip\n" {
+		t.Fatalf("restored wip.txt: %q", got)
+	}
+	step("apply", "apply", id)
+	if got, _ := os.ReadFile(filepath.Join(repo, "app.go")); string(got) != "package app\nagent\n" {
+		t.Fatalf("applied app.go: %q", got)
+	}
+	if out := step("remove-worktree after apply", "remove-worktree", id); !strings.Contains(out, "all its work had reached") {
+		t.Fatalf("remove after apply: %s", out)
+	}
+}

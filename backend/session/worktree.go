@@ -1,0 +1,94 @@
+package session
+
+import (
+	"context"
+
+	"agentdesk/backend/errs"
+	"agentdesk/backend/store"
+	"agentdesk/backend/worktree"
+)
+
+// NotIsolated refuses a worktree action on a session that runs in the person's own folder.
+const NotIsolated errs.Kind = "SESSION_NOT_IN_WORKTREE"
+
+// NothingKept refuses restoring a task whose worktree was removed with all its work merged.
+const NothingKept errs.Kind = "WORKTREE_NOTHING_KEPT"
+
+// TaskOf is a recorded worktree as the worktree package works on it.
+func TaskOf(w store.TaskWorktree) worktree.Task {
+	return worktree.Task{ID: w.SessionID, Repo: w.Repo, Common: w.Common, Path: w.Path, GitDir: w.GitDir, Branch: w.Branch, Base: w.Base}
+}
+
+// task is the session's worktree, present (not removed) unless removed is allowed.
+func (s *Service) task(id string, removed bool) (store.TaskWorktree, error) {
+	w, ok, err := s.Store.TaskWorktree(id)
+	switch {
+	case err != nil:
+		return w, err
+	case !ok:
+		return w, errs.New(NotIsolated, "ID", id)
+	case w.Removed && !removed:
+		return w, errs.New(worktree.Gone, "Path", w.Path)
+	}
+	return w, nil
+}
+
+// ApplyWorktree writes the session's changes into the person's folder (worktree.Apply).
+func (s *Service) ApplyWorktree(ctx context.Context, id string) (worktree.Applied, error) {
+	w, err := s.task(id, false)
+	if err != nil {
+		return worktree.Applied{}, err
+	}
+	return worktree.Apply(ctx, TaskOf(w))
+}
+
+// MergeWorktree merges (or squashes) the session's branch into the person's current branch,
+// with the session's title as the message.
+func (s *Service) MergeWorktree(ctx context.Context, id string, squash bool) error {
+	w, err := s.task(id, false)
+	if err != nil {
+		return err
+	}
+	sess, err := s.Store.GetSession(id)
+	if err != nil {
+		return err
+	}
+	return worktree.Merge(ctx, TaskOf(w), squash, sess.Title)
+}
+
+// RemoveWorktree takes the session's worktree away, keeping whatever did not reach the person;
+// the record says what was kept, for the restore.
+func (s *Service) RemoveWorktree(ctx context.Context, id string) (*worktree.Kept, error) {
+	w, err := s.task(id, false)
+	if err != nil {
+		return nil, err
+	}
+	kept, err := worktree.Remove(ctx, TaskOf(w))
+	if err != nil {
+		return nil, err
+	}
+	w.Removed, w.KeptRef, w.KeptFiles = true, "", nil
+	if kept != nil {
+		w.KeptRef, w.KeptFiles = kept.Ref, kept.Files
+	}
+	return kept, s.Store.SetTaskWorktree(w)
+}
+
+// RestoreWorktree brings back a removed worktree whose work was kept, as it was.
+func (s *Service) RestoreWorktree(ctx context.Context, id string) error {
+	w, err := s.task(id, true)
+	if err != nil {
+		return err
+	}
+	if !w.Removed {
+		return nil
+	}
+	if w.KeptRef == "" {
+		return errs.New(NothingKept, "ID", id)
+	}
+	if err := worktree.Restore(ctx, TaskOf(w), worktree.Kept{Branch: w.Branch, Ref: w.KeptRef, Files: w.KeptFiles}); err != nil {
+		return err
+	}
+	w.Removed, w.KeptRef, w.KeptFiles = false, "", nil
+	return s.Store.SetTaskWorktree(w)
+}
