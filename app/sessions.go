@@ -48,6 +48,10 @@ type CreateSessionRequest struct {
 	// in Settings. Empty means the built-in runtime.
 	ExternalAgent string `json:"externalAgent,omitempty"`
 	ConfirmHome   bool   `json:"confirmHome,omitempty"`
+	// Isolated runs the session in a git worktree of its own; CarryChanges brings the folder's
+	// uncommitted changes along.
+	Isolated     bool `json:"isolated,omitempty"`
+	CarryChanges bool `json:"carryChanges,omitempty"`
 }
 
 // RenameSessionRequest retitles a session.
@@ -126,7 +130,7 @@ func (f *Sessions) Get(req SessionRef) (Session, error) {
 func (f *Sessions) Create(req CreateSessionRequest) (Session, error) {
 	in := session.CreateInput{Title: strings.TrimSpace(req.Title), Workspace: strings.TrimSpace(req.Workspace),
 		Mode: mode.FollowUpInput{InteractionMode: req.InteractionMode, ExecutionOverride: req.ExecutionOverride}, Permission: req.PermissionMode,
-		ConfirmHome: req.ConfirmHome}
+		ConfirmHome: req.ConfirmHome, Isolated: req.Isolated, Carry: req.CarryChanges}
 	if in.Title == "" {
 		in.Title = f.s.T("session.defaultTitle", nil)
 	}
@@ -202,7 +206,7 @@ func (f *Sessions) Fork(req ForkRequest) (Session, error) {
 
 // Delete removes a session and its history.
 func (f *Sessions) Delete(req SessionRef) error {
-	if err := f.s.Store.DeleteSession(req.ID); err != nil {
+	if err := f.svc().Delete(context.Background(), req.ID); err != nil {
 		return f.s.fail(err)
 	}
 	if err := f.s.demos.remove(req.ID); err != nil {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -360,7 +361,7 @@ func runFork(c *Context, fs *flag.FlagSet, args []string) int {
 
 func runDelete(c *Context, fs *flag.FlagSet, args []string) int {
 	return c.withSessions(func(svc *session.Service) error {
-		if err := svc.Store.DeleteSession(args[0]); err != nil {
+		if err := svc.Delete(context.Background(), args[0]); err != nil {
 			return err
 		}
 		if wantsJSON(fs) {

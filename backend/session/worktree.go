@@ -92,3 +92,16 @@ func (s *Service) RestoreWorktree(ctx context.Context, id string) error {
 	w.Removed, w.KeptRef, w.KeptFiles = false, "", nil
 	return s.Store.SetTaskWorktree(w)
 }
+
+// Delete removes a session. A worktree of its own goes first, as RemoveWorktree takes it: what
+// had not reached the person stays in their repository (the branch, and the kept ref).
+func (s *Service) Delete(ctx context.Context, id string) error {
+	if w, ok, err := s.Store.TaskWorktree(id); err != nil {
+		return err
+	} else if ok && !w.Removed {
+		if _, err := s.RemoveWorktree(ctx, id); err != nil {
+			return err
+		}
+	}
+	return s.Store.DeleteSession(id)
+}

@@ -36,6 +36,12 @@ export function createApi(getTransport = transport) {
       transcript: (id: string, before = 0, after = 0) =>
         call('Sessions.Transcript', after ? { id, after } : before ? { id, before } : { id }),
       continue: (id: string) => call('Sessions.Continue', { id }),
+      /** Where a session that runs in a worktree of its own has it. */
+      worktree: (id: string) => call('Sessions.Worktree', { id }),
+      applyWorktree: (id: string) => call('Sessions.ApplyWorktree', { id }),
+      mergeWorktree: (id: string, squash: boolean) => call('Sessions.MergeWorktree', { id, squash }),
+      removeWorktree: (id: string) => call('Sessions.RemoveWorktree', { id }),
+      restoreWorktree: (id: string) => call('Sessions.RestoreWorktree', { id }),
       onChanged: (cb: (changed: SessionsChanged) => void) =>
         on('sessions.changed')((c) => cb({ sessions: c?.sessions ?? [], removed: c?.removed ?? [] })),
       onMode: on('session.mode'),

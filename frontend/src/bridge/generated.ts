@@ -70,6 +70,16 @@ export interface AgentStatus {
   error?: string;
 }
 
+/** Applied says what Apply did, file by file (paths relative to the repository). */
+export interface Applied {
+  /** took the task's content (or were removed, as the task removed them) */
+  written: string[] | null;
+  /** already held it */
+  same: string[] | null;
+  /** the person changed them since the task began: left as they are */
+  conflicts: string[] | null;
+}
+
 /** ApprovalAnswer is the Answer of an approval. */
 export interface ApprovalAnswer {
   choice: Choice;
@@ -313,6 +323,12 @@ export interface CreateSessionRequest {
    */
   externalAgent?: string;
   confirmHome?: boolean;
+  /**
+   * Isolated runs the session in a git worktree of its own; CarryChanges brings the folder's
+   * uncommitted changes along.
+   */
+  isolated?: boolean;
+  carryChanges?: boolean;
 }
 
 /** Decision is a pending request as the registry announces and persists it. */
@@ -406,7 +422,7 @@ export interface ElicitationPayload {
 }
 
 /** ExecutionMode is what a turn actually runs as; it is resolved per turn and stored on the turn. */
-export type ExecutionMode = 'chat' | 'propose' | 'analyze' | 'plan' | 'execute' | 'debug' | 'verified';
+export type ExecutionMode = '(previous)' | 'chat' | 'propose' | 'analyze' | 'plan' | 'execute' | 'debug' | 'verified';
 
 /** ExternalAgentsRequest is the list of external ACP agent command lines sessions may use. */
 export interface ExternalAgentsRequest {
@@ -699,6 +715,12 @@ export interface McpToolView {
   seen?: string;
   /** Diff is the approved definition against the listed one, line by line, when they differ. */
   diff?: DiffLine[];
+}
+
+/** MergeWorktreeRequest merges a session's branch into the person's current branch. */
+export interface MergeWorktreeRequest {
+  id: string;
+  squash?: boolean;
 }
 
 /**
@@ -1412,6 +1434,21 @@ export interface View {
   read_write: string[] | null;
 }
 
+/**
+ * WorktreeView is where a session that runs in a worktree of its own has it, for its header:
+ * Isolated is false for a session in the person's folder.
+ */
+export interface WorktreeView {
+  isolated: boolean;
+  repo?: string;
+  branch?: string;
+  /** the commit it started from, abbreviated */
+  base?: string;
+  /** Removed: the worktree is gone; Kept lists the files whose change was kept for a restore. */
+  removed?: boolean;
+  kept: string[] | null;
+}
+
 /** Every method the page can call, as "Struct.Method": its request and its result. */
 export interface Methods {
   /** Changes is the turn's "Changes" view: each file's diff as hunks, with the person's verdicts. */
@@ -1487,6 +1524,11 @@ export interface Methods {
   /** SetToolOff switches one tool off or on. */
   'MCP.SetToolOff': { req: MCPToolRequest; res: ServerView };
   /**
+   * ApplyWorktree writes the session's changes into the person's folder, never over what they
+   * changed there since: those files come back as conflicts.
+   */
+  'Sessions.ApplyWorktree': { req: SessionRef; res: Applied };
+  /**
    * Configure sets the session's interaction preference for its next message; while a turn runs
    * it is queued to the turn boundary.
    */
@@ -1509,12 +1551,20 @@ export interface Methods {
   'Sessions.Get': { req: SessionRef; res: Session };
   /** List returns a page of sessions, most recently active first; each is read from its row alone. */
   'Sessions.List': { req: ListSessionsRequest; res: SessionPage };
+  /** MergeWorktree merges (or squashes) the session's branch into the person's current branch. */
+  'Sessions.MergeWorktree': { req: MergeWorktreeRequest; res: WorktreeView };
+  /** RemoveWorktree takes the session's worktree away, keeping what had not reached the person. */
+  'Sessions.RemoveWorktree': { req: SessionRef; res: WorktreeView };
   /** Rename retitles a session. */
   'Sessions.Rename': { req: RenameSessionRequest; res: Session };
+  /** RestoreWorktree brings back a removed worktree with the work it kept. */
+  'Sessions.RestoreWorktree': { req: SessionRef; res: WorktreeView };
   /** SetPermission changes this session's permission mode only; the default stays (R-AUTH-3). */
   'Sessions.SetPermission': { req: SetSessionPermissionRequest; res: Session };
   /** Transcript reads a page of the timeline from the session's log, with the turns it names. */
   'Sessions.Transcript': { req: TranscriptRequest; res: Transcript };
+  /** Worktree says where the session's own worktree is, if it has one. */
+  'Sessions.Worktree': { req: SessionRef; res: WorktreeView };
   /** DeleteKey removes a key from the OS keyring. */
   'Settings.DeleteKey': { req: KeyRequest; res: SettingsView };
   /** Get returns the current settings. */

@@ -200,3 +200,28 @@ describe('the new task\'s draft', () => {
     expect(page().task.get().text).toBe('');
   });
 });
+
+describe('an isolated copy', () => {
+  it('asks for a worktree only when chosen, and carries changes only with it', async () => {
+    const { fake, draft } = setup();
+    draft.setText('one');
+    await draft.submit();
+    draft.setWorkspace('/home/ada/project');
+    draft.setIsolated(true);
+    draft.setCarry(true);
+    draft.setText('two');
+    await draft.submit();
+    expect(draft.get().isolated).toBe(false);
+    draft.setIsolated(true);
+    draft.setCarry(true);
+    draft.setIsolated(false);
+    draft.setWorkspace('/home/ada/project');
+    draft.setText('three');
+    await draft.submit();
+    const [plain, isolated, unchecked] = creates(fake);
+    expect(plain).not.toHaveProperty('isolated');
+    expect(isolated).toMatchObject({ isolated: true, carryChanges: true });
+    expect(unchecked).not.toHaveProperty('isolated');
+    expect(unchecked).not.toHaveProperty('carryChanges');
+  });
+});

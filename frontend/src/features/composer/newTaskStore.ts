@@ -22,6 +22,9 @@ export interface NewTaskState {
   homeToConfirm: string | null;
   /** The external agent to run on ('' the built-in agent). */
   agent: string;
+  /** Run in a git worktree of its own; carry: bring the folder's uncommitted changes along. */
+  isolated: boolean;
+  carry: boolean;
   defaultPermission: DefaultPermission;
   sending: boolean;
   /** Why the last submit failed; the draft is kept as it was. */
@@ -38,6 +41,8 @@ const initial = (): NewTaskState => ({
   workspaceTouched: false,
   homeToConfirm: null,
   agent: '',
+  isolated: false,
+  carry: false,
   defaultPermission: { status: 'loading' },
   sending: false,
   error: null,
@@ -96,6 +101,7 @@ export function createNewTaskStore(api: Api, drafts: DraftStore = defaultDrafts)
         ...(pref.executionOverride ? { executionOverride: pref.executionOverride } : {}),
         ...(s.permission ? { permissionMode: s.permission } : {}),
         ...(s.agent ? { externalAgent: s.agent } : {}),
+        ...(s.isolated ? { isolated: true, ...(s.carry ? { carryChanges: true } : {}) } : {}),
       });
     } catch (error) {
       // The home folder is a question for the person, not a failure: the composer asks it.
@@ -128,6 +134,8 @@ export function createNewTaskStore(api: Api, drafts: DraftStore = defaultDrafts)
       patch({ text });
     },
     choosePermission: (permission: Permission | null) => patch({ permission }),
+    setIsolated: (isolated: boolean) => patch({ isolated, ...(isolated ? {} : { carry: false }) }),
+    setCarry: (carry: boolean) => patch({ carry }),
     setPreference: (p: Preference) => patch({ preference: normalizePreference(p) }),
     setWorkspace: (workspace: string) => patch({ workspace, workspaceTouched: true, homeToConfirm: null }),
     /** Offers the most recent folder, unless the person already typed or chose one. */

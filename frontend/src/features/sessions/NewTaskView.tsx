@@ -7,6 +7,7 @@ import type { NewTaskStore } from '../composer/newTaskStore';
 import { NewTaskComposer } from '../composer/NewTaskComposer';
 import { useFoldersApi } from '../workspace/foldersContext';
 import { HomeConfirm, WorkspaceField } from '../workspace/WorkspaceField';
+import { IsolationChoice } from '../worktree/IsolationChoice';
 
 /**
  * A new task: no session exists until the first message is sent from this composer. First-run
@@ -31,7 +32,7 @@ export function NewTaskView({
   onStarted: (s: Session) => void;
 }) {
   const t = useT();
-  const { workspace, setupOpen, homeToConfirm } = useStore(draft);
+  const { workspace, setupOpen, homeToConfirm, isolated, carry } = useStore(draft);
   const foldersApi = useFoldersApi();
   const [confirmError, setConfirmError] = useState<unknown>(null);
 
@@ -63,6 +64,7 @@ export function NewTaskView({
             }}
             onRecent={(recent) => recent[0] && draft.suggestWorkspace(recent[0])}
           />
+          <IsolationChoice isolated={isolated} carry={carry} onIsolated={draft.setIsolated} onCarry={draft.setCarry} />
           {homeToConfirm !== null && (
             <HomeConfirm path={homeToConfirm} onConfirm={() => void confirmHome()} onDecline={draft.declineHome} />
           )}

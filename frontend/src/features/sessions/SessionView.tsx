@@ -14,6 +14,7 @@ import { fullDateTime } from './formatTime';
 import { CheckpointActionsContext, type CheckpointActions } from '../checkpoints/actions';
 import { ChangesView } from '../checkpoints/ChangesView';
 import { RestoreView } from '../checkpoints/RestoreView';
+import { WorktreeBar } from '../worktree/WorktreeBar';
 
 /** What the session's main area shows: the conversation, a turn's Changes, or a restore's preview. */
 type Pane = { kind: 'transcript' } | { kind: 'changes'; turnId: string } | { kind: 'restore'; checkpointId: number };
@@ -77,6 +78,7 @@ export function SessionView({
           )}
           <span className="meta-text">{t('shell.session.created', { When: fullDateTime(session.createdAt, lang) })}</span>
         </div>
+        <WorktreeBar api={api} sessionId={session.id} />
       </header>
       {pane.kind === 'changes' ? (
         <ChangesView api={api} sessionId={session.id} turnId={pane.turnId} onClose={closePane} />

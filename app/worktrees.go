@@ -1,0 +1,79 @@
+package app
+
+import (
+	"context"
+
+	"agentdesk/backend/worktree"
+)
+
+// WorktreeView is where a session that runs in a worktree of its own has it, for its header:
+// Isolated is false for a session in the person's folder.
+type WorktreeView struct {
+	Isolated bool   `json:"isolated"`
+	Repo     string `json:"repo,omitempty"`
+	Branch   string `json:"branch,omitempty"`
+	Base     string `json:"base,omitempty"` // the commit it started from, abbreviated
+	// Removed: the worktree is gone; Kept lists the files whose change was kept for a restore.
+	Removed bool     `json:"removed,omitempty"`
+	Kept    []string `json:"kept"`
+}
+
+// MergeWorktreeRequest merges a session's branch into the person's current branch.
+type MergeWorktreeRequest struct {
+	ID     string `json:"id"`
+	Squash bool   `json:"squash,omitempty"`
+}
+
+// Worktree says where the session's own worktree is, if it has one.
+func (f *Sessions) Worktree(req SessionRef) (WorktreeView, error) {
+	w, ok, err := f.s.Store.TaskWorktree(req.ID)
+	if err != nil {
+		return WorktreeView{}, f.s.fail(err)
+	}
+	if !ok {
+		return WorktreeView{Kept: []string{}}, nil
+	}
+	base := w.Base
+	if len(base) > 7 {
+		base = base[:7]
+	}
+	kept := w.KeptFiles
+	if kept == nil {
+		kept = []string{}
+	}
+	return WorktreeView{Isolated: true, Repo: w.Repo, Branch: w.Branch, Base: base, Removed: w.Removed, Kept: kept}, nil
+}
+
+// ApplyWorktree writes the session's changes into the person's folder, never over what they
+// changed there since: those files come back as conflicts.
+func (f *Sessions) ApplyWorktree(req SessionRef) (worktree.Applied, error) {
+	got, err := f.svc().ApplyWorktree(context.Background(), req.ID)
+	if err != nil {
+		return worktree.Applied{}, f.s.fail(err)
+	}
+	return got, nil
+}
+
+// MergeWorktree merges (or squashes) the session's branch into the person's current branch.
+func (f *Sessions) MergeWorktree(req MergeWorktreeRequest) (WorktreeView, error) {
+	if err := f.svc().MergeWorktree(context.Background(), req.ID, req.Squash); err != nil {
+		return WorktreeView{}, f.s.fail(err)
+	}
+	return f.Worktree(SessionRef{ID: req.ID})
+}
+
+// RemoveWorktree takes the session's worktree away, keeping what had not reached the person.
+func (f *Sessions) RemoveWorktree(req SessionRef) (WorktreeView, error) {
+	if _, err := f.svc().RemoveWorktree(context.Background(), req.ID); err != nil {
+		return WorktreeView{}, f.s.fail(err)
+	}
+	return f.Worktree(req)
+}
+
+// RestoreWorktree brings back a removed worktree with the work it kept.
+func (f *Sessions) RestoreWorktree(req SessionRef) (WorktreeView, error) {
+	if err := f.svc().RestoreWorktree(context.Background(), req.ID); err != nil {
+		return WorktreeView{}, f.s.fail(err)
+	}
+	return f.Worktree(req)
+}

@@ -1,0 +1,35 @@
+import { useId } from 'react';
+import { useT } from '../../i18n/I18nProvider';
+
+/**
+ * Whether the new task runs in an isolated copy of the folder's repository: a git worktree of its
+ * own on a branch named after the task, so tasks running side by side never edit the same files.
+ */
+export function IsolationChoice({
+  isolated,
+  carry,
+  onIsolated,
+  onCarry,
+}: {
+  isolated: boolean;
+  carry: boolean;
+  onIsolated: (v: boolean) => void;
+  onCarry: (v: boolean) => void;
+}) {
+  const t = useT();
+  const id = useId();
+  return (
+    <div className="isolation" data-testid="isolation-choice">
+      <label className="isolation__option" htmlFor={`${id}-isolated`}>
+        <input id={`${id}-isolated`} type="checkbox" checked={isolated} data-testid="isolated" onChange={(e) => onIsolated(e.target.checked)} />
+        <span>{t('worktree.choice.isolated')}</span>
+      </label>
+      {isolated && (
+        <label className="isolation__option isolation__option--sub" htmlFor={`${id}-carry`}>
+          <input id={`${id}-carry`} type="checkbox" checked={carry} data-testid="carry" onChange={(e) => onCarry(e.target.checked)} />
+          <span>{t('worktree.choice.carry')}</span>
+        </label>
+      )}
+    </div>
+  );
+}
