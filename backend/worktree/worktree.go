@@ -215,7 +215,10 @@ func keep(ctx context.Context, t Task) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	commit, err := t.git(ctx, nil, "commit-tree", tree, "-p", "HEAD", "-m", "AgentDesk kept the uncommitted files of task "+t.ID)
+	// AgentDesk's own commit, under its own name: the person may have no git identity set.
+	who := []string{"GIT_AUTHOR_NAME=AgentDesk", "GIT_AUTHOR_EMAIL=agentdesk@localhost", "GIT_COMMITTER_NAME=AgentDesk",
+		"GIT_COMMITTER_EMAIL=agentdesk@localhost"}
+	commit, err := t.git(ctx, who, "commit-tree", tree, "-p", "HEAD", "-m", "AgentDesk kept the uncommitted files of task "+t.ID)
 	if err != nil {
 		return "", err
 	}

@@ -220,7 +220,7 @@ describe('an isolated copy', () => {
     await draft.submit();
     const [plain, isolated, unchecked] = creates(fake);
     expect(plain).not.toHaveProperty('isolated');
-    expect(isolated).toMatchObject({ isolated: true, carryChanges: true });
+    expect(isolated).toMatchObject({ isolated: true, carryChanges: true, title: 'two' });
     expect(unchecked).not.toHaveProperty('isolated');
     expect(unchecked).not.toHaveProperty('carryChanges');
   });

@@ -8,6 +8,13 @@ import { DEFAULT_PREFERENCE, normalizePreference, type Preference } from './sele
 export const WORKSPACE_REQUIRED = 'WORKSPACE_REQUIRED';
 export const HOME_NEEDS_CONFIRMATION = 'WORKSPACE_HOME_NEEDS_CONFIRMATION';
 
+/** A message's first line, its white space collapsed and cut to 60 characters; '' for a shortcut. */
+export function firstLine(text: string): string {
+  const line = text.split('\n').map((l) => l.split(/\s+/).filter(Boolean).join(' ')).find((l) => l !== '') ?? '';
+  if (line.startsWith('/')) return '';
+  return [...line].length <= 60 ? line : [...line].slice(0, 60).join('').trimEnd() + '…';
+}
+
 /** The new-task composer before its session exists. Everything here is draft-local (R-AUTH-2). */
 export interface NewTaskState {
   text: string;
@@ -101,7 +108,9 @@ export function createNewTaskStore(api: Api, drafts: DraftStore = defaultDrafts)
         ...(pref.executionOverride ? { executionOverride: pref.executionOverride } : {}),
         ...(s.permission ? { permissionMode: s.permission } : {}),
         ...(s.agent ? { externalAgent: s.agent } : {}),
-        ...(s.isolated ? { isolated: true, ...(s.carry ? { carryChanges: true } : {}) } : {}),
+        // An isolated task's branch is named when it is created: after the message, as the
+        // session itself would be named at its first turn.
+        ...(s.isolated ? { isolated: true, title: firstLine(text), ...(s.carry ? { carryChanges: true } : {}) } : {}),
       });
     } catch (error) {
       // The home folder is a question for the person, not a failure: the composer asks it.
