@@ -354,6 +354,8 @@ func (h *Host) reconcile(s server, tools []*mcp.Tool) {
 type pinBook interface {
 	see(defs map[string]string) ([]store.MCPTool, error)
 	rows() ([]store.MCPTool, error)
+	// approve pins def, the listed definition the person reviewed, for the tool name.
+	approve(name, def string) error
 }
 
 type storedPins struct {
@@ -365,3 +367,6 @@ func (p storedPins) see(defs map[string]string) ([]store.MCPTool, error) {
 	return p.st.SeeMCPTools(p.id, defs)
 }
 func (p storedPins) rows() ([]store.MCPTool, error) { return p.st.MCPTools(p.id) }
+func (p storedPins) approve(name, def string) error {
+	return p.st.ApproveMCPTool(p.id, name, def)
+}

@@ -117,6 +117,12 @@ export interface ApprovalPayload {
   /** Server names the MCP server of an MCP tool. */
   server?: string;
   /**
+   * ToolChanged is set when the MCP tool's definition changed since the person approved it:
+   * Diff is then the approved definition against the new one, and allowing the call approves
+   * the change (the tool is pinned anew) and runs it, once.
+   */
+  toolChanged?: boolean;
+  /**
    * Review is set when the change is staged for review before apply: the card takes a
    * verdict per hunk (agent/staged.go).
    */
@@ -406,7 +412,7 @@ export interface ElicitationPayload {
 }
 
 /** ExecutionMode is what a turn actually runs as; it is resolved per turn and stored on the turn. */
-export type ExecutionMode = 'chat' | 'propose' | 'analyze' | 'plan' | 'execute' | 'debug' | 'verified';
+export type ExecutionMode = '(previous)' | 'chat' | 'propose' | 'analyze' | 'plan' | 'execute' | 'debug' | 'verified';
 
 /** ExternalAgentsRequest is the list of external ACP agent command lines sessions may use. */
 export interface ExternalAgentsRequest {
