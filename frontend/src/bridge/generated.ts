@@ -650,6 +650,23 @@ export interface MCPApproveRequest {
   seen: string;
 }
 
+/** MCPEditRequest replaces what a server runs; its name, scope and transport stay. */
+export interface MCPEditRequest {
+  id: string;
+  config: Config;
+}
+
+/**
+ * MCPEnableRequest switches a server on. Tools, when given, are the tools the person reviewed,
+ * each with the definition they saw (ToolView.Seen): only those are pinned, and a tool the
+ * server now lists differently waits for its own approval. Without Tools every listed tool is
+ * pinned as it is now.
+ */
+export interface MCPEnableRequest {
+  id: string;
+  tools?: Record<string, string>;
+}
+
 /** MCPImportRequest imports the servers the person confirmed from a workspace's .mcp.json. */
 export interface MCPImportRequest {
   workspace: string;
@@ -1220,6 +1237,12 @@ export interface Status {
   /** "stopped", "running" or "failed" */
   state: string;
   problem?: string;
+  /**
+   * Code and Args are a failure's typed error, so it is shown in words like every other
+   * error ("error." + Code, filled with Args); Problem is its detail, as the cause said it.
+   */
+  code?: string;
+  args?: Record<string, unknown>;
 }
 
 /** Support is what the running kernel offers, for the doctor and for Command. */
@@ -1468,8 +1491,9 @@ export interface Methods {
    */
   'Folders.Recent': { req: void; res: RecentFolders };
   /**
-   * Add stores a server and enables it, which starts it once to pin its tools. A server that
-   * cannot start stays in the list, switched off, and the error says why.
+   * Add stores a server, switched off, and starts it once to list its tools for the person to
+   * review: none is pinned or offered until they enable the server with the tools they saw. A
+   * server that cannot start stays in the list, switched off, and the error says why.
    */
   'MCP.Add': { req: Config; res: ServerView };
   /** AddRule adds a rule on MCP tools; it is listed with the other rules in Settings. */
@@ -1478,8 +1502,13 @@ export interface Methods {
   'MCP.Approve': { req: MCPApproveRequest; res: ServerView };
   /** Disable switches a server off and stops it. */
   'MCP.Disable': { req: MCPServerRef; res: ServerView };
-  /** Enable switches a server on and pins the tools it lists now as the person's approval. */
-  'MCP.Enable': { req: MCPServerRef; res: ServerView };
+  /**
+   * Edit fixes a server's command (or URL) in place: the server is switched off and started once
+   * to list its tools for review, as when it was added.
+   */
+  'MCP.Edit': { req: MCPEditRequest; res: ServerView };
+  /** Enable switches a server on and pins its tools as the person's approval. */
+  'MCP.Enable': { req: MCPEnableRequest; res: ServerView };
   /** Import adds and enables the servers the person confirmed from the workspace's .mcp.json. */
   'MCP.Import': { req: MCPImportRequest; res: MCPImportView[] | null };
   /** List shows the servers with their status and tools. */
