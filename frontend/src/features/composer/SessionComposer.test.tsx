@@ -277,6 +277,14 @@ describe('the session composer', () => {
     await waitFor(() => expect(fake.resolved).toEqual([{ id: 'd1', choice: 'allow_once' }]));
   });
 
+  it('offers no Tools form in Chat, where no tool can run', async () => {
+    const { fake } = await openSession((f) => {
+      f.sessions[0]!.interactionMode = 'chat';
+    });
+    expect(screen.queryByTestId('open-fn-form')).toBeNull();
+    void fake;
+  });
+
   it('a host the network proxy asks about is the card\'s title, and every answer is offered', async () => {
     const { fake, user } = await openSession();
     const host = { ...approval('d1', 'registry.npmjs.org').payload, kind: 'host', command: 'npm ci', reasonKey: 'gate.reason.host', reasonArgs: { Host: 'registry.npmjs.org' } };
