@@ -89,8 +89,8 @@ func TestBridgeExposesEveryBoundMethod(t *testing.T) {
 		"MCP.Remove", "MCP.SetToolOff",
 		"Sessions.Configure", "Sessions.Continue", "Sessions.Create", "Sessions.Delete", "Sessions.Fork", "Sessions.Get", "Sessions.List",
 		"Sessions.Rename", "Sessions.SetPermission", "Sessions.Transcript",
-		"Settings.DeleteKey", "Settings.Get", "Settings.ProbeLocal", "Settings.RevokeRule", "Settings.Rules", "Settings.SaveKey", "Settings.SetCheckpoints",
-		"Settings.SetAgentReach", "Settings.SetDecisionTimeout", "Settings.SetDefaultPermission", "Settings.SetExternalAgents", "Settings.SetExternalStartTimeout", "Settings.SetLanguage", "Settings.SetProvider", "Settings.SetSensitivePaths", "Settings.SetShellEnvPassthrough",
+		"Settings.DeleteKey", "Settings.Get", "Settings.ProbeLocal", "Settings.RevokeRule", "Settings.Rules", "Settings.SaveKey",
+		"Settings.SetAgentReach", "Settings.SetCheckpoints", "Settings.SetDecisionTimeout", "Settings.SetDefaultPermission", "Settings.SetExternalAgents", "Settings.SetExternalStartTimeout", "Settings.SetLanguage", "Settings.SetProvider", "Settings.SetSensitivePaths", "Settings.SetShellEnvPassthrough",
 		"Settings.SetStepLimit", "Settings.SetTheme", "Settings.StartDemo", "System.Info", "System.NotifyDecision"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("methods %v, want %v", names, want)
