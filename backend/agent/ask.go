@@ -6,6 +6,7 @@ import (
 
 	"agentdesk/backend/decision"
 	"agentdesk/backend/display"
+	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/tool"
 )
@@ -244,7 +245,8 @@ func (t *turn) leavePlan() error {
 	if err != nil {
 		return err
 	}
-	t.rt.publishMode(t.sessionID, prev)
+	t.rt.opts.Publish(EventModeChanged, ModeView{SessionID: t.sessionID, InteractionMode: prev.Interaction,
+		ExecutionOverride: prev.Override, Reason: mode.ReasonPlanApproved})
 	t.pref = prev
 	t.exec = prev.Unrouted() // the approved plan is the route
 	return nil

@@ -579,6 +579,11 @@ export interface Item {
   interactionMode?: InteractionMode;
   executionOverride?: Override;
   /**
+   * ModeReason says why a mode item's change happened, when the person did not make it
+   * (mode.ReasonPlanApproved: an approved plan's exit).
+   */
+  modeReason?: string;
+  /**
    * Seq is the number of the log entry the item starts at; LogType names the type of an entry
    * that could not be read (type "unreadable").
    */
@@ -747,6 +752,8 @@ export interface ModeView {
   sessionId: string;
   interactionMode: InteractionMode;
   executionOverride: Override;
+  /** Reason says why, when the person did not change it themselves (mode.ReasonPlanApproved). */
+  reason?: string;
 }
 
 /** NamesRequest is a list of environment variable names. */

@@ -169,6 +169,8 @@ export interface ModeItem {
   turnId: string;
   interactionMode: Interaction;
   executionOverride: Override;
+  /** Why, when the person did not change it themselves: 'plan_approved' (an approved plan's exit). */
+  reason?: string;
 }
 export interface ClearedItem {
   type: 'cleared';

@@ -146,7 +146,13 @@ function itemOf(it: G.Item, running: string): Item {
     case 'assistant':
       return { type: 'assistant', turnId, text: it.text ?? '' };
     case 'mode':
-      return { type: 'mode', turnId, interactionMode: it.interactionMode ?? 'smart', executionOverride: it.executionOverride ?? '' };
+      return {
+        type: 'mode',
+        turnId,
+        interactionMode: it.interactionMode ?? 'smart',
+        executionOverride: it.executionOverride ?? '',
+        ...(it.modeReason ? { reason: it.modeReason } : {}),
+      };
     case 'cleared':
       return { type: 'cleared', turnId: '' };
     case 'checkpoint':
@@ -331,7 +337,16 @@ export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcrip
       if (last && last.interactionMode === a.e.interactionMode && last.executionOverride === a.e.executionOverride) return t;
       return {
         ...t,
-        items: [...t.items, { type: 'mode', turnId: t.running, interactionMode: a.e.interactionMode, executionOverride: a.e.executionOverride ?? '' }],
+        items: [
+          ...t.items,
+          {
+            type: 'mode',
+            turnId: t.running,
+            interactionMode: a.e.interactionMode,
+            executionOverride: a.e.executionOverride ?? '',
+            ...(a.e.reason ? { reason: a.e.reason } : {}),
+          },
+        ],
       };
     }
     case 'queue.changed':
