@@ -82,6 +82,8 @@ type Item struct {
 	// ModeReason says why a mode item's change happened, when the person did not make it
 	// (mode.ReasonPlanApproved: an approved plan's exit).
 	ModeReason string `json:"modeReason,omitempty"`
+	// PermissionMode is a permission item's new permission mode (ask, auto, full).
+	PermissionMode string `json:"permissionMode,omitempty"`
 	// Seq is the number of the log entry the item starts at; LogType names the type of an entry
 	// that could not be read (type "unreadable").
 	Seq     int64  `json:"seq,omitempty"`
@@ -249,6 +251,11 @@ func (tl *timelineReader) ToolResult(r eventlog.ToolResult) {
 func (tl *timelineReader) DirectTool(d eventlog.DirectTool) {
 	tl.add(Item{Type: "direct", CallID: d.CallID, Name: d.Name, Input: d.Input, Output: d.Output, IsError: d.IsError,
 		Code: d.Code, Display: d.Display})
+}
+
+// PermissionSet is a change of the session's permission mode, shown where it happened.
+func (tl *timelineReader) PermissionSet(m eventlog.PermissionSet) {
+	tl.add(Item{Type: "permission", PermissionMode: m.PermissionMode})
 }
 
 func (tl *timelineReader) ModeSet(m eventlog.ModeSet) {

@@ -583,6 +583,8 @@ export interface Item {
    * (mode.ReasonPlanApproved: an approved plan's exit).
    */
   modeReason?: string;
+  /** PermissionMode is a permission item's new permission mode (ask, auto, full). */
+  permissionMode?: string;
   /**
    * Seq is the number of the log entry the item starts at; LogType names the type of an entry
    * that could not be read (type "unreadable").
@@ -778,6 +780,12 @@ export type Override = '' | 'execute' | 'plan' | 'analyze' | 'debug' | 'verified
 
 /** PermissionMode is how much the agent may do without asking (R-GATE-3). */
 export type PermissionMode = 'ask' | 'auto' | 'full';
+
+/** PermissionView is the payload of session.permission. */
+export interface PermissionView {
+  sessionId: string;
+  permissionMode: string;
+}
 
 /** PickedFolder is the folder the person chose in the native dialog; "" when they cancelled. */
 export interface PickedFolder {
@@ -1632,6 +1640,7 @@ export interface Events {
   'session.compacted': CompactedView;
   'session.failed': SessionFailed;
   'session.mode': ModeView;
+  'session.permission': PermissionView;
   'session.state': SessionState;
   'sessions.changed': SessionsChanged;
   'settings.changed': SettingsView;

@@ -57,8 +57,8 @@ export function SessionView({
     }),
     [onOpenSession, api, session.id, forked],
   );
-  // Only the mode it was created in: nothing happened yet.
-  const empty = state.transcript.turns.length === 0 && state.transcript.items.every((i) => i.type === 'mode');
+  // Only the mode it was created in (or a permission chosen): nothing happened yet.
+  const empty = state.transcript.turns.length === 0 && state.transcript.items.every((i) => i.type === 'mode' || i.type === 'permission');
 
   return (
     <article className="session-view" data-testid="session-view" data-session-id={session.id} aria-labelledby="session-title">

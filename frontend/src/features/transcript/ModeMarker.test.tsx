@@ -39,3 +39,21 @@ describe('the mode marker', () => {
     expect(t.items.at(-1)).toMatchObject({ type: 'mode', reason: 'plan_approved' });
   });
 });
+
+describe('the permission marker', () => {
+  it('shows a permission change where it happened, stored or live', () => {
+    const stored = normalizeTranscript({
+      sessionId: 's1',
+      items: [
+        { type: 'user', turnId: 't1', text: 'hello', steer: false, seq: 1 } as never,
+        { type: 'permission', turnId: '', permissionMode: 'full', seq: 2 } as never,
+      ],
+      turns: [],
+    });
+    const live = transcriptReducer(stored, { type: 'session.permission', e: { sessionId: 's1', permissionMode: 'ask' } });
+    page(live);
+    const marks = screen.getAllByTestId('permission-change');
+    expect(marks.map((m) => m.textContent)).toEqual(['Permission: Full access', 'Permission: Ask']);
+    expect(marks[0]!.dataset.permission).toBe('full');
+  });
+});

@@ -247,6 +247,12 @@ const ItemView = memo(function ItemView({ item }: { item: Item }) {
           <span>{t(item.reason === 'plan_approved' ? 'composer.transcript.modeAfterPlan' : 'composer.transcript.modeChanged', { Mode: t(preferenceLabelKey(item)) })}</span>
         </div>
       );
+    case 'permission':
+      return (
+        <div className="divider" data-testid="permission-change" data-permission={item.permissionMode}>
+          <span>{t('composer.transcript.permissionChanged', { Permission: t(`permission.label.${item.permissionMode}`) })}</span>
+        </div>
+      );
     case 'cleared':
       return (
         <div className="divider" data-testid="context-cleared">

@@ -44,6 +44,7 @@ export type TranscriptAction =
   | { type: 'tool.result'; e: ToolResultEvent }
   | { type: 'tool.direct'; e: DirectResult }
   | { type: 'session.mode'; e: SessionModeEvent }
+  | { type: 'session.permission'; e: { sessionId: string; permissionMode: string } }
   | { type: 'queue.changed'; e: QueueChangedEvent }
   | { type: 'context.cleared' }
   | { type: 'checkpoint.created'; e: CheckpointMark }
@@ -155,6 +156,8 @@ function itemOf(it: G.Item, running: string): Item {
       };
     case 'cleared':
       return { type: 'cleared', turnId: '' };
+    case 'permission':
+      return { type: 'permission', turnId, permissionMode: it.permissionMode ?? '' };
     case 'checkpoint':
       return { type: 'checkpoint', turnId, callId: it.callId, checkpoint: { reason: '', ...it.checkpoint, changed: it.checkpoint?.changed ?? [] } };
     case 'restore':
@@ -349,6 +352,8 @@ export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcrip
         ],
       };
     }
+    case 'session.permission':
+      return { ...t, items: [...t.items, { type: 'permission', turnId: t.running ?? '', permissionMode: a.e.permissionMode }] };
     case 'queue.changed':
       return { ...t, queue: a.e.items ?? [] };
     case 'context.cleared':
