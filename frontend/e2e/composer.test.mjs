@@ -107,6 +107,8 @@ test('Smart · Plan: the plan review morphs the composer; Approve leaves plan mo
   await page.waitForFunction(() => document.querySelector('[data-testid="mode-selector"]')?.textContent !== 'Smart · Plan');
   const modes = await page.locator('[data-testid="mode-change"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-override')));
   assert.notEqual(modes.at(-1), 'plan', `the last mode change should leave plan: ${modes}`);
+  // …and says why: the approved plan took it back.
+  assert.match(await page.locator('[data-testid="mode-change"]').last().textContent(), /^Plan approved: back to /);
   const session = (await api('Sessions.List')).sessions[0];
   assert.notEqual(session.executionOverride, 'plan');
   await shot('04-plan-approved');
