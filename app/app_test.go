@@ -85,7 +85,7 @@ func TestBridgeExposesEveryBoundMethod(t *testing.T) {
 		"Composer.Cancel", "Composer.RunTool", "Composer.Send", "Composer.Tools", "Composer.Unqueue",
 		"Decisions.Pending", "Decisions.Resolve",
 		"Folders.List", "Folders.Pick", "Folders.Recent",
-		"MCP.Add", "MCP.AddRule", "MCP.Approve", "MCP.Disable", "MCP.Enable", "MCP.Import", "MCP.List", "MCP.Log", "MCP.Preview",
+		"MCP.Add", "MCP.AddRule", "MCP.Approve", "MCP.Disable", "MCP.Edit", "MCP.Enable", "MCP.Import", "MCP.List", "MCP.Log", "MCP.Preview",
 		"MCP.Remove", "MCP.SetToolOff",
 		"Sessions.ApplyWorktree", "Sessions.Configure", "Sessions.Continue", "Sessions.Create", "Sessions.Delete", "Sessions.Fork", "Sessions.Get", "Sessions.List", "Sessions.MergeWorktree",
 		"Sessions.RemoveWorktree", "Sessions.Rename", "Sessions.RestoreWorktree", "Sessions.SetPermission", "Sessions.Transcript", "Sessions.Worktree",

@@ -96,7 +96,7 @@ var faults = map[errs.Kind]int{
 	netproxy.ResolveFailed: http.StatusBadGateway, netproxy.DialFailed: http.StatusBadGateway,
 
 	agent.ShuttingDown: http.StatusServiceUnavailable, rewind.Unavailable: http.StatusServiceUnavailable,
-	NotificationsUnavailable: http.StatusServiceUnavailable,
+	NotificationsUnavailable: http.StatusServiceUnavailable, llm.KeyringMissing: http.StatusServiceUnavailable,
 
 	rewind.Busy: http.StatusConflict, hunk.Conflict: http.StatusConflict, mcp.ToolChanged: http.StatusConflict,
 	checkpoint.NeedsConfirmation: http.StatusConflict,

@@ -45,6 +45,7 @@ func EventPayloads() map[string]any {
 		bus.EventOverflow:         bus.Overflow{},
 		EventSessionsChanged:      SessionsChanged{},
 		EventSessionState:         SessionState{},
+		EventPermissionChanged:    PermissionView{},
 		EventSettingsChanged:      SettingsView{},
 		EventRulesChanged:         []RuleView{},
 	}

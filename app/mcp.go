@@ -63,19 +63,43 @@ func (f *MCP) List(req MCPListRequest) ([]mcp.ServerView, error) {
 	return out, f.s.fail(err)
 }
 
-// Add stores a server and enables it, which starts it once to pin its tools. A server that
-// cannot start stays in the list, switched off, and the error says why.
+// Add stores a server, switched off, and starts it once to list its tools for the person to
+// review: none is pinned or offered until they enable the server with the tools they saw. A
+// server that cannot start stays in the list, switched off, and the error says why.
 func (f *MCP) Add(req mcp.Config) (mcp.ServerView, error) {
 	v, err := f.s.MCP.Add(req, "settings")
 	if err != nil {
 		return mcp.ServerView{}, f.s.fail(err)
 	}
-	return f.Enable(MCPServerRef{ID: v.ID})
+	v, err = f.s.MCP.Review(context.Background(), v.ID, "")
+	return v, f.s.fail(err)
 }
 
-// Enable switches a server on and pins the tools it lists now as the person's approval.
-func (f *MCP) Enable(req MCPServerRef) (mcp.ServerView, error) {
-	v, err := f.s.MCP.Enable(context.Background(), req.ID, "")
+// MCPEditRequest replaces what a server runs; its name, scope and transport stay.
+type MCPEditRequest struct {
+	ID     string     `json:"id"`
+	Config mcp.Config `json:"config"`
+}
+
+// Edit fixes a server's command (or URL) in place: the server is switched off and started once
+// to list its tools for review, as when it was added.
+func (f *MCP) Edit(req MCPEditRequest) (mcp.ServerView, error) {
+	v, err := f.s.MCP.Edit(context.Background(), req.ID, req.Config)
+	return v, f.s.fail(err)
+}
+
+// MCPEnableRequest switches a server on. Tools, when given, are the tools the person reviewed,
+// each with the definition they saw (ToolView.Seen): only those are pinned, and a tool the
+// server now lists differently waits for its own approval. Without Tools every listed tool is
+// pinned as it is now.
+type MCPEnableRequest struct {
+	ID    string            `json:"id"`
+	Tools map[string]string `json:"tools,omitempty"`
+}
+
+// Enable switches a server on and pins its tools as the person's approval.
+func (f *MCP) Enable(req MCPEnableRequest) (mcp.ServerView, error) {
+	v, err := f.s.MCP.EnableReviewed(context.Background(), req.ID, "", req.Tools)
 	return v, f.s.fail(err)
 }
 

@@ -181,7 +181,21 @@ func (f *Sessions) Continue(req SessionRef) (agent.Ack, error) {
 
 // SetPermission changes this session's permission mode only; the default stays (R-AUTH-3).
 func (f *Sessions) SetPermission(req SetSessionPermissionRequest) (Session, error) {
-	return f.changed(f.svc().SetPermission(req.ID, req.PermissionMode))
+	out, err := f.changed(f.svc().SetPermission(req.ID, req.PermissionMode))
+	if err == nil {
+		f.s.Bus.Publish(EventPermissionChanged, PermissionView{SessionID: out.ID, PermissionMode: string(out.PermissionMode)})
+	}
+	return out, err
+}
+
+// EventPermissionChanged says a session's permission mode changed; the transcript shows it
+// where it happened, as it shows a mode change.
+const EventPermissionChanged = "session.permission"
+
+// PermissionView is the payload of session.permission.
+type PermissionView struct {
+	SessionID      string `json:"sessionId"`
+	PermissionMode string `json:"permissionMode"`
 }
 
 // ForkRequest names the session to copy and, with Before, the log entry the copy stops before

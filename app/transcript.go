@@ -79,6 +79,11 @@ type Item struct {
 	Approved          string               `json:"approved,omitempty"`
 	InteractionMode   mode.InteractionMode `json:"interactionMode,omitempty"`
 	ExecutionOverride mode.Override        `json:"executionOverride,omitempty"`
+	// ModeReason says why a mode item's change happened, when the person did not make it
+	// (mode.ReasonPlanApproved: an approved plan's exit).
+	ModeReason string `json:"modeReason,omitempty"`
+	// PermissionMode is a permission item's new permission mode (ask, auto, full).
+	PermissionMode string `json:"permissionMode,omitempty"`
 	// Seq is the number of the log entry the item starts at; LogType names the type of an entry
 	// that could not be read (type "unreadable").
 	Seq     int64  `json:"seq,omitempty"`
@@ -248,8 +253,14 @@ func (tl *timelineReader) DirectTool(d eventlog.DirectTool) {
 		Code: d.Code, Display: d.Display})
 }
 
+// PermissionSet is a change of the session's permission mode, shown where it happened.
+func (tl *timelineReader) PermissionSet(m eventlog.PermissionSet) {
+	tl.add(Item{Type: "permission", PermissionMode: m.PermissionMode})
+}
+
 func (tl *timelineReader) ModeSet(m eventlog.ModeSet) {
-	tl.add(Item{Type: "mode", InteractionMode: mode.InteractionMode(m.InteractionMode), ExecutionOverride: mode.Override(m.ExecutionOverride)})
+	tl.add(Item{Type: "mode", InteractionMode: mode.InteractionMode(m.InteractionMode), ExecutionOverride: mode.Override(m.ExecutionOverride),
+		ModeReason: m.Reason})
 }
 
 func (tl *timelineReader) ContextCleared(eventlog.ContextCleared) {

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	_ "github.com/glebarez/go-sqlite"
 
+	"agentdesk/backend/bus"
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/store"
 )
@@ -143,5 +145,42 @@ func TestTheTranscriptShowsANudgeAsAgentDesksNote(t *testing.T) {
 	}
 	if !items[3].Steer {
 		t.Fatalf("the person's own steer stays theirs: %+v", items[3])
+	}
+}
+
+// A permission change shows in the transcript where it happened, like a mode change, and is
+// announced live.
+func TestAPermissionChangeIsAMarkerInTheTranscript(t *testing.T) {
+	svc := newServices(t)
+	sessions := &Sessions{svc}
+	sess, err := svc.Store.CreateSession(store.NewSession{Title: "t", Workspace: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan PermissionView, 4)
+	sub := svc.Bus.Subscribe(func(e bus.Event) {
+		if v, ok := e.Data.(PermissionView); ok && e.Name == EventPermissionChanged {
+			got <- v
+		}
+	})
+	defer sub.Close()
+	if _, err := sessions.SetPermission(SetSessionPermissionRequest{ID: sess.ID, PermissionMode: "full"}); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := sessions.Transcript(TranscriptRequest{ID: sess.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := tr.Items[len(tr.Items)-1]
+	if last.Type != "permission" || last.PermissionMode != "full" {
+		t.Fatalf("items: %+v", tr.Items)
+	}
+	select {
+	case v := <-got:
+		if v.SessionID != sess.ID || v.PermissionMode != "full" {
+			t.Fatalf("event: %+v", v)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no session.permission event")
 	}
 }

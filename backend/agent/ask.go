@@ -6,6 +6,7 @@ import (
 
 	"agentdesk/backend/decision"
 	"agentdesk/backend/display"
+	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/tool"
 )
@@ -37,12 +38,19 @@ func (t *turn) approve(g *gated) error {
 	p := approvalPayload(g)
 	p.Change, p.Diff = t.preview(g), t.scriptDiff(g)
 	t.stage(g, &p)
+	if g.toolChange != "" {
+		p.ToolChanged, p.Diff, p.Scopes = true, g.toolChange, nil
+	}
 	res, err := t.ask(decision.KindApproval, p)
 	if err != nil {
 		return err
 	}
 	if err := decision.GateError(res); err != nil {
 		g.approved, g.why = string(res.Outcome), declineDisplay(res, err)
+		if ch, ok := g.tool.(tool.ChangedServed); ok && g.toolChange != "" && (res.Outcome != decision.Rejected || res.Reason == "") {
+			// The model learns why the tool did not run: its change was not approved.
+			return ch.ChangeRefusal()
+		}
 		return err
 	}
 	a, err := decision.ParseApproval(res.Answer)
@@ -50,6 +58,12 @@ func (t *turn) approve(g *gated) error {
 		return err
 	}
 	g.approved = string(a.Choice)
+	if ch, ok := g.tool.(tool.ChangedServed); ok && g.toolChange != "" {
+		// Allowing a changed tool's call approves the change (pins it anew) and runs this call;
+		// nothing else is saved.
+		g.approved = string(decision.AllowOnce)
+		return ch.ApproveChange()
+	}
 	if g.staged != nil {
 		if err := g.staged.takeVerdicts(a.Hunks); err != nil {
 			g.approved, g.why = string(decision.Reject), displayOf(err)
@@ -231,7 +245,8 @@ func (t *turn) leavePlan() error {
 	if err != nil {
 		return err
 	}
-	t.rt.publishMode(t.sessionID, prev)
+	t.rt.opts.Publish(EventModeChanged, ModeView{SessionID: t.sessionID, InteractionMode: prev.Interaction,
+		ExecutionOverride: prev.Override, Reason: mode.ReasonPlanApproved})
 	t.pref = prev
 	t.exec = prev.Unrouted() // the approved plan is the route
 	return nil

@@ -70,6 +70,9 @@ type gated struct {
 	masks     []string
 	// change is the write's or edit's preview as of the announcement, before the tool ran.
 	change *display.Change
+	// toolChange is an MCP tool's changed definition (tool.ChangedServed.Change): the call asks
+	// the person to approve the change before it runs.
+	toolChange string
 }
 
 // onceOnly reports a verdict no saved answer can meet: a protected or sensitive path asks
@@ -114,6 +117,7 @@ func (t *turn) decide(g *gated) (*tool.Result, error) {
 	if g.verdict, err = t.evaluate(g); err != nil {
 		return nil, err
 	}
+	askChange(g)
 	if g.verdict.Decision != policy.DecideDeny { // a refused file is never read, not even to show it
 		g.change = t.preview(g)
 	}
@@ -127,6 +131,22 @@ func (t *turn) decide(g *gated) (*tool.Result, error) {
 		return nil, t.approve(g)
 	}
 	return nil, g.verdict.Err()
+}
+
+// reasonMCPChanged explains the question about a changed MCP tool.
+const reasonMCPChanged = "gate.reason.mcp_changed"
+
+// askChange makes the call of an MCP tool that changed since the person approved it ask, in any
+// permission, showing the change: nothing the gate would deny is asked about.
+func askChange(g *gated) {
+	ch, ok := g.tool.(tool.ChangedServed)
+	if !ok || g.verdict.Decision == policy.DecideDeny {
+		return
+	}
+	if g.toolChange = ch.Change(); g.toolChange != "" {
+		g.verdict = policy.Verdict{Decision: policy.DecideAsk, Layer: policy.LayerMode, Code: errs.KindOf(ch.ChangeRefusal()),
+			ReasonKey: reasonMCPChanged, ReasonArgs: map[string]any{"Server": ch.Server()}}
+	}
 }
 
 // evaluate resolves the call's path and asks the pure gate. The permission, rules and grants

@@ -260,7 +260,20 @@ func TestMCPChangedToolIsWithdrawnAndRefused(t *testing.T) {
 			`{"tool_calls":[{"name":"mcp__notes__echo","input":{"text":"x","loud":true}}]}`,
 			`{"text":"done again"}`), harnessOpts{override: "execute", permission: "full"})
 		host := withMCP(t, h, tr).host
+		var asked []decision.ApprovalPayload
+		h.onDecision(func(d decision.Decision) *decision.Resolution {
+			var p decision.ApprovalPayload
+			json.Unmarshal(d.Payload, &p)
+			asked = append(asked, p)
+			return &decision.Resolution{Outcome: decision.Rejected}
+		})
 		h.send("change", mode.FollowUpInput{})
+		// Even with full access, the changed tool's call asks, showing the change; declined,
+		// the model reads why the tool did not run.
+		if len(asked) != 1 || !asked[0].ToolChanged || asked[0].ReasonKey != "gate.reason.mcp_changed" ||
+			!strings.Contains(asked[0].Diff, "+  \"description\": \"Echoes the text back, louder if asked.\"") || len(asked[0].Scopes) != 0 {
+			t.Fatalf("asked: %+v", asked)
+		}
 		rec := h.recorded()
 		if !slices.Contains(toolNames(rec, 0), "mcp__notes__echo") {
 			t.Fatal("echo was not offered before it changed")
@@ -289,6 +302,41 @@ func TestMCPChangedToolIsWithdrawnAndRefused(t *testing.T) {
 		}
 		lastContains(t, rec.resultsSeen(4), "echo: X")
 	})
+}
+
+// A changed tool's call shows the change; allowing it approves the change (the tool is pinned
+// anew and offered again) and runs this very call.
+func TestMCPChangedToolApprovedFromTheCall(t *testing.T) {
+	h := newHarness(t, script(
+		`{"tool_calls":[{"name":"mcp__notes__evolve","input":{}}]}`,
+		`{"tool_calls":[{"name":"mcp__notes__echo","input":{"text":"x","loud":true}}]}`,
+		`{"text":"done"}`,
+		`{"text":"next"}`), harnessOpts{override: "execute", permission: "full"})
+	host := withMCP(t, h, mcp.Stdio).host
+	var asked []decision.ApprovalPayload
+	h.onDecision(func(d decision.Decision) *decision.Resolution {
+		var p decision.ApprovalPayload
+		json.Unmarshal(d.Payload, &p)
+		asked = append(asked, p)
+		res := decision.Approval(decision.AllowOnce, "")
+		return &res
+	})
+	h.send("change", mode.FollowUpInput{})
+	if len(asked) != 1 || !asked[0].ToolChanged || !strings.Contains(asked[0].Diff, "-  \"description\"") {
+		t.Fatalf("asked: %+v", asked)
+	}
+	rec := h.recorded()
+	lastContains(t, rec.resultsSeen(2), "echo: X")
+	v, _ := host.Find("", "notes")
+	for _, tv := range v.Tools {
+		if tv.Name == "echo" && tv.State != mcp.Approved {
+			t.Fatalf("echo after the change was approved: %+v", tv)
+		}
+	}
+	h.send("again", mode.FollowUpInput{})
+	if !slices.Contains(toolNames(h.recorded(), 3), "mcp__notes__echo") {
+		t.Fatal("the re-approved tool is not offered")
+	}
 }
 
 func TestMCPCrashFailsTheCallAndTheNextRuns(t *testing.T) {

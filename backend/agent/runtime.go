@@ -374,6 +374,8 @@ type ModeView struct {
 	SessionID         string               `json:"sessionId"`
 	InteractionMode   mode.InteractionMode `json:"interactionMode"`
 	ExecutionOverride mode.Override        `json:"executionOverride"`
+	// Reason says why, when the person did not change it themselves (mode.ReasonPlanApproved).
+	Reason string `json:"reason,omitempty"`
 }
 
 func (r *Runtime) publishMode(sessionID string, p mode.Preference) {

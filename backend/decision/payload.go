@@ -34,6 +34,10 @@ type ApprovalPayload struct {
 	Change *display.Change `json:"change,omitempty"`
 	// Server names the MCP server of an MCP tool.
 	Server string `json:"server,omitempty"`
+	// ToolChanged is set when the MCP tool's definition changed since the person approved it:
+	// Diff is then the approved definition against the new one, and allowing the call approves
+	// the change (the tool is pinned anew) and runs it, once.
+	ToolChanged bool `json:"toolChanged,omitempty"`
 	// Review is set when the change is staged for review before apply: the card takes a
 	// verdict per hunk (agent/staged.go).
 	Review *StagedReview `json:"review,omitempty"`

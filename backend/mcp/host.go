@@ -104,6 +104,10 @@ func (sl *slot) state() Status {
 type Status struct {
 	State   string `json:"state"` // "stopped", "running" or "failed"
 	Problem string `json:"problem,omitempty"`
+	// Code and Args are a failure's typed error, so it is shown in words like every other
+	// error ("error." + Code, filled with Args); Problem is its detail, as the cause said it.
+	Code string         `json:"code,omitempty"`
+	Args map[string]any `json:"args,omitempty"`
 }
 
 // server is a server the host may start: one the person configured, or one an editor passed.
@@ -252,7 +256,8 @@ func (h *Host) connect(ctx context.Context, s server, workspace string) (*conn, 
 	spec.onList = func(tools []*mcp.Tool) { h.reconcile(s, tools) }
 	c, err := dial(ctx, spec)
 	if err != nil {
-		sl.set(nil, Status{State: "failed", Problem: problemOf(err)})
+		e := errs.As(err)
+		sl.set(nil, Status{State: "failed", Problem: problemOf(err), Code: string(e.Kind), Args: e.Args})
 		h.opts.Publish(EventChanged, ChangedView{ServerID: s.id, Name: s.cfg.Name})
 		return nil, err
 	}
@@ -354,6 +359,8 @@ func (h *Host) reconcile(s server, tools []*mcp.Tool) {
 type pinBook interface {
 	see(defs map[string]string) ([]store.MCPTool, error)
 	rows() ([]store.MCPTool, error)
+	// approve pins def, the listed definition the person reviewed, for the tool name.
+	approve(name, def string) error
 }
 
 type storedPins struct {
@@ -365,3 +372,6 @@ func (p storedPins) see(defs map[string]string) ([]store.MCPTool, error) {
 	return p.st.SeeMCPTools(p.id, defs)
 }
 func (p storedPins) rows() ([]store.MCPTool, error) { return p.st.MCPTools(p.id) }
+func (p storedPins) approve(name, def string) error {
+	return p.st.ApproveMCPTool(p.id, name, def)
+}

@@ -356,6 +356,18 @@ func TestAServerThatCannotStartSaysWhy(t *testing.T) {
 	if e := errs.As(err); e.Kind != ServerUnavailable || !strings.Contains(e.Args["Problem"].(string), "$API_TOKEN") {
 		t.Fatalf("a missing variable: %v", err)
 	}
+	// Enabled while the variable was set, it fails at its next start: the status carries the
+	// typed error, to be shown in words like every other error.
+	th.setenv("API_TOKEN", "t")
+	if _, err := th.Enable(context.Background(), v2.ID, th.workspace); err != nil {
+		t.Fatal(err)
+	}
+	th.setenv("API_TOKEN", "")
+	th.Offered(context.Background(), "s1", th.workspace)
+	got, _ := th.Find("", "needs-token")
+	if got.Status.State != "failed" || got.Status.Code != string(ServerUnavailable) || got.Status.Args["Server"] != "needs-token" {
+		t.Fatalf("status: %+v", got.Status)
+	}
 }
 
 func waitFor[T any](t *testing.T, what string, fn func() (T, bool)) T {
@@ -373,3 +385,64 @@ func waitFor[T any](t *testing.T, what string, fn func() (T, bool)) T {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// A server added is started once to list its tools for review, none of them pinned or offered;
+// enabling it with the tools the person saw pins those only, and one that differs waits.
+func TestAddedServerListsItsToolsForReviewBeforeAnyIsOn(t *testing.T) {
+	th := newTestHost(t)
+	v, err := th.Add(Config{Name: "notes", Transport: Stdio, Command: fixture}, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err = th.Review(context.Background(), v.ID, th.workspace); err != nil {
+		t.Fatal(err)
+	}
+	if v.Enabled || len(v.Tools) != 9 {
+		t.Fatalf("reviewed view: %+v", v)
+	}
+	reviewed := map[string]string{}
+	for _, tv := range v.Tools {
+		if tv.State != New || tv.Seen == "" || tv.Description == "" {
+			t.Errorf("a tool under review: %+v", tv)
+		}
+		reviewed[tv.Name] = tv.Seen
+	}
+	if names := offeredNames(th); len(names) != 0 {
+		t.Fatalf("offered before the server was enabled: %v", names)
+	}
+	reviewed["greet"] = `{"description":"something else"}`
+	if v, err = th.EnableReviewed(context.Background(), v.ID, th.workspace, reviewed); err != nil {
+		t.Fatal(err)
+	}
+	for _, tv := range v.Tools {
+		if want := map[bool]ToolState{true: New, false: Approved}[tv.Name == "greet"]; tv.State != want {
+			t.Errorf("%s after enable: %s, want %s", tv.Name, tv.State, want)
+		}
+	}
+}
+
+// A mistyped command is fixed in place: the server keeps its name, goes off, and its tools
+// are listed for review under the new command.
+func TestEditFixesAServersCommandInPlace(t *testing.T) {
+	th := newTestHost(t)
+	v, err := th.Add(Config{Name: "notes", Transport: Stdio, Command: fixture + "-typo"}, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := th.Review(context.Background(), v.ID, th.workspace); errs.KindOf(err) != CommandNotFound {
+		t.Fatalf("review of a mistyped command: %v", err)
+	}
+	if _, err := th.Add(Config{Name: "notes", Transport: Stdio, Command: fixture}, "test"); errs.KindOf(err) != errs.AlreadyExists {
+		t.Fatalf("adding it again: %v", err)
+	}
+	edited, err := th.Edit(context.Background(), v.ID, Config{Name: "ignored", Transport: Stdio, Command: fixture, Args: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edited.ID != v.ID || edited.Name != "notes" || edited.Command != fixture || edited.Enabled || len(edited.Tools) != 9 {
+		t.Fatalf("edited: %+v", edited)
+	}
+	if _, err := th.Edit(context.Background(), v.ID, Config{Transport: Stdio}); errs.KindOf(err) == "" {
+		t.Fatal("an empty command was accepted")
+	}
+}

@@ -47,6 +47,31 @@ func (h *Host) Add(cfg Config, source string) (ServerView, error) {
 	return h.view(row)
 }
 
+// Edit replaces what a server runs (command and arguments, or URL; environment, headers,
+// network), keeping its name, scope and transport, so a mistyped command is fixed in place. The
+// server is switched off and stopped, then started once to list its tools for review, as when it
+// was added: a server that still cannot start stays, edited and off, and the error says why.
+func (h *Host) Edit(ctx context.Context, id string, cfg Config) (ServerView, error) {
+	row, err := h.st.MCPServerByID(id)
+	if err != nil {
+		return ServerView{}, err
+	}
+	cfg.Name, cfg.Workspace, cfg.Transport = row.Name, row.Workspace, Transport(row.Transport)
+	if err := cfg.Validate(); err != nil {
+		return ServerView{}, err
+	}
+	rec := cfg.record(row.Source)
+	rec.ID = id
+	if err := h.st.EditMCPServer(rec); err != nil {
+		return ServerView{}, err
+	}
+	h.forget(id)
+	if _, err := h.changed(id); err != nil {
+		return ServerView{}, err
+	}
+	return h.Review(ctx, id, "")
+}
+
 // Find is the server named name in scope workspace ("" for a global one).
 func (h *Host) Find(workspace, name string) (ServerView, error) {
 	row, err := h.st.FindMCPServer(workspace, name)
@@ -81,20 +106,67 @@ func (h *Host) List(workspace string) ([]ServerView, error) {
 // folder), lists its tools and pins every one of them as the person's approval, then switches
 // the server on. The server is stopped again: sessions start their own.
 func (h *Host) Enable(ctx context.Context, id, probeWorkspace string) (ServerView, error) {
-	row, err := h.st.MCPServerByID(id)
+	return h.EnableReviewed(ctx, id, probeWorkspace, nil)
+}
+
+// EnableReviewed is Enable pinning only what the person reviewed: reviewed maps each tool they
+// saw to the definition they saw (ToolView.Seen). A tool listed now with another definition, or
+// not reviewed at all, is recorded but not pinned: it waits, off, for its own approval. A nil
+// reviewed pins every listed tool.
+func (h *Host) EnableReviewed(ctx context.Context, id, probeWorkspace string, reviewed map[string]string) (ServerView, error) {
+	defs, err := h.probe(ctx, id, probeWorkspace)
 	if err != nil {
 		return ServerView{}, err
+	}
+	pinned := defs
+	if reviewed != nil {
+		pinned = map[string]string{}
+		for name, def := range defs {
+			if reviewed[name] == def {
+				pinned[name] = def
+			}
+		}
+	}
+	if err := h.st.EnableMCPServer(id, pinned); err != nil {
+		return ServerView{}, err
+	}
+	if len(pinned) < len(defs) {
+		if _, err := h.st.SeeMCPTools(id, defs); err != nil {
+			return ServerView{}, err
+		}
+	}
+	return h.changed(id)
+}
+
+// Review starts a server that is off and lists its tools for the person to review, pinning
+// none: each is listed as new until the server is enabled with it (EnableReviewed).
+func (h *Host) Review(ctx context.Context, id, probeWorkspace string) (ServerView, error) {
+	defs, err := h.probe(ctx, id, probeWorkspace)
+	if err != nil {
+		return ServerView{}, err
+	}
+	if _, err := h.st.SeeMCPTools(id, defs); err != nil {
+		return ServerView{}, err
+	}
+	return h.changed(id)
+}
+
+// probe starts a server once, away from any session, and reads its listing.
+func (h *Host) probe(ctx context.Context, id, probeWorkspace string) (map[string]string, error) {
+	row, err := h.st.MCPServerByID(id)
+	if err != nil {
+		return nil, err
 	}
 	s := h.stored(row)
 	ws, cleanup, err := probeFolder(workspaceOf(s, probeWorkspace))
 	if err != nil {
-		return ServerView{}, err
+		return nil, err
 	}
 	defer cleanup()
 	h.forget(id)
 	c, err := dial(ctx, h.spec(s.cfg, ws))
 	if err != nil {
-		return ServerView{}, err
+		return nil, err
 	}
 	defs := map[string]string{}
 	for _, t := range c.tools() {
@@ -103,10 +175,7 @@ func (h *Host) Enable(ctx context.Context, id, probeWorkspace string) (ServerVie
 		}
 	}
 	c.close()
-	if err := h.st.EnableMCPServer(id, defs); err != nil {
-		return ServerView{}, err
-	}
-	return h.changed(id)
+	return defs, nil
 }
 
 // probeFolder is the folder a server is started in to be enabled: the one given, or a fresh

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"agentdesk/backend/errs"
 	"agentdesk/backend/store"
 )
 
@@ -68,6 +69,19 @@ func (p *memPins) rows() ([]store.MCPTool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.list(), nil
+}
+
+func (p *memPins) approve(name, def string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t, ok := p.tools[name]
+	if !ok || t.Seen == "" || t.Seen != def {
+		return errs.New(errs.NotFound, "ID", name)
+	}
+	now := time.Now().UTC()
+	t.Pinned, t.ApprovedAt, t.Disabled = def, &now, false
+	p.tools[name] = t
+	return nil
 }
 
 func (p *memPins) list() []store.MCPTool {

@@ -10,6 +10,7 @@ type Store interface {
 	FindMCPServer(workspace, name string) (store.MCPServer, error)
 	MCPServerByID(id string) (store.MCPServer, error)
 	DeleteMCPServer(id string) error
+	EditMCPServer(srv store.MCPServer) error
 	EnableMCPServer(id string, defs map[string]string) error
 	DisableMCPServer(id string) error
 	MCPTools(serverID string) ([]store.MCPTool, error)

@@ -56,7 +56,47 @@ type Tool struct {
 	name      string
 	model     string
 	def       Def
-	state     ToolState
+	// listed is the definition the server lists now (def is the approved one, when it has one).
+	listed Def
+	state  ToolState
+}
+
+var _ tool.ChangedServed = (*Tool)(nil)
+
+// Change is the approved definition against the listed one, line by line, when the tool
+// changed since the person approved it; "" otherwise.
+func (t *Tool) Change() string {
+	if t.state != Changed {
+		return ""
+	}
+	var b strings.Builder
+	for i, l := range diffLines(t.def.pretty(), t.listed.pretty()) {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l.Op + l.Text)
+	}
+	return b.String()
+}
+
+// ApproveChange pins the listed definition, exactly the one the change showed: the call runs
+// with it, and the tool is offered again. A definition that changed again meanwhile is not
+// pinned (NOT_FOUND).
+func (t *Tool) ApproveChange() error {
+	if t.state != Changed {
+		return nil
+	}
+	if err := t.srv.pins.approve(t.name, t.listed.canonical()); err != nil {
+		return err
+	}
+	t.def, t.state = t.listed, Approved
+	t.host.opts.Publish(EventChanged, ChangedView{ServerID: t.srv.id, Name: t.srv.cfg.Name})
+	return nil
+}
+
+// ChangeRefusal is the error of a call whose change the person did not approve.
+func (t *Tool) ChangeRefusal() error {
+	return errs.New(ToolChanged, "Server", t.srv.cfg.Name, "Tool", t.name)
 }
 
 // Server is the name of the tool's server.
@@ -93,9 +133,12 @@ func (t *Tool) Schema() json.RawMessage {
 }
 
 // Describe checks the input against the pinned schema and says what the call is for the gate.
+// A changed tool is described too: its call asks the person to approve the change (Change).
 func (t *Tool) Describe(input json.RawMessage) (tool.Call, error) {
-	if err := refusal(t); err != nil {
-		return tool.Call{}, err
+	if t.state != Changed {
+		if err := refusal(t); err != nil {
+			return tool.Call{}, err
+		}
 	}
 	args, err := t.arguments(input)
 	if err != nil {
@@ -127,6 +170,11 @@ func (t *Tool) arguments(input json.RawMessage) (map[string]any, error) {
 // library cannot read it (then the server validates alone).
 func (t *Tool) resolvedSchema() *jsonschema.Resolved {
 	var s jsonschema.Schema
+	if t.state == Changed {
+		// The call asks the person to approve the change first; it is checked against the new
+		// schema once they have (Run), not against either one before.
+		return nil
+	}
 	if json.Unmarshal(t.def.InputSchema, &s) != nil {
 		return nil
 	}
@@ -252,7 +300,7 @@ func (h *Host) toolsOf(s server, workspace string, c *conn) ([]*Tool, error) {
 		}
 		row, hasRow := byName[lt.Name]
 		t := &Tool{host: h, srv: s, workspace: workspace, name: lt.Name, model: ModelName(s.cfg.Name, lt.Name),
-			def: listed, state: stateOf(row, hasRow, listed.canonical())}
+			def: listed, listed: listed, state: stateOf(row, hasRow, listed.canonical())}
 		if pinned, ok := parseDef(row.Pinned); ok && t.state != New {
 			t.def = pinned
 		}
@@ -334,7 +382,7 @@ func (h *Host) Lookup(ctx context.Context, sessionID, workspace, name string) (t
 	}
 	for _, t := range tools {
 		if t.model == name {
-			return t, nil
+			return h.fresh(ctx, t), nil
 		}
 	}
 	for server, err := range failed {
@@ -343,6 +391,26 @@ func (h *Host) Lookup(ctx context.Context, sessionID, workspace, name string) (t
 		}
 	}
 	return nil, nil
+}
+
+// fresh is t as the server lists it right now: a server that changed the tool without saying
+// so yet is caught before the person is asked about the call, so the question shows the change.
+// Should the listing fail, t stays as it was (the call's own listing reports the failure).
+func (h *Host) fresh(ctx context.Context, t *Tool) *Tool {
+	c, err := h.connect(ctx, t.srv, t.workspace)
+	if err != nil || c.list(ctx) != nil {
+		return t
+	}
+	tools, err := h.toolsOf(t.srv, t.workspace, c)
+	if err != nil {
+		return t
+	}
+	for _, now := range tools {
+		if now.name == t.name {
+			return now
+		}
+	}
+	return t
 }
 
 // resultText is a call's result as the model reads it: the text parts in order, other content

@@ -6,7 +6,13 @@ package mode
 type ModeSetPayload struct {
 	InteractionMode   string `json:"interaction_mode"`
 	ExecutionOverride string `json:"execution_override,omitempty"`
+	// Reason says why the mode changed when the person did not change it themselves:
+	// ReasonPlanApproved, an approved plan's exit back to the mode before Plan.
+	Reason string `json:"reason,omitempty"`
 }
+
+// ReasonPlanApproved marks the mode change an approved plan makes (R-PLAN-2).
+const ReasonPlanApproved = "plan_approved"
 
 // State is the mode in force after folding a log.
 type State struct {

@@ -123,7 +123,24 @@ func keyMissing(provider string) error {
 }
 
 func keyringFailure(provider string, err error, key string) error {
-	return errs.New(llm.KeyringFailed, "Provider", provider, "Detail", llm.Redact(err.Error(), key))
+	detail := llm.Redact(err.Error(), key)
+	if noKeyringService(detail) {
+		return errs.New(llm.KeyringMissing, "Provider", provider, "Env", keyEnv[provider], "Detail", detail)
+	}
+	return errs.New(llm.KeyringFailed, "Provider", provider, "Detail", detail)
+}
+
+// noKeyringService reports a keyring error that means no keyring runs here at all: no D-Bus
+// session to reach one (`exec: "dbus-launch": executable file not found`, no bus address), or
+// no Secret Service on it (org.freedesktop.secrets not provided).
+func noKeyringService(detail string) bool {
+	d := strings.ToLower(detail)
+	for _, sign := range []string{"dbus-launch", "org.freedesktop.secrets", "dbus_session_bus_address", "serviceunknown", "autolaunch", "secret service"} {
+		if strings.Contains(d, sign) {
+			return true
+		}
+	}
+	return false
 }
 
 // isLoopback reports whether base points at this machine, where a local model server needs no key.

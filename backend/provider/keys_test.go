@@ -61,10 +61,25 @@ func TestBrokenKeyringMeansNoKey(t *testing.T) {
 		t.Fatalf("New: %v", err)
 	}
 	err := SaveKey(KindAnthropic, "sk-secret-value")
-	if errs.KindOf(err) != KeyringFailed || strings.Contains(err.Error(), "sk-secret-value") {
+	if errs.KindOf(err) != KeyringMissing || strings.Contains(err.Error(), "sk-secret-value") {
 		t.Fatalf("SaveKey: %v", err)
 	}
-	if errs.KindOf(DeleteKey(KindAnthropic)) != KeyringFailed {
-		t.Fatal("DeleteKey should report the broken keyring")
+	if errs.KindOf(DeleteKey(KindAnthropic)) != KeyringMissing {
+		t.Fatal("DeleteKey should report the missing keyring")
+	}
+}
+
+// No D-Bus session to reach a keyring through is KEYRING_MISSING, naming the variable the key
+// may be set in instead; a keyring that is there but refuses stays KEYRING_UNAVAILABLE.
+func TestNoKeyringServiceIsTyped(t *testing.T) {
+	t.Cleanup(keyring.MockInit)
+	keyring.MockInitWithError(errors.New(`exec: "dbus-launch": executable file not found in $PATH`))
+	e := errs.As(SaveKey(KindOpenAI, "sk-x"))
+	if e.Kind != KeyringMissing || e.Args["Env"] != "OPENAI_API_KEY" || e.Args["Provider"] != KindOpenAI {
+		t.Fatalf("no D-Bus: %+v", e)
+	}
+	keyring.MockInitWithError(errors.New("the collection is locked"))
+	if kind := errs.KindOf(SaveKey(KindOpenAI, "sk-x")); kind != KeyringFailed {
+		t.Fatalf("a locked keyring: %s", kind)
 	}
 }

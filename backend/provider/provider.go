@@ -52,6 +52,7 @@ const (
 	ScriptInvalid   = llm.ScriptInvalid
 	RecordFailed    = llm.RecordFailed
 	KeyringFailed   = llm.KeyringFailed
+	KeyringMissing  = llm.KeyringMissing
 	ContextOverflow = llm.ContextOverflow
 )
 

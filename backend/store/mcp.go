@@ -121,6 +121,24 @@ func (s *Store) AddMCPServer(srv MCPServer) (MCPServer, error) {
 	return row.server(), nil
 }
 
+// EditMCPServer replaces what a server runs (its command and arguments, or its URL; its
+// environment, headers and network) and switches it off: what runs now is another program, whose
+// tools the person reviews before it is on again. Its name, scope and transport stay.
+func (s *Store) EditMCPServer(srv MCPServer) error {
+	row, err := serverRow(srv)
+	if err != nil {
+		return err
+	}
+	return s.write(func(tx *gorm.DB) error {
+		res := tx.Model(&mcpServerRow{}).Where("id = ?", srv.ID).Updates(map[string]any{"command": row.Command, "args": row.Args,
+			"env": row.Env, "url": row.URL, "headers": row.Headers, "network": row.Network, "enabled": false})
+		if res.Error == nil && res.RowsAffected == 0 {
+			return errs.New(errs.NotFound, "ID", srv.ID)
+		}
+		return res.Error
+	})
+}
+
 // MCPServers lists every configured server, global ones first, then by workspace and name.
 func (s *Store) MCPServers() ([]MCPServer, error) {
 	var rows []mcpServerRow

@@ -134,7 +134,14 @@ func (s *Store) LeavePlan(id string) (mode.Preference, error) {
 			return err
 		}
 		prev = eventlog.LastNonPlan(log)
-		return setPreference(tx, id, prev)
+		if err := updateSession(tx, id, map[string]any{
+			"interaction_mode": string(prev.Interaction), "execution_override": string(prev.Override)}); err != nil {
+			return err
+		}
+		set := eventlog.NewModeSet(prev)
+		set.Reason = mode.ReasonPlanApproved
+		_, err = appendEvent(tx, id, set)
+		return err
 	})
 	return prev, err
 }

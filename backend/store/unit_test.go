@@ -259,6 +259,11 @@ func TestLeavePlanReturnsToTheLastPreferenceThatWasNotPlan(t *testing.T) {
 	if st, _ := s.ModeInForce(a.ID); st.Preference != debug {
 		t.Fatalf("in force %+v", st.Preference)
 	}
+	// The log says why the mode changed, so the transcript can tell the person.
+	log, _ := s.Log(a.ID)
+	if last, ok := log[len(log)-1].Payload.(eventlog.ModeSet); !ok || last.Reason != mode.ReasonPlanApproved || last.ExecutionOverride != "debug" {
+		t.Fatalf("last entry: %+v", log[len(log)-1].Payload)
+	}
 }
 
 // Migration 7 moves each queue from its JSON column into rows, in order, verbatim; what it cannot

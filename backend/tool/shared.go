@@ -82,6 +82,20 @@ type Served interface {
 	ReadOnlyHint() bool
 }
 
+// ChangedServed is a served tool whose definition may have changed since the person approved
+// it. A call of a changed tool asks the person, showing the change, before it may run.
+type ChangedServed interface {
+	Served
+	// Change is the approved definition against the one listed now, one line each prefixed
+	// "-" (only in the approved one), "+" (only in the new one) or " "; "" when unchanged.
+	Change() string
+	// ApproveChange pins the listed definition as the person's approval: the call then runs,
+	// and the tool is offered again.
+	ApproveChange() error
+	// ChangeRefusal is the error of a call the person did not approve the change for.
+	ChangeRefusal() error
+}
+
 // ServedTools are the MCP servers' tools of a session (backend/mcp.Host).
 type ServedTools interface {
 	// Offered lists the tools a session in workspace may be offered: enabled and approved.

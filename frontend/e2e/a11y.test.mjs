@@ -287,7 +287,10 @@ test("Settings with an MCP server, a rule and an external agent, the full-access
     { text: 'The check passed.' },
     { text: 'spare' },
   ]);
-  await api('MCP.Add', { name: 'notes', transport: 'stdio', command: fixture });
+  // Added, a server lists its tools for review; a second one stays under review, so both are audited.
+  const added = await api('MCP.Add', { name: 'notes', transport: 'stdio', command: fixture });
+  await api('MCP.Enable', { id: added.id, tools: Object.fromEntries(added.tools.map((t) => [t.name, t.seen])) });
+  await api('MCP.Add', { name: 'notes-review', transport: 'stdio', command: fixture });
   // The server's own form (an elicitation), waiting in the composer.
   const greeting = await api('Sessions.Create', { workspace: ui.server.workspace, interactionMode: 'smart', executionOverride: 'execute', permissionMode: 'auto' });
   await gotoSession(greeting.id);
@@ -318,7 +321,7 @@ test("Settings with an MCP server, a rule and an external agent, the full-access
       async () => {
         await byId('nav-settings').click();
         await byId('permissions-section').waitFor();
-        await byId('mcp-server').waitFor();
+        await byId('mcp-server').first().waitFor();
         await byId('mcp-tool').first().waitFor();
         await byId('rule-item').waitFor();
         await byId('external-agent-remove').waitFor();

@@ -107,6 +107,8 @@ test('Smart · Plan: the plan review morphs the composer; Approve leaves plan mo
   await page.waitForFunction(() => document.querySelector('[data-testid="mode-selector"]')?.textContent !== 'Smart · Plan');
   const modes = await page.locator('[data-testid="mode-change"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-override')));
   assert.notEqual(modes.at(-1), 'plan', `the last mode change should leave plan: ${modes}`);
+  // …and says why: the approved plan took it back.
+  assert.match(await page.locator('[data-testid="mode-change"]').last().textContent(), /^Plan approved: back to /);
   const session = (await api('Sessions.List')).sessions[0];
   assert.notEqual(session.executionOverride, 'plan');
   await shot('04-plan-approved');
@@ -226,6 +228,17 @@ test('new tasks: Full access in the draft never writes the default; a new defaul
   await byId('permission-option-full').click();
   await byId('full-access-confirm').waitFor();
   await shot('11-full-access-confirm');
+  // However narrow the window, the confirmation never covers the model label.
+  for (const width of [1280, 900, 720, 600, 520]) {
+    await page.setViewportSize({ width, height: 800 });
+    await settle(page);
+    const box = await byId('full-access-confirm').boundingBox();
+    const label = await page.locator('.model-label').first().boundingBox();
+    const apart = box.x + box.width <= label.x || label.x + label.width <= box.x || box.y >= label.y + label.height || label.y >= box.y + box.height;
+    assert.ok(apart, `at ${width}px the confirmation ${JSON.stringify(box)} overlaps the model label ${JSON.stringify(label)}`);
+  }
+  await shot('11b-full-access-confirm-narrow');
+  await page.setViewportSize({ width: 1280, height: 800 });
   await byId('full-access-confirm-button').click();
   assert.equal(await byId('permission-label').textContent(), 'Full access');
   assert.equal(await byId('permission-picker').getAttribute('data-source'), 'draft');

@@ -69,15 +69,21 @@ for (const [transport, serverConfig] of Object.entries(servers)) {
           { text: 'Greeted you through the MCP server.' },
           { text: 'Updating the server.', tool_calls: [{ name: 'mcp__notes__evolve', input: {} }] },
           { text: 'The server changed its echo tool.' },
+          { text: 'Echoing loudly.', tool_calls: [{ name: 'mcp__notes__echo', input: { text: 'hi', loud: true } }] },
+          { text: 'Echoed with the new definition.' },
         ],
       }),
     );
     const srv = await startServer(['--data-dir', join(dir, 'data'), '--provider', 'scripted', '--script', script], { env: { HOME: dir } });
     const api = apiOf(srv);
+    // Adding lists the tools for review, none on; enabling pins the ones reviewed.
     const added = await api('MCP.Add', await serverConfig(dir));
-    assert.equal(added.enabled, true);
+    assert.equal(added.enabled, false);
     assert.equal(added.transport, transport);
-    assert.ok(added.tools.some((t) => t.name === 'greet' && t.state === 'approved'), JSON.stringify(added.tools));
+    assert.ok(added.tools.length >= 9 && added.tools.every((t) => t.state === 'new' && t.seen), JSON.stringify(added.tools));
+    const enabled = await api('MCP.Enable', { id: added.id, tools: Object.fromEntries(added.tools.map((t) => [t.name, t.seen])) });
+    assert.equal(enabled.enabled, true);
+    assert.ok(enabled.tools.every((t) => t.state === 'approved'), JSON.stringify(enabled.tools));
 
     const workspace = mkdtempSync(join(dir, 'ws-'));
     const s = await api('Sessions.Create', { workspace, interactionMode: 'smart', executionOverride: 'execute', permissionMode: 'ask' });
@@ -130,8 +136,20 @@ for (const [transport, serverConfig] of Object.entries(servers)) {
     assert.match(diff, /\+.*"loud"/);
     await echo.scrollIntoViewIfNeeded();
     await shot(`${transport}-04-changed`);
-    await echo.getByTestId('mcp-tool-approve').click();
-    await page.waitForFunction(() => document.querySelector('[data-testid="mcp-tool"][data-tool="echo"]')?.getAttribute('data-state') === 'approved');
+
+    // The next call of the changed tool shows the change and approves it from the composer.
+    await page.goto(`${srv.base}/?token=${srv.token}`);
+    await page.locator(`[data-testid="session-item"][data-session-id="${s.id}"] [data-testid="session-select"]`).click();
+    await byId('composer-input').fill('Echo it');
+    await byId('composer-input').press('Enter');
+    await byId('composer-mode-approval').waitFor();
+    await byId('approval-tool-changed').waitFor();
+    assert.match(await byId('approval-diff').textContent(), /\+  "description": "Echoes the text back, louder if asked\."/);
+    assert.equal(await byId('approval-allow-session').count(), 0);
+    await shot(`${transport}-05-changed-call`);
+    await byId('approval-approve-change').click();
+    await byId('msg-assistant').getByText('Echoed with the new definition.').waitFor();
+    await page.locator('[data-testid="tool-card"][data-tool="mcp__notes__echo"]').getByText('echo: HI').waitFor({ state: 'attached' });
     const after = await api('MCP.List', {});
     const listed = after.find((v) => v.name === 'notes').tools.find((t) => t.name === 'echo');
     assert.equal(listed.state, 'approved', JSON.stringify(listed));

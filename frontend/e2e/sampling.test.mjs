@@ -72,7 +72,9 @@ before(async () => {
   );
   srv = await startServer(['--data-dir', join(dir, 'data'), '--provider', 'scripted', '--script', script], { env: { HOME: dir } });
   api = apiOf(srv);
-  const added = await api('MCP.Add', { name: 'everything', transport: 'stdio', command: 'node', args: [everything, 'stdio'] });
+  // Added, the server lists its tools for review; enabled with them, they are pinned.
+  const listed = await api('MCP.Add', { name: 'everything', transport: 'stdio', command: 'node', args: [everything, 'stdio'] });
+  const added = await api('MCP.Enable', { id: listed.id, tools: Object.fromEntries(listed.tools.map((t) => [t.name, t.seen])) });
   assert.equal(added.enabled, true, JSON.stringify(added));
   // The tool is offered only to a client that can sample: its presence says AgentDesk announced it.
   const tool = added.tools.find((t) => t.name === 'trigger-sampling-request');

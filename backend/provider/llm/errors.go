@@ -26,6 +26,10 @@ const (
 	RecordFailed errs.Kind = "RECORD_FAILED"
 	// KeyringFailed: the OS keyring refused to store or delete a key. Args: Provider, Detail.
 	KeyringFailed errs.Kind = "KEYRING_UNAVAILABLE"
+	// KeyringMissing: no keyring service runs on this system (no Secret Service on a D-Bus
+	// session, as on a bare Linux desktop or a server), so no key can be kept there. Args:
+	// Provider, Env (the variable the key may be set in instead), Detail.
+	KeyringMissing errs.Kind = "KEYRING_MISSING"
 	// ContextOverflow: the model refused the request as longer than its context window; the
 	// runtime summarises the conversation and tries once more. Args: Provider, Message.
 	ContextOverflow errs.Kind = "PROVIDER_CONTEXT_OVERFLOW"
@@ -34,7 +38,7 @@ const (
 // ErrorKinds lists every kind above, for tests that check each has a message in every locale.
 var ErrorKinds = []errs.Kind{
 	KeyMissing, HTTPFailed, StreamFailed, Unreachable, ScriptExhausted, ScriptInvalid,
-	RecordFailed, KeyringFailed, ContextOverflow,
+	RecordFailed, KeyringFailed, KeyringMissing, ContextOverflow,
 }
 
 // Redact removes secret from s, so a vendor or transport message that echoes the API key never

@@ -45,6 +45,7 @@ export function createApi(getTransport = transport) {
       onChanged: (cb: (changed: SessionsChanged) => void) =>
         on('sessions.changed')((c) => cb({ sessions: c?.sessions ?? [], removed: c?.removed ?? [] })),
       onMode: on('session.mode'),
+      onPermission: on('session.permission'),
       onAgentStatus: on('agent.status'),
       onState: on('session.state'),
     },

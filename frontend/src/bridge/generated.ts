@@ -127,6 +127,12 @@ export interface ApprovalPayload {
   /** Server names the MCP server of an MCP tool. */
   server?: string;
   /**
+   * ToolChanged is set when the MCP tool's definition changed since the person approved it:
+   * Diff is then the approved definition against the new one, and allowing the call approves
+   * the change (the tool is pinned anew) and runs it, once.
+   */
+  toolChanged?: boolean;
+  /**
    * Review is set when the change is staged for review before apply: the card takes a
    * verdict per hunk (agent/staged.go).
    */
@@ -589,6 +595,13 @@ export interface Item {
   interactionMode?: InteractionMode;
   executionOverride?: Override;
   /**
+   * ModeReason says why a mode item's change happened, when the person did not make it
+   * (mode.ReasonPlanApproved: an approved plan's exit).
+   */
+  modeReason?: string;
+  /** PermissionMode is a permission item's new permission mode (ask, auto, full). */
+  permissionMode?: string;
+  /**
    * Seq is the number of the log entry the item starts at; LogType names the type of an entry
    * that could not be read (type "unreadable").
    */
@@ -658,6 +671,23 @@ export interface MCPApproveRequest {
   id: string;
   tool: string;
   seen: string;
+}
+
+/** MCPEditRequest replaces what a server runs; its name, scope and transport stay. */
+export interface MCPEditRequest {
+  id: string;
+  config: Config;
+}
+
+/**
+ * MCPEnableRequest switches a server on. Tools, when given, are the tools the person reviewed,
+ * each with the definition they saw (ToolView.Seen): only those are pinned, and a tool the
+ * server now lists differently waits for its own approval. Without Tools every listed tool is
+ * pinned as it is now.
+ */
+export interface MCPEnableRequest {
+  id: string;
+  tools?: Record<string, string>;
 }
 
 /** MCPImportRequest imports the servers the person confirmed from a workspace's .mcp.json. */
@@ -746,6 +776,8 @@ export interface ModeView {
   sessionId: string;
   interactionMode: InteractionMode;
   executionOverride: Override;
+  /** Reason says why, when the person did not change it themselves (mode.ReasonPlanApproved). */
+  reason?: string;
 }
 
 /** NamesRequest is a list of environment variable names. */
@@ -770,6 +802,12 @@ export type Override = '' | 'execute' | 'plan' | 'analyze' | 'debug' | 'verified
 
 /** PermissionMode is how much the agent may do without asking (R-GATE-3). */
 export type PermissionMode = 'ask' | 'auto' | 'full';
+
+/** PermissionView is the payload of session.permission. */
+export interface PermissionView {
+  sessionId: string;
+  permissionMode: string;
+}
 
 /** PickedFolder is the folder the person chose in the native dialog; "" when they cancelled. */
 export interface PickedFolder {
@@ -1236,6 +1274,12 @@ export interface Status {
   /** "stopped", "running" or "failed" */
   state: string;
   problem?: string;
+  /**
+   * Code and Args are a failure's typed error, so it is shown in words like every other
+   * error ("error." + Code, filled with Args); Problem is its detail, as the cause said it.
+   */
+  code?: string;
+  args?: Record<string, unknown>;
 }
 
 /** Support is what the running kernel offers, for the doctor and for Command. */
@@ -1499,8 +1543,9 @@ export interface Methods {
    */
   'Folders.Recent': { req: void; res: RecentFolders };
   /**
-   * Add stores a server and enables it, which starts it once to pin its tools. A server that
-   * cannot start stays in the list, switched off, and the error says why.
+   * Add stores a server, switched off, and starts it once to list its tools for the person to
+   * review: none is pinned or offered until they enable the server with the tools they saw. A
+   * server that cannot start stays in the list, switched off, and the error says why.
    */
   'MCP.Add': { req: Config; res: ServerView };
   /** AddRule adds a rule on MCP tools; it is listed with the other rules in Settings. */
@@ -1509,8 +1554,13 @@ export interface Methods {
   'MCP.Approve': { req: MCPApproveRequest; res: ServerView };
   /** Disable switches a server off and stops it. */
   'MCP.Disable': { req: MCPServerRef; res: ServerView };
-  /** Enable switches a server on and pins the tools it lists now as the person's approval. */
-  'MCP.Enable': { req: MCPServerRef; res: ServerView };
+  /**
+   * Edit fixes a server's command (or URL) in place: the server is switched off and started once
+   * to list its tools for review, as when it was added.
+   */
+  'MCP.Edit': { req: MCPEditRequest; res: ServerView };
+  /** Enable switches a server on and pins its tools as the person's approval. */
+  'MCP.Enable': { req: MCPEnableRequest; res: ServerView };
   /** Import adds and enables the servers the person confirmed from the workspace's .mcp.json. */
   'MCP.Import': { req: MCPImportRequest; res: MCPImportView[] | null };
   /** List shows the servers with their status and tools. */
@@ -1640,6 +1690,7 @@ export interface Events {
   'session.compacted': CompactedView;
   'session.failed': SessionFailed;
   'session.mode': ModeView;
+  'session.permission': PermissionView;
   'session.state': SessionState;
   'sessions.changed': SessionsChanged;
   'settings.changed': SettingsView;

@@ -131,9 +131,12 @@ export function createSettingsApi(getTransport = transport) {
     },
     mcp: {
       list: (workspace = '') => call('MCP.List', { workspace }).then((r) => r ?? []),
-      /** Adds and enables (which starts the server once to pin its tools). */
+      /** Adds a server, switched off, and starts it once to list its tools for review (none is pinned). */
       add: (config: McpConfig) => call('MCP.Add', config),
-      enable: (id: string) => call('MCP.Enable', { id }),
+      /** Switches a server on, pinning the tools the person reviewed (name → the definition seen); all listed without. */
+      enable: (id: string, tools?: Record<string, string>) => call('MCP.Enable', tools ? { id, tools } : { id }),
+      /** Replaces what a server runs (command and arguments, or URL) in place; it goes off and lists its tools for review. */
+      edit: (id: string, config: McpConfig) => call('MCP.Edit', { id, config }),
       disable: (id: string) => call('MCP.Disable', { id }),
       remove: (id: string) => call('MCP.Remove', { id }).then(() => undefined),
       approve: (id: string, tool: string, seen: string) => call('MCP.Approve', { id, tool, seen }),

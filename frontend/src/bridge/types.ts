@@ -169,6 +169,14 @@ export interface ModeItem {
   turnId: string;
   interactionMode: Interaction;
   executionOverride: Override;
+  /** Why, when the person did not change it themselves: 'plan_approved' (an approved plan's exit). */
+  reason?: string;
+}
+/** A change of the session's permission mode (ask, auto, full), where it happened. */
+export interface PermissionItem {
+  type: 'permission';
+  turnId: string;
+  permissionMode: string;
 }
 export interface ClearedItem {
   type: 'cleared';
@@ -228,6 +236,7 @@ export type Item = { /** The log entry a stored item starts at; absent on one on
   | ToolItem
   | DirectItem
   | ModeItem
+  | PermissionItem
   | ClearedItem
   | UnreadableItem
   | CheckpointItem

@@ -34,6 +34,15 @@ function renderItems(items: Item[], actions: CheckpointActions) {
 const spies = () => ({ restore: vi.fn(), review: vi.fn(), openSession: vi.fn() });
 
 describe('checkpoints in the transcript', () => {
+  it('offers no Restore… before a Chat turn, which ran no tool', () => {
+    const items = live([mark({ reason: 'turn', checkpointId: 1, files: 3 }), mark({ reason: 'turn', turnId: 't2', checkpointId: 2, files: 3 })]);
+    renderItems(items, { ...spies(), restorable: (turnId) => turnId !== 't2' });
+    const markers = screen.getAllByTestId('checkpoint-marker');
+    expect(markers).toHaveLength(2);
+    expect(screen.getAllByTestId('checkpoint-restore')).toHaveLength(1);
+    expect(markers[1]!.querySelector('[data-testid="checkpoint-restore"]')).toBeNull();
+  });
+
   it('shows the checkpoint before a turn, what each call changed and the turn’s changes; a snapshot before a call shows nothing', async () => {
     const items = live([
       mark({ reason: 'turn', checkpointId: 1, files: 3 }),

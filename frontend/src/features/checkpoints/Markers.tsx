@@ -45,7 +45,7 @@ export function CheckpointMarker({ item }: { item: CheckpointItem }) {
         <div className="ckpt-mark" data-testid="checkpoint-marker" data-checkpoint={c.checkpointId} data-reason="turn">
           <span className="ckpt-mark__dot" aria-hidden="true" />
           <span>{t('checkpoint.beforeTurn')}</span>
-          {actions && c.checkpointId && (
+          {actions && c.checkpointId && (actions.restorable?.(item.turnId) ?? true) && (
             <button type="button" className="link-btn" data-testid="checkpoint-restore" onClick={() => actions.restore(c.checkpointId!)}>
               {t('checkpoint.restoreEllipsis')}
             </button>

@@ -1,12 +1,25 @@
 import { Suspense, useEffect, useId, useState } from 'react';
 import { RESTORE_SCOPES, type Api, type RestorePreview, type RestoreScope, type Session } from '../../bridge';
 import { useI18n } from '../../i18n/I18nProvider';
+import type { TFunction } from '../../i18n/translate';
 import { ErrorNotice } from '../../ui/ErrorNotice';
 import { Spinner } from '../../ui/Spinner';
 import { LazyDiffView } from '../diff/change';
 import { fullDateTime } from '../sessions/formatTime';
 import { PaneHead } from './PaneHead';
 import './checkpoints.css';
+
+/**
+ * The pane's title, by what the restore does and when its checkpoint was taken, never by the
+ * checkpoint's number (which the person never saw): undoing a restore or a revert says so.
+ */
+export function restoreTitle(t: TFunction, p: RestorePreview | null, lang: string): string {
+  if (!p) return t('checkpoint.restore.titlePending');
+  const when = fullDateTime(p.checkpoint.createdAt, lang);
+  if (p.checkpoint.reason === 'before_restore') return t('checkpoint.restore.titleUndoRestore', { When: when });
+  if (p.checkpoint.reason === 'before_review') return t('checkpoint.restore.titleUndoReview', { When: when });
+  return t('checkpoint.restore.title', { When: when });
+}
 
 type Load = { status: 'loading' } | { status: 'ready'; preview: RestorePreview } | { status: 'error'; error: unknown };
 
@@ -72,7 +85,7 @@ export function RestoreView({
     <section className="review-pane" data-testid="restore-view" data-checkpoint={checkpointId} aria-labelledby="restore-title">
       <PaneHead
         titleId="restore-title"
-        title={t('checkpoint.restore.title', { ID: checkpointId })}
+        title={restoreTitle(t, p, lang)}
         lead={p && fullDateTime(p.checkpoint.createdAt, lang)}
         onClose={onClose}
       />

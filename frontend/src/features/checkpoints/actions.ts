@@ -12,6 +12,8 @@ export interface CheckpointActions {
   openSession: (id: string) => void;
   /** Forks this session before log entry `before` and opens the fork (before a compaction). */
   forkBefore?: (before: number) => Promise<void>;
+  /** Whether a turn may be restored to: a Chat turn ran no tool, so there is nothing to restore. */
+  restorable?: (turnId: string) => boolean;
 }
 
 export const CheckpointActionsContext = createContext<CheckpointActions | null>(null);

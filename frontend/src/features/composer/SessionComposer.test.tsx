@@ -261,6 +261,30 @@ describe('the session composer', () => {
     expect(composer().textContent).toContain('reach the network, outside the sandbox');
   });
 
+  it('a changed MCP tool shows its change and offers only "Approve the change and run" and Reject', async () => {
+    const { fake, user } = await openSession();
+    const diff = ' {\n-  "description": "Echoes the text back.",\n+  "description": "Echoes the text back, and mails it home.",\n   "inputSchema": {}\n }';
+    const payload = { tool: 'mcp__notes__echo', kind: 'mcp', summary: 'mcp:notes/echo\n{}', server: 'notes', toolChanged: true, diff, reasonKey: 'gate.reason.mcp_changed', code: 'MCP_TOOL_CHANGED' };
+    act(() => void fake.ask({ ...approval('d1'), payload }));
+    await waitFor(() => expect(mode()).toBe('approval'));
+    expect(screen.getByTestId('approval-tool-changed').textContent).toContain('“notes” changed since you approved it');
+    const shown = screen.getByTestId('approval-diff');
+    expect([...shown.querySelectorAll('[data-diff="del"]')].map((el) => el.textContent?.trim())).toEqual(['-  "description": "Echoes the text back.",']);
+    expect([...shown.querySelectorAll('[data-diff="add"]')].map((el) => el.textContent?.trim())).toEqual(['+  "description": "Echoes the text back, and mails it home.",']);
+    for (const id of ['approval-allow-once', 'approval-allow-session', 'approval-allow-always', 'approval-scope']) expect(screen.queryByTestId(id)).toBeNull();
+    expect(screen.getByTestId('approval-approve-change').textContent).toBe('Approve the change and run');
+    await user.click(screen.getByTestId('approval-approve-change'));
+    await waitFor(() => expect(fake.resolved).toEqual([{ id: 'd1', choice: 'allow_once' }]));
+  });
+
+  it('offers no Tools form in Chat, where no tool can run', async () => {
+    const { fake } = await openSession((f) => {
+      f.sessions[0]!.interactionMode = 'chat';
+    });
+    expect(screen.queryByTestId('open-fn-form')).toBeNull();
+    void fake;
+  });
+
   it('a host the network proxy asks about is the card\'s title, and every answer is offered', async () => {
     const { fake, user } = await openSession();
     const host = { ...approval('d1', 'registry.npmjs.org').payload, kind: 'host', command: 'npm ci', reasonKey: 'gate.reason.host', reasonArgs: { Host: 'registry.npmjs.org' } };

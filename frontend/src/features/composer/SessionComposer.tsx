@@ -73,14 +73,15 @@ export function SessionComposer({
       cancelTurn: async () => {
         await live.cancel();
       },
-      openFnForm: live.openFnForm,
+      // Chat runs no tool: the Tools form is not offered there.
+      openFnForm: preference.interactionMode === 'chat' ? null : live.openFnForm,
       closeFnForm: live.closeFnForm,
       closeSetup: live.closeSetup,
       resolve: live.resolve,
       listTools: () => api.composer.tools(session.id),
       runTool: live.runTool,
     }),
-    [t, session, running, text, live, api, settings],
+    [t, session, running, text, live, api, settings, preference.interactionMode],
   );
 
   const configure = useCallback(

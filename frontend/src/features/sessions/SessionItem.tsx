@@ -183,14 +183,14 @@ function RelativeTime({ iso, lang }: { iso: string; lang: string }) {
   );
 }
 
-/** Before the title: a pulsing dot while a turn runs, a still one for news not yet seen. */
+/** Before the title: a turning ring while a turn runs, a solid dot for news not yet seen; each named, with a tooltip. */
 function StateDot({ badge }: { badge: SessionBadge }) {
   const t = useT();
   if (badge === 'running') {
-    return <span className="session-item__running" data-testid="session-running" role="img" aria-label={t('composer.sessions.running')} />;
+    return <span className="session-item__running" data-testid="session-running" role="img" aria-label={t('composer.sessions.running')} title={t('composer.sessions.running')} />;
   }
   if (badge === 'unread') {
-    return <span className="session-item__unread" data-testid="session-unread" role="img" aria-label={t('composer.sessions.unread')} />;
+    return <span className="session-item__unread" data-testid="session-unread" role="img" aria-label={t('composer.sessions.unread')} title={t('composer.sessions.unread')} />;
   }
   return null;
 }

@@ -27,13 +27,13 @@ const session = (i: number, updatedAt: string): Session => ({
   updatedAt,
 });
 
-function List({ sessions }: { sessions: Session[] }) {
+function List({ sessions, unread = [] }: { sessions: Session[]; unread?: string[] }) {
   return (
     <I18nProvider lang="en">
       <div data-testid="sessions-scroll">
         <SessionList
           sessions={sessions}
-          unread={[]}
+          unread={unread}
           selectedId="s0"
           focusId={null}
           onFocused={() => {}}
@@ -50,6 +50,16 @@ function List({ sessions }: { sessions: Session[] }) {
 afterEach(() => vi.useRealTimers());
 
 describe('the virtualized session list', () => {
+  it('marks a running session and an unread one differently, each with its own accessible name', () => {
+    render(<List sessions={[{ ...session(0, at(1000)), running: true }, session(1, at(2000))]} unread={['s1']} />);
+    const running = screen.getByRole('img', { name: 'A turn is running' });
+    const unread = screen.getByRole('img', { name: 'New since you looked' });
+    expect(running.className).toBe('session-item__running');
+    expect(unread.className).toBe('session-item__unread');
+    expect(running.getAttribute('title')).toBe('A turn is running');
+    expect(unread.getAttribute('title')).toBe('New since you looked');
+  });
+
   it('mounts only the rows in view of a long list', async () => {
     // The test viewport is 4,000 px tall and a row 40 px (src/test/setup.ts): 100 rows and the overscan, not 5,000.
     render(<List sessions={Array.from({ length: 5000 }, (_, i) => session(i, '2025-01-01T00:00:00Z'))} />);

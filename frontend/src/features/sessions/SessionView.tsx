@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Api, Session } from '../../bridge';
 import { useI18n } from '../../i18n/I18nProvider';
 import { ErrorNotice } from '../../ui/ErrorNotice';
@@ -45,8 +45,12 @@ export function SessionView({
     },
     [onSessionUpdated, onOpenSession],
   );
+  // Read when a marker renders, so the actions stay the same object while turns arrive.
+  const turns = useRef(state.transcript.turns);
+  turns.current = state.transcript.turns;
   const actions = useMemo<CheckpointActions>(
     () => ({
+      restorable: (turnId) => turns.current.find((x) => x.id === turnId)?.executionMode !== 'chat',
       restore: (checkpointId) => setPane({ kind: 'restore', checkpointId }),
       review: (turnId) => setPane({ kind: 'changes', turnId }),
       openSession: (id) => onOpenSession?.(id),
@@ -54,8 +58,8 @@ export function SessionView({
     }),
     [onOpenSession, api, session.id, forked],
   );
-  // Only the mode it was created in: nothing happened yet.
-  const empty = state.transcript.turns.length === 0 && state.transcript.items.every((i) => i.type === 'mode');
+  // Only the mode it was created in (or a permission chosen): nothing happened yet.
+  const empty = state.transcript.turns.length === 0 && state.transcript.items.every((i) => i.type === 'mode' || i.type === 'permission');
 
   return (
     <article className="session-view" data-testid="session-view" data-session-id={session.id} aria-labelledby="session-title">

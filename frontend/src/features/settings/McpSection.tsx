@@ -1,8 +1,10 @@
 import { useCallback, useId, useState, type FormEvent } from 'react';
-import type { McpConfig, McpImportItem } from '../../bridge/settingsApi';
+import type { McpConfig, McpImportItem, McpImportResult } from '../../bridge/settingsApi';
 import { useT } from '../../i18n/I18nProvider';
-import { describeError } from '../../ui/errors';
+import { BridgeError } from '../../bridge';
+import { ErrorNotice } from '../../ui/ErrorNotice';
 import { Spinner } from '../../ui/Spinner';
+import { splitCommandLine } from './commandLine';
 import { McpServerItem } from './McpServerItem';
 import { SettingsSection } from './SettingsSection';
 import { useSettingsApi } from './settingsApiContext';
@@ -10,15 +12,11 @@ import { useAction } from './useAction';
 import { useLiveLoad } from './useLiveLoad';
 import './mcp.css';
 
-/** "npx -y @scope/server --flag" as a program and its arguments (split at white space). */
-export function splitCommandLine(line: string): { command: string; args: string[] } {
-  const [command = '', ...args] = line.trim().split(/\s+/).filter(Boolean);
-  return { command, args };
-}
+export { splitCommandLine } from './commandLine';
 
 /**
- * The MCP servers (stdio and Streamable HTTP), for every workspace or one: adding one enables it,
- * which starts it once and pins its tools; a tool that changes later shows its diff here and stays
+ * The MCP servers (stdio and Streamable HTTP), for every workspace or one: adding one starts it once
+ * to list its tools for review, and enabling it pins the tools as reviewed; a tool that changes later shows its diff here and stays
  * off until approved. A workspace's .mcp.json is imported only after the person reviews it.
  */
 export function McpSection() {
@@ -32,11 +30,7 @@ export function McpSection() {
   return (
     <SettingsSection id="mcp" title={t('settings.mcp.title')} description={t('settings.mcp.description')} testId="mcp-section">
       {state.status === 'loading' && <Spinner label={t('shell.state.loading')} />}
-      {state.status === 'error' && (
-        <p className="setting-row__error" role="alert" data-testid="mcp-error">
-          {describeError(state.error, t)}
-        </p>
-      )}
+      {state.status === 'error' && <ErrorNotice error={state.error} testId="mcp-error" />}
       {state.status === 'ready' &&
         (state.value.length === 0 ? (
           <p className="setting-row__help" data-testid="mcp-empty">
@@ -107,11 +101,7 @@ function McpAddForm({ onAdded }: { onAdded: () => void }) {
         </label>
       )}
       <p className="setting-row__help">{t('settings.mcp.addHelp')}</p>
-      {add.error !== null && (
-        <p className="setting-row__error" role="alert" data-testid="mcp-add-error">
-          {describeError(add.error, t)}
-        </p>
-      )}
+      {add.error !== null && <ErrorNotice error={add.error} testId="mcp-add-error" />}
       <button type="submit" className="btn btn--primary btn--small" disabled={add.pending || !name.trim() || !target.trim()} data-testid="mcp-add-submit">
         {add.pending ? <Spinner label={t('settings.mcp.adding')} size={12} /> : t('settings.mcp.add')}
       </button>
@@ -126,7 +116,7 @@ function McpImport({ onImported }: { onImported: () => void }) {
   const [workspace, setWorkspace] = useState('');
   const [items, setItems] = useState<McpImportItem[] | null>(null);
   const [chosen, setChosen] = useState<string[]>([]);
-  const [failures, setFailures] = useState<string[]>([]);
+  const [failures, setFailures] = useState<McpImportResult[]>([]);
   const preview = useAction(async () => {
     const list = await api.mcp.preview(workspace.trim());
     setItems(list);
@@ -134,7 +124,7 @@ function McpImport({ onImported }: { onImported: () => void }) {
   });
   const confirm = useAction(async () => {
     const res = await api.mcp.import(workspace.trim(), chosen);
-    setFailures(res.filter((r) => r.error).map((r) => `${r.name}: ${r.error?.message ?? ''}`));
+    setFailures(res.filter((r) => r.error));
     setItems(null);
     onImported();
   });
@@ -151,7 +141,7 @@ function McpImport({ onImported }: { onImported: () => void }) {
           {t('settings.mcp.importReview')}
         </button>
       </div>
-      {preview.error !== null && <p className="setting-row__error" role="alert">{describeError(preview.error, t)}</p>}
+      {preview.error !== null && <ErrorNotice error={preview.error} testId="mcp-import-error" />}
       {items && items.length === 0 && <p className="setting-row__help" data-testid="mcp-import-none">{t('settings.mcp.importNone')}</p>}
       {items && items.length > 0 && (
         <ul className="mcp-import__list" data-testid="mcp-import-list">
@@ -178,7 +168,8 @@ function McpImport({ onImported }: { onImported: () => void }) {
         </button>
       )}
       {failures.map((f) => (
-        <p key={f} className="setting-row__error" role="alert">{f}</p>
+        <ErrorNotice key={f.name} title={f.name} testId="mcp-import-failure"
+          error={new BridgeError(f.error?.kind ?? 'INTERNAL', f.error?.message ?? '', f.error?.args ?? {})} />
       ))}
     </div>
   );
@@ -209,7 +200,7 @@ function McpRuleForm() {
           {t('settings.rules.effect.deny')}
         </button>
       </div>
-      {save.error !== null && <p className="setting-row__error" role="alert">{describeError(save.error, t)}</p>}
+      {save.error !== null && <ErrorNotice error={save.error} testId="mcp-rule-error" />}
     </div>
   );
 }

@@ -1,7 +1,9 @@
-import { useId, useRef, useState } from 'react';
-import type { McpServer, McpTool } from '../../bridge/settingsApi';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { BridgeError } from '../../bridge';
+import type { McpConfig, McpServer, McpTool } from '../../bridge/settingsApi';
 import { useT } from '../../i18n/I18nProvider';
-import { describeError } from '../../ui/errors';
+import { ErrorNotice } from '../../ui/ErrorNotice';
+import { splitCommandLine } from './commandLine';
 import { useSettingsApi } from './settingsApiContext';
 import { McpServerLog } from './McpServerLog';
 import { useAction } from './useAction';
@@ -23,6 +25,10 @@ export function McpServerItem({ server, onChanged }: { server: McpServer; onChan
     }
   });
   const tools = server.tools ?? [];
+  // A server that is off with tools listed: they are shown for review, and enabling it pins them as shown.
+  const reviewing = !server.enabled && tools.some((x) => x.seen);
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
   const [logOpen, setLogOpen] = useState(false);
   const logButton = useRef<HTMLButtonElement>(null);
   const logId = useId();
@@ -42,8 +48,22 @@ export function McpServerItem({ server, onChanged }: { server: McpServer; onChan
         {server.network && <span className="mcp-note is-caution">{t('settings.mcp.networkOn')}</span>}
         <span className="mcp-note" data-testid="mcp-server-status">{t(`settings.mcp.status.${server.status.state}`)}</span>
       </div>
-      <code className="mcp-server__target" title={target(server)}>{target(server)}</code>
-      {server.status.problem && <p className="setting-row__error">{server.status.problem}</p>}
+      {editing ? (
+        <McpEditForm server={server} onDone={(saved) => {
+          setEditing(false);
+          if (saved) onChanged();
+          editButton.current?.focus();
+        }} />
+      ) : (
+        <code className="mcp-server__target" title={target(server)}>{target(server)}</code>
+      )}
+      {server.status.state === 'failed' && (server.status.code || server.status.problem) && (
+        <ErrorNotice testId="mcp-server-problem"
+          error={new BridgeError(server.status.code || 'MCP_SERVER_UNAVAILABLE', server.status.code ? '' : (server.status.problem ?? ''), server.status.args ?? {})} />
+      )}
+      {reviewing && (
+        <p className="setting-row__help" data-testid="mcp-review-help">{t('settings.mcp.reviewHelp', { Count: tools.length })}</p>
+      )}
       <div className="mcp-server__actions">
         {server.enabled ? (
           <button type="button" className="btn btn--small" disabled={act.pending} onClick={() => void act.run(() => api.mcp.disable(server.id))}
@@ -51,11 +71,15 @@ export function McpServerItem({ server, onChanged }: { server: McpServer; onChan
             {t('settings.mcp.disable')}
           </button>
         ) : (
-          <button type="button" className="btn btn--small" disabled={act.pending} onClick={() => void act.run(() => api.mcp.enable(server.id))}
-            data-testid="mcp-enable">
-            {t('settings.mcp.enable')}
+          <button type="button" className={`btn btn--small${reviewing ? ' btn--primary' : ''}`} disabled={act.pending}
+            onClick={() => void act.run(() => api.mcp.enable(server.id, reviewed(tools)))} data-testid="mcp-enable">
+            {reviewing ? t('settings.mcp.enableReviewed', { Count: tools.length }) : t('settings.mcp.enable')}
           </button>
         )}
+        <button type="button" ref={editButton} className="btn btn--small" disabled={act.pending || editing} onClick={() => setEditing(true)}
+          data-testid="mcp-edit" aria-label={t('settings.mcp.editNamed', { Name: server.name })}>
+          {t('settings.mcp.edit')}
+        </button>
         <button type="button" className="btn btn--small btn--quiet-danger" disabled={act.pending}
           onClick={() => void act.run(() => api.mcp.remove(server.id))} data-testid="mcp-remove"
           aria-label={t('settings.mcp.removeNamed', { Name: server.name })}>
@@ -67,11 +91,11 @@ export function McpServerItem({ server, onChanged }: { server: McpServer; onChan
         </button>
       </div>
       {logOpen && <McpServerLog id={server.id} name={server.name} panelId={logId} onClose={closeLog} />}
-      {act.error !== null && <p className="setting-row__error" role="alert">{describeError(act.error, t)}</p>}
+      {act.error !== null && <ErrorNotice error={act.error} testId="mcp-server-error" />}
       {tools.length > 0 && (
         <ul className="mcp-tools" data-testid="mcp-tools">
           {tools.map((tool) => (
-            <McpToolRow key={tool.name} tool={tool} busy={act.pending}
+            <McpToolRow key={tool.name} tool={tool} busy={act.pending} serverOn={server.enabled}
               approve={() => void act.run(() => api.mcp.approve(server.id, tool.name, tool.seen ?? ''))}
               setOff={(off) => void act.run(() => api.mcp.setToolOff(server.id, tool.name, off))} />
           ))}
@@ -81,15 +105,55 @@ export function McpServerItem({ server, onChanged }: { server: McpServer; onChan
   );
 }
 
-function McpToolRow({ tool, busy, approve, setOff }: { tool: McpTool; busy: boolean; approve: () => void; setOff: (off: boolean) => void }) {
+/** What enabling a server pins: each tool listed, with the definition the person was shown. */
+function reviewed(tools: McpTool[]): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const x of tools) if (x.seen) out[x.name] = x.seen;
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** Fixes what a server runs in place: its command line, or its URL. */
+function McpEditForm({ server, onDone }: { server: McpServer; onDone: (saved: boolean) => void }) {
   const t = useT();
-  const waiting = tool.state === 'changed' || tool.state === 'new';
+  const api = useSettingsApi();
+  const [value, setValue] = useState(target(server));
+  const save = useAction(async () => {
+    const base: McpConfig = { name: server.name, transport: server.transport, workspace: server.workspace, env: server.env, headers: server.headers, network: server.network };
+    const config: McpConfig = { ...base, ...(server.transport === 'http' ? { url: value.trim() } : splitCommandLine(value)) };
+    await api.mcp.edit(server.id, config);
+  });
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (await save.run()) onDone(true);
+  };
+  const label = server.transport === 'http' ? t('settings.mcp.url') : t('settings.mcp.command');
+  return (
+    <form className="mcp-edit" onSubmit={(e) => void submit(e)} data-testid="mcp-edit-form">
+      <div className="mcp-add__row">
+        <input className="input mono" aria-label={label} value={value} onChange={(e) => setValue(e.target.value)} data-testid="mcp-edit-target" />
+        <button type="submit" className="btn btn--small btn--primary" disabled={save.pending || !value.trim()} data-testid="mcp-edit-save">
+          {t('settings.mcp.editSave')}
+        </button>
+        <button type="button" className="btn btn--small" disabled={save.pending} onClick={() => onDone(false)} data-testid="mcp-edit-cancel">
+          {t('settings.mcp.editCancel')}
+        </button>
+      </div>
+      <p className="setting-row__help">{t('settings.mcp.editHelp')}</p>
+      {save.error !== null && <ErrorNotice error={save.error} testId="mcp-edit-error" />}
+    </form>
+  );
+}
+
+function McpToolRow({ tool, busy, serverOn, approve, setOff }: { tool: McpTool; busy: boolean; serverOn: boolean; approve: () => void; setOff: (off: boolean) => void }) {
+  const t = useT();
+  // On a server that is off, a listed tool is under review: enabling the server approves it.
+  const waiting = serverOn && (tool.state === 'changed' || tool.state === 'new');
   return (
     <li className={`mcp-tool mcp-tool--${tool.state}`} data-testid="mcp-tool" data-tool={tool.name} data-state={tool.state}>
       <div className="mcp-tool__line">
         <code>{tool.name}</code>
         {tool.readOnly && <span className="mcp-note">{t('settings.mcp.readOnly')}</span>}
-        <span className={`mcp-note${waiting ? ' is-caution' : ''}`}>{t(`settings.mcp.state.${tool.state}`)}</span>
+        <span className={`mcp-note${waiting ? ' is-caution' : ''}`}>{t(!serverOn && tool.state === 'new' ? 'settings.mcp.state.review' : `settings.mcp.state.${tool.state}`)}</span>
         {waiting && (
           <button type="button" className="btn btn--small btn--primary" disabled={busy} onClick={approve} data-testid="mcp-tool-approve">
             {t(tool.state === 'changed' ? 'settings.mcp.approveChange' : 'settings.mcp.approveNew')}

@@ -11,6 +11,9 @@ import { callSummary, verdictView } from './verdict';
 
 const OPEN_BY_DEFAULT = 1200;
 
+/** The result of a change applied only in part, after review before apply (agent/staged.go). */
+const PARTIAL = 'tool.result.partial';
+
 /**
  * A tool call: what ran, the gate's verdict (allowed by rule, asked and how it was answered,
  * denied with the localized code), the output as it streams, and what went wrong in the person's
@@ -27,7 +30,10 @@ export function ToolCard({ item }: { item: ToolItem | DirectItem }) {
   const answered = !direct && Boolean(item.answered);
   const text = item.output ? resultText(t, item.output, item.display, item.isError) : '';
   const deniedText = !direct && item.verdict === 'deny' && !item.output ? (verdict?.text ?? '') : '';
-  const errorText = answered ? '' : item.isError ? text || deniedText : deniedText;
+  // A change the person applied only in part worked: the model reads it as an error (so it reads
+  // the file again before changing it), the person sees what was applied.
+  const partial = !direct && item.display?.key === PARTIAL;
+  const errorText = answered || partial ? '' : item.isError ? text || deniedText : deniedText;
   // An external agent's edit shows the diff it sent (its summary is then a unified diff).
   const diff = !direct && item.verdict === 'external' && item.summary?.startsWith('--- ') ? item.summary : '';
   const hasBody = Boolean(text || plan || errorText || diff);
@@ -39,6 +45,7 @@ export function ToolCard({ item }: { item: ToolItem | DirectItem }) {
       data-tool={item.name}
       data-verdict={direct ? 'direct' : item.verdict}
       data-approved={direct ? undefined : item.approved}
+      data-partial={partial || undefined}
     >
       <header className="tool-card__head">
         <button

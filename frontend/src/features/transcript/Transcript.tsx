@@ -322,8 +322,14 @@ const ItemView = memo(function ItemView({ item }: { item: Item }) {
       return <ToolCard item={item} />;
     case 'mode':
       return (
-        <div className="divider" data-testid="mode-change" data-interaction={item.interactionMode} data-override={item.executionOverride}>
-          <span>{t('composer.transcript.modeChanged', { Mode: t(preferenceLabelKey(item)) })}</span>
+        <div className="divider" data-testid="mode-change" data-interaction={item.interactionMode} data-override={item.executionOverride} data-reason={item.reason}>
+          <span>{t(item.reason === 'plan_approved' ? 'composer.transcript.modeAfterPlan' : 'composer.transcript.modeChanged', { Mode: t(preferenceLabelKey(item)) })}</span>
+        </div>
+      );
+    case 'permission':
+      return (
+        <div className="divider" data-testid="permission-change" data-permission={item.permissionMode}>
+          <span>{t('composer.transcript.permissionChanged', { Permission: t(`permission.label.${item.permissionMode}`) })}</span>
         </div>
       );
     case 'cleared':

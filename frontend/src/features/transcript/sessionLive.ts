@@ -197,6 +197,7 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
             store.set((s) => ({ ...s, preference: normalizePreference(e) }));
           }),
         ),
+        api.sessions.onPermission(mine((e) => apply({ type: 'session.permission', e }))),
         api.sessions.onAgentStatus(mine((agent) => store.set((s) => ({ ...s, agent })))),
         api.decisions.onAsked(mine((decision) => decide({ type: 'asked', decision }))),
         api.decisions.onResolved(mine((resolved) => decide({ type: 'resolved', resolved }))),

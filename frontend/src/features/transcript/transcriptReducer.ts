@@ -44,6 +44,7 @@ export type TranscriptAction =
   | { type: 'tool.result'; e: ToolResultEvent }
   | { type: 'tool.direct'; e: DirectResult }
   | { type: 'session.mode'; e: SessionModeEvent }
+  | { type: 'session.permission'; e: { sessionId: string; permissionMode: string } }
   | { type: 'queue.changed'; e: QueueChangedEvent }
   | { type: 'context.cleared' }
   | { type: 'checkpoint.created'; e: CheckpointMark }
@@ -146,9 +147,17 @@ function itemOf(it: G.Item, running: string): Item {
     case 'assistant':
       return { type: 'assistant', turnId, text: it.text ?? '' };
     case 'mode':
-      return { type: 'mode', turnId, interactionMode: it.interactionMode ?? 'smart', executionOverride: it.executionOverride ?? '' };
+      return {
+        type: 'mode',
+        turnId,
+        interactionMode: it.interactionMode ?? 'smart',
+        executionOverride: it.executionOverride ?? '',
+        ...(it.modeReason ? { reason: it.modeReason } : {}),
+      };
     case 'cleared':
       return { type: 'cleared', turnId: '' };
+    case 'permission':
+      return { type: 'permission', turnId, permissionMode: it.permissionMode ?? '' };
     case 'checkpoint':
       return { type: 'checkpoint', turnId, callId: it.callId, checkpoint: { reason: '', ...it.checkpoint, changed: it.checkpoint?.changed ?? [] } };
     case 'restore':
@@ -331,9 +340,20 @@ export function transcriptReducer(t: Transcript, a: TranscriptAction): Transcrip
       if (last && last.interactionMode === a.e.interactionMode && last.executionOverride === a.e.executionOverride) return t;
       return {
         ...t,
-        items: [...t.items, { type: 'mode', turnId: t.running, interactionMode: a.e.interactionMode, executionOverride: a.e.executionOverride ?? '' }],
+        items: [
+          ...t.items,
+          {
+            type: 'mode',
+            turnId: t.running,
+            interactionMode: a.e.interactionMode,
+            executionOverride: a.e.executionOverride ?? '',
+            ...(a.e.reason ? { reason: a.e.reason } : {}),
+          },
+        ],
       };
     }
+    case 'session.permission':
+      return { ...t, items: [...t.items, { type: 'permission', turnId: t.running ?? '', permissionMode: a.e.permissionMode }] };
     case 'queue.changed':
       return { ...t, queue: a.e.items ?? [] };
     case 'context.cleared':

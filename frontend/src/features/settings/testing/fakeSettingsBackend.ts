@@ -1,5 +1,5 @@
 import { BridgeError } from '../../../bridge/errors';
-import type { AppSettings, LocalServer, McpImportItem, McpLog, McpServer, Rule } from '../../../bridge/settingsApi';
+import type { AppSettings, LocalServer, McpConfig, McpImportItem, McpLog, McpServer, Rule } from '../../../bridge/settingsApi';
 import { createSettingsApi, type SettingsApi } from '../../../bridge/settingsApi';
 import { FakeTransportBase, type FakeRequest } from '../../../test/fakeTransportBase';
 
@@ -49,6 +49,8 @@ export class FakeSettingsBackend extends FakeTransportBase {
   servers: LocalServer[] = [];
   /** What MCP.List answers. */
   mcpServers: McpServer[] = [];
+  /** The tools a server added here lists (MCP.Add), each with the definition it lists. */
+  mcpListed: { name: string; description: string; readOnly: boolean; seen: string }[] = [];
   /** What MCP.Preview answers: the workspace's .mcp.json. */
   mcpImport: McpImportItem[] = [];
   /** What MCP.Log answers, by server id; an id without one is NOT_FOUND. */
@@ -187,6 +189,33 @@ export class FakeSettingsBackend extends FakeTransportBase {
         Object.assign(tool, { state: 'approved', diff: null });
         this.emit('mcp.changed', { serverId: r.id, name: '' });
         return structuredClone(this.mcpServers.find((s) => s.id === r.id));
+      }
+      case 'MCP.Add': {
+        // Added switched off, its tools listed for review (none pinned).
+        const cfg = req as unknown as McpConfig;
+        if (this.mcpServers.some((x) => x.name === cfg.name)) throw new BridgeError('ALREADY_EXISTS', 'That already exists.', { ID: cfg.name });
+        const added: McpServer = { ...cfg, id: `srv${this.mcpServers.length + 1}`, enabled: false, source: 'settings', status: { state: 'stopped' },
+          tools: this.mcpListed.map((x) => ({ ...x, state: 'new' as const, rule: `mcp:${cfg.name}/${x.name}` })) };
+        this.mcpServers.push(added);
+        this.emit('mcp.changed', { serverId: added.id, name: added.name });
+        return structuredClone(added);
+      }
+      case 'MCP.Enable': {
+        const srv = this.mcpServers.find((x) => x.id === r.id);
+        if (!srv) throw new BridgeError('NOT_FOUND', 'Nothing with that id.', { ID: r.id });
+        const tools = (req.tools ?? null) as Record<string, string> | null;
+        srv.enabled = true;
+        for (const x of srv.tools ?? []) if (!tools || tools[x.name] === x.seen) Object.assign(x, { state: 'approved', diff: null });
+        this.emit('mcp.changed', { serverId: srv.id, name: srv.name });
+        return structuredClone(srv);
+      }
+      case 'MCP.Edit': {
+        const srv = this.mcpServers.find((x) => x.id === r.id);
+        if (!srv) throw new BridgeError('NOT_FOUND', 'Nothing with that id.', { ID: r.id });
+        const cfg = req.config as McpConfig;
+        Object.assign(srv, { command: cfg.command, args: cfg.args, url: cfg.url, enabled: false, status: { state: 'stopped' } });
+        this.emit('mcp.changed', { serverId: srv.id, name: srv.name });
+        return structuredClone(srv);
       }
       case 'MCP.Log': {
         const log = this.mcpLogs[r.id ?? ''];

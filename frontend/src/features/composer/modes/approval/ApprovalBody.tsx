@@ -39,6 +39,8 @@ export function approvalPayload(p: unknown): ApprovalPayload & { scopes: ScopeOp
     agent: o.agent,
     diff: o.diff,
     change: o.change,
+    server: o.server,
+    toolChanged: o.toolChanged === true || undefined,
     review: o.review && Array.isArray(o.review.hunks) && o.review.hunks.length > 0 ? o.review : undefined,
   };
 }
@@ -87,6 +89,11 @@ export function ApprovalBody({ state, setState, decision, ctx, run, busy }: Mode
         {p.agent ? <span data-testid="approval-agent">{t('composer.approval.agentLead', { Agent: p.agent })}</span> : t('composer.approval.lead')}
         {why && <span className="decision__why"> · {why}</span>}
       </p>
+      {p.toolChanged && (
+        <p className="decision__hint decision__hint--warn" data-testid="approval-tool-changed">
+          {t('composer.approval.toolChanged', { Server: p.server ?? '' })}
+        </p>
+      )}
       {isFileChange(p.change) && p.review ? (
         <StagedReviewBody change={p.change} review={p.review} state={state} setState={setState} busy={busy} t={t} />
       ) : isFileChange(p.change) ? (

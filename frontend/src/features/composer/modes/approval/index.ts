@@ -29,6 +29,13 @@ export const approvalMode: ComposerMode<ApprovalState> = {
     const perCall = p.code === 'PROTECTED_PATH' || p.code === 'SENSITIVE_PATH';
     const once = p.escalation !== undefined || perCall;
     const session = !perCall && (p.escalation === undefined || p.escalation === 'git');
+    if (p.toolChanged) {
+      // An MCP tool that changed since it was approved: allowing the call approves the change.
+      return [
+        { id: 'reject', label: state.reason.trim() ? t('composer.approval.rejectWithReason') : t('decision.approval.reject'), tone: 'danger' as const, testId: 'approval-reject' },
+        { id: 'allow_once', label: t('composer.approval.approveChange'), tone: 'primary' as const, testId: 'approval-approve-change' },
+      ];
+    }
     const total = p.review?.hunks?.length ?? 0;
     const kept = total - Object.keys(state.rejected ?? {}).length;
     return [
