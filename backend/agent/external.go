@@ -54,6 +54,9 @@ func (r *Runtime) runTurn(t *turn) (status, failure string) {
 	if err != nil {
 		return t.fail(err)
 	}
+	if err := t.worktreeHere(); err != nil {
+		return t.fail(err)
+	}
 	if sess.ExternalAgent == "" {
 		return t.run()
 	}

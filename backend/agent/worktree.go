@@ -1,8 +1,12 @@
 package agent
 
 import (
+	"os"
+
+	"agentdesk/backend/errs"
 	"agentdesk/backend/sandbox"
 	"agentdesk/backend/session"
+	"agentdesk/backend/worktree"
 )
 
 // taskGit is what the sandbox needs to let git work in the session's own worktree, from the
@@ -24,4 +28,17 @@ func (t *turn) settleTaskObjects() error {
 		return err
 	}
 	return session.TaskOf(w).Migrate()
+}
+
+// worktreeHere refuses a turn of a session whose own worktree is gone (removed, or deleted by
+// hand): it would run in a folder that is not there. Its header offers the restore.
+func (t *turn) worktreeHere() error {
+	w, ok, err := t.rt.opts.Store.TaskWorktree(t.sessionID)
+	if err != nil || !ok {
+		return err
+	}
+	if _, serr := os.Stat(w.Path); w.Removed || serr != nil {
+		return errs.New(worktree.Gone, "Path", w.Path)
+	}
+	return nil
 }
