@@ -9,46 +9,95 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
-// MarksEnv, when set in the environment, makes the window write a line to stderr once its
-// composer is first drawn: the desktop benchmark (build/scripts/bench-desktop.sh) and the
-// desktop smoke time the real window by it. Unset, nothing is added to the page.
+// MarksEnv, when set in the environment, puts a probe in the page (the window's and serve's)
+// that reports two moments: its composer first drawn, and the page at rest. The window writes
+// them to stderr; in a browser the page writes them to its console (Chromium's
+// --enable-logging=stderr shows them). The startup benchmark (frontend/bench/startup.mjs), the
+// desktop benchmark (build/scripts/bench-desktop.sh) and the desktop smoke time the page by
+// them. Unset, nothing is added to the page.
 const MarksEnv = "AGENTDESK_BENCH_MARKS"
 
-// ComposerMark starts the line the window writes when its composer is first drawn; the time
-// after it is the page's clock then, in Unix milliseconds.
+// ComposerMark starts the line written when the composer is first drawn; the time after it is
+// the page's clock then, in Unix milliseconds.
 const ComposerMark = "agentdesk-bench: composer drawn at "
 
-const composerDrawnEvent = "bench:composer-drawn"
+// RestMark starts the line written when the page is at rest: its composer is drawn and nothing
+// in it changed for 700 ms since; the time is that of the frame painted after its last change.
+const RestMark = "agentdesk-bench: at rest at "
 
-// composerProbe watches the page until a composer (a session's, or the new task's) has a size,
-// then reports the time right after the frame that drew it was painted.
-const composerProbe = `(() => {
+const markEvent = "bench:mark"
+
+// MarksProbe is the probe, as a script for the page's head: it runs before the bundle, watches
+// the document from its start and reports each mark once, right after the frame that showed it
+// was painted. In the window it reports through the Wails runtime, elsewhere to the console; an
+// error in the page is reported too, as "error <message>".
+const MarksProbe = `<script>(() => {
+  const wails = !!(window.webkit && window.webkit.messageHandlers);
+  const report = (name, at) => {
+    const send = () => {
+      if (!wails) console.log('agentdesk-bench: ' + name + ' at ' + at);
+      else if (window.runtime && window.runtime.EventsEmit) window.runtime.EventsEmit('` + markEvent + `', name, at);
+      else setTimeout(send, 10);
+    };
+    send();
+  };
+  const afterPaint = (f) => requestAnimationFrame(() => setTimeout(() => f(Date.now()), 0));
+  let composer = 0, last = 0, pending = 0, quietTimer = 0, rested = false;
   const drawn = () => {
     const el = document.querySelector('[data-testid="composer"], [data-testid="new-task-composer"]');
     return !!el && el.getBoundingClientRect().height > 0;
   };
-  const report = () => requestAnimationFrame(() => setTimeout(() => window.runtime.EventsEmit('` + composerDrawnEvent + `', Date.now()), 0));
-  if (drawn()) return report();
-  const watch = new MutationObserver(() => {
-    if (drawn()) {
-      watch.disconnect();
-      report();
+  const quiet = () => {
+    // Before its composer is painted, the page is waiting, not at rest.
+    if (rested || pending > 0 || document.readyState !== 'complete' || !composer) return;
+    rested = true;
+    watch.disconnect();
+    report('at rest', Math.max(last, composer));
+  };
+  const changed = () => {
+    if (rested) return;
+    clearTimeout(quietTimer);
+    if (composer === 0 && document.body && drawn()) {
+      composer = -1;
+      afterPaint((t) => {
+        composer = t;
+        report('composer drawn', t);
+      });
     }
-  });
-  watch.observe(document, { childList: true, subtree: true, attributes: true });
-})();`
+    pending++;
+    afterPaint((t) => {
+      pending--;
+      last = Math.max(last, t);
+      clearTimeout(quietTimer);
+      if (pending === 0) quietTimer = setTimeout(quiet, 700);
+    });
+  };
+  const watch = new MutationObserver(changed);
+  watch.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
+  window.addEventListener('load', changed);
+  window.addEventListener('error', (e) => report('error ' + e.message + ' ' + e.filename + ':' + e.lineno, 0));
+})();</script>`
 
-// markComposer asks the page to report its first drawn composer, and writes the line to w.
-func markComposer(ctx context.Context, w io.Writer) {
-	runtime.EventsOnce(ctx, composerDrawnEvent, func(data ...any) {
-		if len(data) == 1 {
-			if at, ok := data[0].(float64); ok {
-				fmt.Fprintf(w, "%s%.0f\n", ComposerMark, at)
-			}
+// markPage writes each mark the page reports to w, as a line: the name, then the time.
+func markPage(ctx context.Context, w io.Writer) {
+	runtime.EventsOn(ctx, markEvent, func(data ...any) {
+		if len(data) != 2 {
+			return
+		}
+		name, _ := data[0].(string)
+		if at, ok := data[1].(float64); ok && name != "" {
+			fmt.Fprintf(w, "agentdesk-bench: %s at %.0f\n", name, at)
 		}
 	})
-	runtime.WindowExecJS(ctx, composerProbe)
 }
 
 // marksWanted says whether the environment asks for the marks.
 func marksWanted() bool { return os.Getenv(MarksEnv) != "" }
+
+// marksHead is the probe when the marks are wanted, else nothing.
+func marksHead() string {
+	if marksWanted() {
+		return MarksProbe
+	}
+	return ""
+}
