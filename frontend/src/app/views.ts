@@ -9,7 +9,9 @@ export const settingsPart = loadable(() => import('../features/settings/Settings
 
 /** Starts loading the view an address opens on (a session, unless it names another page). */
 export function preloadRoute(route: Route): void {
-  void (route.page === 'settings' ? settingsPart : route.page === 'new' ? newTaskPart : sessionViewPart).load().catch(() => undefined);
+  // Home shows the newest session, or the new task when there is none.
+  const parts = route.page === 'settings' ? [settingsPart] : route.page === 'new' ? [newTaskPart] : [sessionViewPart, newTaskPart];
+  for (const part of parts) void part.load().catch(() => undefined);
 }
 
 /**
