@@ -98,7 +98,12 @@ func RunWindow(s *Services, assets fs.FS) error {
 			}},
 		// GTK's prgname (set first by setProgramName) is WM_CLASS under X11 and the app id under
 		// Wayland, which the desktop matches against the .desktop file's name and StartupWMClass.
-		Linux: &linux.Options{Icon: WindowIcon, ProgramName: AppID},
+		// Hardware acceleration as Wails sets it when no Linux options are given (its issue
+		// 2977): a non-nil Options left it at "always", which loads Mesa's GL (llvmpipe where
+		// there is no GPU, LLVM included) into both the window and the web process, about 100 MB
+		// of PSS measured under Xvfb (frontend/bench/startup.mjs), for a page that has no 3D,
+		// video or canvas to accelerate. "On demand" measured the same as "always" there.
+		Linux: &linux.Options{Icon: WindowIcon, ProgramName: AppID, WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 	})
 }
 
@@ -135,3 +140,4 @@ func HandOff(dataDir string, args []string) bool {
 	}
 	return conn.Object(name, path).Call(name+".SendMessage", 0, string(msg)).Store() == nil
 }
+

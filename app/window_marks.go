@@ -43,13 +43,15 @@ const MarksProbe = `<script>(() => {
   };
   const afterPaint = (f) => requestAnimationFrame(() => setTimeout(() => f(Date.now()), 0));
   let composer = 0, last = 0, pending = 0, quietTimer = 0, rested = false;
-  const drawn = () => {
+  // No layout is forced while the page changes: the composer's size is read in the frame.
+  const drawn = () => !!document.querySelector('[data-testid="composer"], [data-testid="new-task-composer"]');
+  const sized = () => {
     const el = document.querySelector('[data-testid="composer"], [data-testid="new-task-composer"]');
     return !!el && el.getBoundingClientRect().height > 0;
   };
   const quiet = () => {
     // Before its composer is painted, the page is waiting, not at rest.
-    if (rested || pending > 0 || document.readyState !== 'complete' || !composer) return;
+    if (rested || pending > 0 || document.readyState !== 'complete' || composer <= 0) return;
     rested = true;
     watch.disconnect();
     report('at rest', Math.max(last, composer));
@@ -59,10 +61,13 @@ const MarksProbe = `<script>(() => {
     clearTimeout(quietTimer);
     if (composer === 0 && document.body && drawn()) {
       composer = -1;
-      afterPaint((t) => {
-        composer = t;
-        report('composer drawn', t);
-      });
+      const painted = () =>
+        afterPaint((t) => {
+          if (!sized()) return painted();
+          composer = t;
+          report('composer drawn', t);
+        });
+      painted();
     }
     pending++;
     afterPaint((t) => {

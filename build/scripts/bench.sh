@@ -75,6 +75,11 @@ AGENTDESK_STRESS_SECONDS=$secs go test -count=1 -run 'NeverFail' -v ./backend/st
 # `agentdesk serve`, then the real window under Xvfb, both on copies of the scale folder (the
 # app writes to the folder it opens). A missed goal is printed, not failed.
 bin=build/bin/agentdesk
+# Issue 29: the window against a bare Wails app and Chromium --app on the same UI, in one X
+# session with the launches alternating (window mapped, composer drawn, UI at rest, PSS).
+printf '\nstartup: the window, a bare Wails v2 app and Chromium --app, alternating under Xvfb\n'
+xvfb-run -a -s "-screen 0 1280x800x24" node frontend/bench/startup.mjs --bin "$bin" --bare build/bin/benchbare \
+  --runs "${AGENTDESK_STARTUP_RUNS:-9}" --smaps
 printf '\nbrowser: Chromium (playwright-core) against agentdesk serve\n'
 node frontend/bench/browser.mjs --data "$current" --bin "$bin"
 printf '\ndesktop: the window under Xvfb, from launch to its composer drawn\n'

@@ -14,9 +14,10 @@
 // DIR is the data folder the window and serve open (default: a fresh empty one, the first
 // launch's screen: the new task's composer); each run gets its own copy. After one warm-up
 // launch of each, N rounds alternate the three; the medians are printed side by side with the
-// ratios issue 29 asks for. --before adds another AgentDesk binary (an older build) to the
+// ratios issue 29 asks for (and, to find what a change does, --only picks subjects and
+// --variant NAME:VAR=VALUE adds the window again with a variable set). --before adds another AgentDesk binary (an older build) to the
 // rounds, to measure a change side by side. --smaps adds, for the window's last launch, where its memory is:
-// each process's PSS by mapping. A missed goal is printed, not failed.
+// each process's PSS by mapping, and the bare app's beside it. A missed goal is printed, not failed.
 import { spawn, execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +33,8 @@ const { values: opt } = parseArgs({
     smaps: { type: 'boolean', default: false },
     chromium: { type: 'string' },
     before: { type: 'string' },
+    only: { type: 'string' },
+    variant: { type: 'string', multiple: true },
   },
 });
 if (!process.env.DISPLAY) throw new Error('startup.mjs needs an X display: run it under xvfb-run');
@@ -187,7 +190,7 @@ async function main() {
   const subjects = {
     window: (smaps) => launch('window', bin, ['--data-dir', dataFolder()], baseEnv, { smaps }),
     ...(opt.before ? { before: () => launch('before', resolve(opt.before), ['--data-dir', dataFolder()], baseEnv) } : {}),
-    bare: () => launch('bare', bare, [], baseEnv),
+    bare: (smaps) => launch('bare', bare, [], baseEnv, { smaps }),
     chromium: () =>
       launch(
         'chromium',
@@ -208,21 +211,29 @@ async function main() {
         { extraPss: () => pssOf(serve.proc.pid) },
       ),
   };
+  // --variant NAME:VAR=VALUE adds the window again with that variable set (an A/B of one change).
+  for (const v of opt.variant ?? []) {
+    const [name, kv] = v.split(':');
+    const [key, value] = kv.split('=');
+    subjects[name] = () => launch(name, bin, ['--data-dir', dataFolder()], { ...baseEnv, [key]: value });
+  }
+  for (const k of Object.keys(subjects)) if (opt.only && !opt.only.split(',').includes(k)) delete subjects[k];
   const samples = Object.fromEntries(Object.keys(subjects).map((k) => [k, []]));
   try {
     for (const k of Object.keys(subjects)) await subjects[k](false); // warm-up: caches, code caches
     for (let i = 0; i < runs; i++) {
       for (const k of Object.keys(subjects)) samples[k].push(await subjects[k](false));
     }
-    if (opt.smaps) await subjects.window(true);
+    if (opt.smaps) for (const k of ['window', 'bare']) await subjects[k]?.(true);
   } finally {
     serve.proc.kill('SIGTERM');
   }
-  const med = (k, f) => median(samples[k].map((s) => s[f]));
+  const med = (k, f) => (samples[k] ? median(samples[k].map((s) => s[f])) : null);
   const s = (v) => (v === null ? '–' : `${(v / 1000).toFixed(2)} s`);
   const mb = (v) => (v === null ? '–' : `${Math.round(v / 2 ** 20)} MB`);
   const cols = Object.keys(subjects);
   const title = { window: 'window', before: 'before', bare: 'bare Wails', chromium: 'Chromium' };
+  for (const k of cols) title[k] ??= k;
   console.log(`\nstartup (median of ${runs}, alternating)   ${cols.map((k) => title[k].padStart(10)).join(' ')}`);
   for (const [label, f, fmt] of [
     ['window mapped', 'mapped', s],
