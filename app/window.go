@@ -140,4 +140,3 @@ func HandOff(dataDir string, args []string) bool {
 	}
 	return conn.Object(name, path).Call(name+".SendMessage", 0, string(msg)).Store() == nil
 }
-
