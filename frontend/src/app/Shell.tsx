@@ -16,7 +16,7 @@ import { useStore } from '../ui/store';
 import { ConnectionBanner } from './ConnectionBanner';
 import { parseHash, routeHash, useRoute } from './route';
 import { useSystemInfo } from './useSystemInfo';
-import { newTaskPart, preloadViews, sessionViewPart, settingsPart } from './views';
+import { newTaskPart, sessionViewPart, settingsPart } from './views';
 
 export function Shell({ api, sessions, settings }: { api: Api; sessions: SessionsStore; settings: SettingsStore }) {
   const t = useT();
@@ -31,7 +31,6 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
 
   useThemeSetting();
   useDecisionNotifications();
-  usePreloadOnceShown(state.status !== 'loading');
 
   const list = state.sessions;
   const routed = route.page === 'session' ? list.find((s) => s.id === route.id) : undefined;
@@ -174,6 +173,11 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
             data-testid="nav-settings"
             aria-current={onSettings ? 'page' : undefined}
             onClick={() => navigate({ page: 'settings' })}
+            // The settings' code is loaded when the person heads for them, not with the first
+            // screen: most launches never open them (a click still draws them: it waits for the
+            // chunk, shown as the loading state, at most once).
+            onPointerEnter={preloadSettings}
+            onFocus={preloadSettings}
           >
             <GearIcon size={15} />
             <span>{t('shell.nav.settings')}</span>
@@ -228,6 +232,8 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
   );
 }
 
+const preloadSettings = () => void settingsPart.load().catch(() => undefined);
+
 interface ListFirst {
   /** A frame drawn with the list has been painted: the main area may be drawn. */
   painted: boolean;
@@ -257,26 +263,6 @@ function useListFirst(ready: boolean, viewingId: string | null): ListFirst {
     };
   }, [ready, first.painted]);
   return first;
-}
-
-/** How long the views not drawn yet wait for the page to be idle before they load anyway. */
-const PRELOAD_WAIT_MS = 2000;
-
-/**
- * Once the first screen is shown (the list, or why it is not), the views not drawn yet are loaded
- * when the page is next idle (the first screen's own work goes first), so a click on any of them
- * draws at once.
- */
-function usePreloadOnceShown(shown: boolean) {
-  useEffect(() => {
-    if (!shown) return;
-    if (typeof window.requestIdleCallback === 'function') {
-      const id = window.requestIdleCallback(() => void preloadViews(), { timeout: PRELOAD_WAIT_MS });
-      return () => window.cancelIdleCallback(id);
-    }
-    const timer = window.setTimeout(() => void preloadViews(), PRELOAD_WAIT_MS / 4);
-    return () => window.clearTimeout(timer);
-  }, [shown]);
 }
 
 /**
