@@ -55,6 +55,7 @@ func RunWindow(s *Services, assets fs.FS) error {
 	setProgramName(AppID)
 	var stop func()
 	var window context.Context
+	markRun(os.Stderr)
 	return wails.Run(&options.App{
 		Title:            "AgentDesk",
 		Width:            1200,

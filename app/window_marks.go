@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
@@ -77,11 +78,21 @@ const MarksProbe = `<script>(() => {
       if (pending === 0) quietTimer = setTimeout(quiet, 700);
     });
   };
+  // The stages before the composer: the page's navigation, its scripts run (DOMContentLoaded).
+  report('page start', Math.round(performance.timeOrigin));
+  document.addEventListener('DOMContentLoaded', () => report('scripts run', Date.now()));
   const watch = new MutationObserver(changed);
   watch.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
   window.addEventListener('load', changed);
   window.addEventListener('error', (e) => report('error ' + e.message + ' ' + e.filename + ':' + e.lineno, 0));
 })();</script>`
+
+// markRun writes the moment the window is asked for (wails.Run), once the store is open.
+func markRun(w io.Writer) {
+	if marksWanted() {
+		fmt.Fprintf(w, "agentdesk-bench: window run at %d\n", time.Now().UnixMilli())
+	}
+}
 
 // markPage writes each mark the page reports to w, as a line: the name, then the time.
 func markPage(ctx context.Context, w io.Writer) {

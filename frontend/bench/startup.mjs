@@ -110,7 +110,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function launch(kind, cmd, args, env, { extraPss = () => 0, smaps = false } = {}) {
   const t0 = Date.now();
   const proc = spawn(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
-  const r = { mapped: null, composer: null, rest: null, pss: null };
+  const r = { mapped: null, composer: null, rest: null, pss: null, run: null, page: null, scripts: null };
   let output = '';
   // xdotool's own --sync looks every 500 ms: asked every 20 ms instead.
   const mapped = (async () => {
@@ -134,6 +134,10 @@ async function launch(kind, cmd, args, env, { extraPss = () => 0, smaps = false 
         r.composer = Number(c[1]) - t0;
         // An older build reports no rest: its memory is read 3 s after its composer.
         setTimeout(() => res(null), 3000);
+      }
+      for (const [key, name] of [['run', 'window run'], ['page', 'page start'], ['scripts', 'scripts run']]) {
+        const x = new RegExp(`agentdesk-bench: ${name} at (\\d+)`).exec(output);
+        if (x && r[key] === null) r[key] = Number(x[1]) - t0;
       }
       const m = /agentdesk-bench: at rest at (\d+)/.exec(output);
       if (m) res(Number(m[1]) - t0);
@@ -244,6 +248,9 @@ async function main() {
   for (const k of cols) title[k] ??= k;
   console.log(`\nstartup (median of ${runs}, alternating)   ${cols.map((k) => title[k].padStart(10)).join(' ')}`);
   for (const [label, f, fmt] of [
+    ['window asked for (wails.Run)', 'run', s],
+    ['page navigation starts', 'page', s],
+    ['page scripts run (DOMContentLoaded)', 'scripts', s],
     ['window mapped', 'mapped', s],
     ['composer drawn', 'composer', s],
     ['UI at rest', 'rest', s],
