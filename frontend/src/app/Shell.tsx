@@ -41,7 +41,8 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
   const viewingId = current?.id ?? null;
   // The list is drawn on its own first: the session's view (its transcript, its composer) follows
   // once that frame is on screen, instead of holding the list back while it renders.
-  const first = useListFirst(state.status === 'ready', viewingId);
+  // With no session there is no row to draw first: the new task's composer is drawn at once.
+  const first = useListFirst(state.status === 'ready', viewingId, list.length === 0);
   const listPainted = first.painted;
   const takeFocus = !(first.focusKept && first.on === viewingId);
   useEffect(() => sessions.setViewing(viewingId), [sessions, viewingId]);
@@ -246,12 +247,17 @@ interface ListFirst {
 const focusIsPlaced = () => document.activeElement !== null && document.activeElement !== document.body;
 
 /** The main area's wait for the first frame that shows the list (from then on it draws at once). */
-function useListFirst(ready: boolean, viewingId: string | null): ListFirst {
-  const [first, setFirst] = useState<ListFirst>({ painted: false, focusKept: false, on: null });
+function useListFirst(ready: boolean, viewingId: string | null, empty: boolean): ListFirst {
+  const [waited, setFirst] = useState<ListFirst>({ painted: false, focusKept: false, on: null });
+  const first = ready && empty && !waited.painted ? { painted: true, focusKept: false, on: null } : waited;
   const viewing = useRef(viewingId);
   viewing.current = viewingId;
   useEffect(() => {
-    if (!ready || first.painted) return;
+    if (!ready || waited.painted) return;
+    if (empty) {
+      setFirst({ painted: true, focusKept: false, on: null });
+      return;
+    }
     let timer = 0;
     // A timer set in an animation frame fires after that frame is painted.
     const frame = requestAnimationFrame(() => {
@@ -261,7 +267,7 @@ function useListFirst(ready: boolean, viewingId: string | null): ListFirst {
       cancelAnimationFrame(frame);
       window.clearTimeout(timer);
     };
-  }, [ready, first.painted]);
+  }, [ready, waited.painted, empty]);
   return first;
 }
 
