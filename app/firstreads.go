@@ -1,9 +1,6 @@
 package app
 
-import (
-	"encoding/json"
-	"os"
-)
+import "encoding/json"
 
 // firstRead is one read the first screen makes, answered before the page asks: the page's
 // bridge (frontend/src/bridge/wails.ts) takes the result instead of a round trip through the
@@ -20,9 +17,6 @@ type firstRead struct {
 // code, then ask for these one after the other before it could draw the composer. A read that
 // fails is left out: the page asks for it as it would have.
 func (s *Services) firstReadsHead() string {
-	if os.Getenv("AGENTDESK_AB_NOFIRST") != "" {
-		return ""
-	}
 	var reads []firstRead
 	add := func(method string, req, result any, err error) {
 		if err == nil {
