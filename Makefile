@@ -139,7 +139,12 @@ smoke: build
 fuzz:
 	@GO=$(GO) bash build/scripts/fuzz.sh $(FUZZTIME)
 
-bench: setup build
+# The bare Wails app the startup figures are measured against (one static page, the same tags).
+BENCHBARE := build/bin/benchbare
+$(BENCHBARE): build/benchbare/main.go build/benchbare/file.go build/benchbare/page/index.html go.mod go.sum $(WEBKIT_STAMP)
+	@$(STEP) "benchbare: compile the bare Wails app" $(GO) build -tags desktop,production$(call webkit_tag,$(WEBKIT)) -ldflags "-w -s" -o $@ ./build/benchbare
+
+bench: setup build $(BENCHBARE)
 	bash build/scripts/bench.sh
 
 # Only the start-cost rows of bench: `sessions list` from the command line and from the desktop

@@ -12,7 +12,7 @@ func Listen(s *Services, addr string, assets fs.FS) (*serve.Server, error) {
 	return serve.Listen(serve.Options{
 		Addr:      addr,
 		Methods:   s.Methods(),
-		Assets:    assets,
+		Assets:    withHead(assets, marksHead),
 		Subscribe: s.Bus.SubscribeBatch,
 		Describe:  s.Describe,
 		Faults:    faults,

@@ -10,7 +10,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/godbus/dbus/v5"
 	"github.com/wailsapp/wails/v2"
@@ -28,6 +30,7 @@ func RunWindow(s *Services, assets fs.FS) error {
 	setProgramName(AppID)
 	var stop func()
 	var window context.Context
+	markRun(os.Stderr)
 	return wails.Run(&options.App{
 		Title:            "AgentDesk",
 		Width:            1200,
@@ -35,9 +38,14 @@ func RunWindow(s *Services, assets fs.FS) error {
 		MinWidth:         720,
 		MinHeight:        480,
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 250, A: 255},
-		AssetServer:      &assetserver.Options{Assets: assets},
+		// The page comes with the first screen's reads answered (firstreads.go) and, for the
+		// benchmarks, the probe that reports its marks (window_marks.go).
+		AssetServer: &assetserver.Options{Assets: withHead(assets, func() string { return marksHead() + s.firstReadsHead() })},
 		OnStartup: func(ctx context.Context) {
 			window = ctx
+			if marksWanted() {
+				markPage(ctx, os.Stderr)
+			}
 			stop = relay(s.Bus, func(name string, data any) {
 				runtime.EventsEmit(ctx, name, data)
 				if titleEvents[name] {
@@ -51,9 +59,10 @@ func RunWindow(s *Services, assets fs.FS) error {
 		OnDomReady: func(ctx context.Context) {
 			runtime.WindowSetTitle(ctx, s.windowTitle())
 			s.notifyWaiting()
-			if marksWanted() {
-				markComposer(ctx, os.Stderr)
-			}
+			// What starting up allocated (the store's migrations and checks, the page's first
+			// reads) is garbage once the page is up: collected and given back to the system
+			// once, rather than held until the heap doubles (about 10 MB of the window's PSS).
+			time.AfterFunc(time.Second, debug.FreeOSMemory)
 		},
 		OnShutdown: func(context.Context) {
 			if stop != nil {
@@ -71,7 +80,12 @@ func RunWindow(s *Services, assets fs.FS) error {
 			}},
 		// GTK's prgname (set first by setProgramName) is WM_CLASS under X11 and the app id under
 		// Wayland, which the desktop matches against the .desktop file's name and StartupWMClass.
-		Linux: &linux.Options{Icon: WindowIcon, ProgramName: AppID},
+		// Hardware acceleration as Wails sets it when no Linux options are given: a non-nil
+		// Options left it at "always", which loads Mesa's GL (llvmpipe where there is no GPU,
+		// LLVM included) into both the window and the web process, about 100 MB of PSS measured
+		// under Xvfb (frontend/bench/startup.mjs), for a page that has no 3D, video or canvas to
+		// accelerate. "On demand" measured the same as "always" there.
+		Linux: &linux.Options{Icon: WindowIcon, ProgramName: AppID, WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
 	})
 }
 

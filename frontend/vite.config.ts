@@ -9,12 +9,12 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * The modules the first screen needs beyond the page's first script (src/main.tsx): the shell
- * (React and the session list), which that script imports on its own. The session's view, drawn
- * once the list is painted, is not among them: preloaded, its chunks (the composer, Markdown)
- * were compiled before the list was drawn, about 10 ms of the first row; mount.tsx asks for it
- * while the list is drawn instead.
+ * (React and the session list), which that script imports on its own, and the main area's view
+ * with its composer: the new task's (no session yet) or a session's. The composer ready for
+ * typing is the first screen's end, so neither view waits for its code to be asked for once the
+ * list is painted: both are fetched and compiled alongside the first script.
  */
-const FIRST_SCREEN = ['/src/app/mount.tsx'];
+const FIRST_SCREEN = ['/src/app/mount.tsx', '/src/app/newTaskPart.ts', '/src/features/sessions/SessionView.tsx'];
 
 /**
  * Vite names only the first script in the page; the modules it imports dynamically are fetched

@@ -78,6 +78,11 @@ AGENTDESK_STRESS_SECONDS=$secs go test -count=1 -run 'NeverFail' -v ./backend/st
 # hold the scroll-back: a page's cost at the 10th and the 400th older page of the 100,000-event
 # session, and the most rows the transcript held on the way.
 bin=build/bin/agentdesk desktop=build/bin/agentdesk-desktop
+# The window against a bare Wails app and Chromium --app on the same UI, in one X session with
+# the launches alternating (window mapped, composer drawn, UI at rest, PSS).
+printf '\nstartup: the window, a bare Wails v2 app and Chromium --app, alternating under Xvfb\n'
+xvfb-run -a -s "-screen 0 1280x800x24" node frontend/bench/startup.mjs --bin "$desktop" --bare build/bin/benchbare \
+  --runs "${AGENTDESK_STARTUP_RUNS:-9}" --smaps
 printf '\nbrowser: Chromium (playwright-core) against agentdesk serve\n'
 node frontend/bench/browser.mjs --data "$current" --bin "$bin"
 printf '\ndesktop: the window under Xvfb, from launch to its composer drawn\n'

@@ -416,7 +416,11 @@ async function idleFigures(page, srv, m) {
   if (!smoke && r.ticks === 0) console.log('  (no tick of a 30 s clock was seen in the window: the page runs none, or it did not fire)');
 }
 
-/** A scripted turn on a fresh small folder: the backend's own time for it against the page's. */
+/**
+ * A scripted turn on a fresh small folder: the backend's own time for it against the page's.
+ * Without a page (page null) the turn is sent through the API and nothing watches it: the
+ * headless time the person's wait is measured against.
+ */
 async function liveTurn(page, name, responses, check) {
   const dir = tempDir('agentdesk-bench-live-');
   const data = join(dir, 'data');
@@ -431,6 +435,7 @@ async function liveTurn(page, name, responses, check) {
   try {
     const api = apiOf(srv);
     const s = await api('Sessions.Create', { workspace, title: name });
+    if (page === null) return await headlessTurn(api, s.id, data, dir, name, check);
     await page.goto('about:blank');
     await page.goto(`${srv.base}/?token=${srv.token}#/session/${s.id}`);
     await page.getByTestId('composer-input').waitFor({ timeout: 30_000 });
@@ -456,17 +461,53 @@ async function liveTurn(page, name, responses, check) {
   }
 }
 
+/** The turn sent through the API with no page open; resolves when the export shows it ended. */
+async function headlessTurn(api, id, data, dir, name, check) {
+  await api('Composer.Send', { sessionId: id, text: `Benchmark: ${name}` });
+  const deadline = Date.now() + limitMs;
+  // Asked every 100 ms with a light read (the session's running flag), then read in full once.
+  for (let started = false; ; ) {
+    const running = (await api('Sessions.Get', { id })).running;
+    if (running) started = true;
+    if ((started || Date.now() > deadline - limitMs + 5000) && !running) break;
+    if (Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  for (;;) {
+    const exported = JSON.parse(
+      execFileSync(process.env.AGENTDESK_BIN, ['sessions', 'export', '--data-dir', data, id], { env: { ...process.env, HOME: dir }, maxBuffer: 1 << 28 }),
+    );
+    const turn = exported.turns.at(-1);
+    if (turn && turn.EndedAt) {
+      if (turn.Status !== 'done') throw new Error(`${name}: the headless turn did not end as done: ${JSON.stringify(turn)}`);
+      check(exported);
+      return { backend: Date.parse(turn.EndedAt) - Date.parse(turn.CreatedAt), page: null };
+    }
+    if (Date.now() > deadline) throw new Error(`${name}: the headless turn did not end within the limit`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 /**
  * A live turn run `reps` times, each on a fresh folder: the figure is the median of the ratios
  * (one turn's ratio swings by a tenth from run to run on two shared cores), every run shown.
  */
 async function liveRuns(page, label, name, responses, check) {
   const runs = [];
-  for (let i = 0; i < reps; i++) runs.push(await liveTurn(page, name, responses, check));
+  const headless = [];
+  // Alternating: the same turn with no page open, then with the page.
+  for (let i = 0; i < reps; i++) {
+    headless.push((await liveTurn(null, name, responses, check)).backend);
+    runs.push(await liveTurn(page, name, responses, check));
+  }
   const ratios = runs.map((r) => (r.page === null ? null : r.page / r.backend));
   const worst = Math.max(...runs.map((r) => r.backend));
   report(`browser: live turn, ${label}, page done / backend`, median(ratios), 1.2, (v) => `${v.toFixed(2)}×`, limitMs / worst);
   info('  backend / page done, from the turn\'s start', runs.map((r) => `${Math.round(r.backend)}/${r.page === null ? '-' : Math.round(r.page)}`).join(' ') + ' ms');
+  const seen = median(runs.map((r) => r.page));
+  const alone = median(headless);
+  report(`browser: live turn, ${label}, page done / headless backend`, seen === null ? null : seen / alone, 1.3, (v) => `${v.toFixed(2)}×`, limitMs / alone);
+  info('  headless backend (no page open)', headless.map((v) => Math.round(v)).join(' / ') + ' ms');
 }
 
 async function liveFigures(page) {

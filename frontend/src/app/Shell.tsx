@@ -19,7 +19,7 @@ import { useStore } from '../ui/store';
 import { ConnectionBanner } from './ConnectionBanner';
 import { parseHash, routeHash, useRoute } from './route';
 import { useSystemInfo } from './useSystemInfo';
-import { newTaskPart, preloadViews, sessionViewPart, settingsPart } from './views';
+import { newTaskPart, sessionViewPart, settingsPart } from './views';
 
 export function Shell({ api, sessions, settings }: { api: Api; sessions: SessionsStore; settings: SettingsStore }) {
   const t = useT();
@@ -34,7 +34,6 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
 
   useThemeSetting();
   useDecisionNotifications();
-  usePreloadOnceShown(state.status !== 'loading');
 
   const list = state.sessions;
   const routed = route.page === 'session' ? list.find((s) => s.id === route.id) : undefined;
@@ -45,7 +44,8 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
   const viewingId = current?.id ?? null;
   // The list is drawn on its own first: the session's view (its transcript, its composer) follows
   // once that frame is on screen, instead of holding the list back while it renders.
-  const first = useListFirst(state.status === 'ready', viewingId);
+  // With no session there is no row to draw first: the new task's composer is drawn at once.
+  const first = useListFirst(state.status === 'ready', viewingId, list.length === 0);
   const listPainted = first.painted;
   const takeFocus = !(first.focusKept && first.on === viewingId);
   useEffect(() => sessions.setViewing(viewingId), [sessions, viewingId]);
@@ -197,6 +197,11 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
             data-testid="nav-settings"
             aria-current={onSettings ? 'page' : undefined}
             onClick={() => navigate({ page: 'settings' })}
+            // The settings' code is loaded when the person heads for them, not with the first
+            // screen: most launches never open them (a click still draws them: it waits for the
+            // chunk, shown as the loading state, at most once).
+            onPointerEnter={preloadSettings}
+            onFocus={preloadSettings}
           >
             <GearIcon size={15} />
             <span>{t('shell.nav.settings')}</span>
@@ -264,6 +269,8 @@ function focusWhenDrawn(id: string, tries = 60) {
   if (tries > 0) window.setTimeout(() => focusWhenDrawn(id, tries - 1), 50);
 }
 
+const preloadSettings = () => void settingsPart.load().catch(() => undefined);
+
 interface ListFirst {
   /** A frame drawn with the list has been painted: the main area may be drawn. */
   painted: boolean;
@@ -276,12 +283,17 @@ interface ListFirst {
 const focusIsPlaced = () => document.activeElement !== null && document.activeElement !== document.body;
 
 /** The main area's wait for the first frame that shows the list (from then on it draws at once). */
-function useListFirst(ready: boolean, viewingId: string | null): ListFirst {
-  const [first, setFirst] = useState<ListFirst>({ painted: false, focusKept: false, on: null });
+function useListFirst(ready: boolean, viewingId: string | null, empty: boolean): ListFirst {
+  const [waited, setFirst] = useState<ListFirst>({ painted: false, focusKept: false, on: null });
+  const first = ready && empty && !waited.painted ? { painted: true, focusKept: false, on: null } : waited;
   const viewing = useRef(viewingId);
   viewing.current = viewingId;
   useEffect(() => {
-    if (!ready || first.painted) return;
+    if (!ready || waited.painted) return;
+    if (empty) {
+      setFirst({ painted: true, focusKept: false, on: null });
+      return;
+    }
     let timer = 0;
     // A timer set in an animation frame fires after that frame is painted.
     const frame = requestAnimationFrame(() => {
@@ -291,28 +303,8 @@ function useListFirst(ready: boolean, viewingId: string | null): ListFirst {
       cancelAnimationFrame(frame);
       window.clearTimeout(timer);
     };
-  }, [ready, first.painted]);
+  }, [ready, waited.painted, empty]);
   return first;
-}
-
-/** How long the views not drawn yet wait for the page to be idle before they load anyway. */
-const PRELOAD_WAIT_MS = 2000;
-
-/**
- * Once the first screen is shown (the list, or why it is not), the views not drawn yet are loaded
- * when the page is next idle (the first screen's own work goes first), so a click on any of them
- * draws at once.
- */
-function usePreloadOnceShown(shown: boolean) {
-  useEffect(() => {
-    if (!shown) return;
-    if (typeof window.requestIdleCallback === 'function') {
-      const id = window.requestIdleCallback(() => void preloadViews(), { timeout: PRELOAD_WAIT_MS });
-      return () => window.cancelIdleCallback(id);
-    }
-    const timer = window.setTimeout(() => void preloadViews(), PRELOAD_WAIT_MS / 4);
-    return () => window.clearTimeout(timer);
-  }, [shown]);
 }
 
 /**

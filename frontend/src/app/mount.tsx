@@ -13,5 +13,6 @@ export function mount(root: HTMLElement, boot: Boot) {
     </StrictMode>,
   );
   // The view the address opens on loads while the list is drawn (it is drawn once the list is painted).
-  preloadRoute(parseHash(window.location.hash));
+  const list = boot.sessions.get();
+  preloadRoute(parseHash(window.location.hash), list.status === 'ready' ? list.sessions.length === 0 : undefined);
 }

@@ -7,9 +7,15 @@ export const sessionViewPart = loadable(() => import('../features/sessions/Sessi
 export const newTaskPart = loadable(() => import('./newTaskPart'));
 export const settingsPart = loadable(() => import('../features/settings/SettingsPage'));
 
-/** Starts loading the view an address opens on (a session, unless it names another page). */
-export function preloadRoute(route: Route): void {
-  void (route.page === 'settings' ? settingsPart : route.page === 'new' ? newTaskPart : sessionViewPart).load().catch(() => undefined);
+/**
+ * Starts loading the view an address opens on: a session, unless it names another page; home
+ * shows the newest session, or the new task when the list (known already when the page came
+ * with it) is empty.
+ */
+export function preloadRoute(route: Route, listEmpty?: boolean): void {
+  const home = listEmpty === undefined ? [sessionViewPart, newTaskPart] : listEmpty ? [newTaskPart] : [sessionViewPart];
+  const parts = route.page === 'settings' ? [settingsPart] : route.page === 'new' ? [newTaskPart] : route.page === 'home' ? home : [sessionViewPart];
+  for (const part of parts) void part.load().catch(() => undefined);
 }
 
 /**

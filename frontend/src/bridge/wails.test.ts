@@ -13,6 +13,33 @@ async function failure(win: WailsGlobals): Promise<BridgeError> {
 }
 
 describe('Wails transport', () => {
+  it("answers the first screen's reads from the page until the page writes", async () => {
+    const List = vi.fn().mockResolvedValue({ sessions: [], next: 'live' });
+    const Get = vi.fn().mockResolvedValue({ language: 'zh-CN' });
+    const Rename = vi.fn().mockResolvedValue({});
+    const win = {
+      go: { app: { Sessions: { List, Rename }, Settings: { Get } } },
+      __agentdeskFirst: [
+        { method: 'Sessions.List', req: {}, result: { sessions: [], next: 'first' } },
+        { method: 'Settings.Get', req: null, result: { language: 'en' } },
+      ],
+    };
+    const t = createWailsTransport(win);
+    expect(win.__agentdeskFirst).toBeUndefined();
+    await expect(t.call('Sessions.List', {})).resolves.toEqual({ sessions: [], next: 'first' });
+    await expect(t.call('Settings.Get')).resolves.toEqual({ language: 'en' });
+    await expect(t.call('Settings.Get')).resolves.toEqual({ language: 'en' });
+    // Another page of the list is not among them: it is asked for, and the answers stay.
+    await t.call('Sessions.List', { after: 'x' });
+    expect(List).toHaveBeenCalledWith({ after: 'x' });
+    await expect(t.call('Settings.Get')).resolves.toEqual({ language: 'en' });
+    expect(Get).not.toHaveBeenCalled();
+    // A write: from then on every read is asked for.
+    await t.call('Sessions.Rename', { id: 'a', title: 'B' });
+    await expect(t.call('Settings.Get')).resolves.toEqual({ language: 'zh-CN' });
+    await expect(t.call('Sessions.List', {})).resolves.toEqual({ sessions: [], next: 'live' });
+  });
+
   it('calls window.go.app[Struct][Method] with the request', async () => {
     const Rename = vi.fn().mockResolvedValue({ id: 'a', title: 'B' });
     const t = createWailsTransport({ go: { app: { Sessions: { Rename } } } });

@@ -5,6 +5,7 @@ import { emptyQueue, queueReducer, type QueueAction, type QueueState } from '../
 import { carryLiveKeys, emptyTranscript, keepOlder, normalizeTranscript, transcriptReducer, withOlder, type TranscriptAction } from './transcriptReducer';
 import { dropNewest, dropOldest, PAGE_ENTRIES, withLive, withNewer } from './transcriptWindow';
 import type { Transcript } from '../../bridge';
+import { reduceDeltas, type DeltaEvent } from './deltaBatch';
 import { normalizePreference, type Preference } from '../composer/selector';
 
 export interface SessionLiveState {
@@ -46,12 +47,31 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
   let epoch = 0;
 
   const reduce = (a: TranscriptAction) => (s: SessionLiveState) => withPart(s, 'transcript', transcriptReducer(s.transcript, a));
-  const apply = (a: TranscriptAction) => store.set(reduce(a));
+  // The answer's deltas that arrived in this task (a broadcast brings many at once): applied in
+  // one reducer pass (deltaBatch.ts) once the task is over, before anything else is applied.
+  let deltas: DeltaEvent[] = [];
+  const flushDeltas = () => {
+    if (deltas.length === 0) return;
+    const batch = deltas;
+    deltas = [];
+    store.setLater((s) => withPart(s, 'transcript', reduceDeltas(s.transcript, batch)));
+  };
+  const apply = (a: TranscriptAction) => {
+    flushDeltas();
+    store.set(reduce(a));
+  };
   // A turn streams its deltas and tool events in bursts (25 calls a step, each with its result):
   // they are applied at once but drawn at most once a frame (less often while drawing is costly,
   // see pacedFrames), not one render and layout per event. The rest (a turn's start and end, a
   // send, a decision) is told at once, with what was held back.
-  const stream = (a: TranscriptAction) => store.setLater(reduce(a));
+  const stream = (a: TranscriptAction) => {
+    if (a.type === 'turn.delta') {
+      if (deltas.push(a.e) === 1) queueMicrotask(flushDeltas);
+      return;
+    }
+    flushDeltas();
+    store.setLater(reduce(a));
+  };
   const decide = (a: QueueAction) => store.set((s) => withPart(s, 'decisions', queueReducer(s.decisions, a)));
   const mine = <T extends { sessionId?: string }>(f: (e: T) => void) => (e: T) => {
     if (e?.sessionId === sessionId) f(e);

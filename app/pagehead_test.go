@@ -1,0 +1,29 @@
+package app
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func TestWithHeadPutsTheScriptBeforeTheBundle(t *testing.T) {
+	assets := fstest.MapFS{
+		"index.html":  {Data: []byte(`<html><head><script type="module" src="./a.js"></script></head></html>`)},
+		"assets/a.js": {Data: []byte("x")},
+	}
+	page, err := fs.ReadFile(withHead(assets, func() string { return "<script>1</script>" }), "index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `<head><script>1</script><script type="module"`; !strings.Contains(string(page), want) {
+		t.Fatalf("page %s does not hold %s", page, want)
+	}
+	other, _ := fs.ReadFile(withHead(assets, func() string { return "<script>1</script>" }), "assets/a.js")
+	if string(other) != "x" {
+		t.Fatalf("another file changed: %q", other)
+	}
+	if got := scriptJSON([]byte(`{"t":"</script>\u2028"}`)); strings.Contains(got, "</") || strings.Contains(got, "\u2028") {
+		t.Fatalf("unsafe in a script: %q", got)
+	}
+}
