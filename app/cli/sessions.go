@@ -118,6 +118,7 @@ func runSessions(c *Context, args []string) int {
 		{name: "merge", args: []string{"ID"}, flags: mergeFlags, run: runMerge},
 		{name: "remove-worktree", args: []string{"ID"}, flags: jsonFlag, run: runRemoveWorktree},
 		{name: "restore-worktree", args: []string{"ID"}, flags: jsonFlag, run: runRestoreWorktree},
+		{name: "prune-worktrees", flags: jsonFlag, run: runPruneWorktrees},
 	}, args)
 }
 

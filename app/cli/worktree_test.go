@@ -77,6 +77,20 @@ func TestATaskInItsOwnWorktreeFromTheCommandLine(t *testing.T) {
 		fsck(name)
 		return out
 	}
+	var idle struct{ ID string }
+	if err := json.Unmarshal([]byte(step("create", "create", "--worktree", "--workspace", repo, "--title", "Idle", "--json")), &idle); err != nil {
+		t.Fatal(err)
+	}
+	var pruned struct {
+		Removed []string
+		Left    map[string][]string
+	}
+	if err := json.Unmarshal([]byte(step("prune-worktrees", "prune-worktrees", "--json")), &pruned); err != nil {
+		t.Fatal(err)
+	}
+	if len(pruned.Removed) != 1 || pruned.Removed[0] != idle.ID || len(pruned.Left[id]) != 2 {
+		t.Fatalf("prune: %+v (idle %s, task %s)", pruned, idle.ID, id)
+	}
 	if out := step("remove-worktree", "remove-worktree", id); !strings.Contains(out, "app.go") || !strings.Contains(out, "wip.txt") {
 		t.Fatalf("remove kept: %s", out)
 	}

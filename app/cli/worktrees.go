@@ -74,6 +74,27 @@ func runRestoreWorktree(c *Context, fs *flag.FlagSet, args []string) int {
 	})
 }
 
+func runPruneWorktrees(c *Context, fs *flag.FlagSet, _ []string) int {
+	return c.withSessions(func(svc *session.Service) error {
+		got, err := svc.PruneWorktrees(context.Background())
+		if err != nil {
+			return err
+		}
+		if wantsJSON(fs) {
+			c.printJSON(got)
+			return nil
+		}
+		fmt.Fprintln(c.Stdout, c.T("cli.worktree.pruned", "Count", len(got.Removed)))
+		for _, id := range got.Removed {
+			fmt.Fprintln(c.Stdout, "  - "+id)
+		}
+		for id, files := range got.Left {
+			fmt.Fprintln(c.Stdout, "  "+c.T("cli.worktree.left", "ID", id, "Files", strings.Join(files, ", ")))
+		}
+		return nil
+	})
+}
+
 // say prints v as JSON with --json, else the message key.
 func (c *Context) say(fs *flag.FlagSet, v any, key string) {
 	if wantsJSON(fs) {

@@ -105,3 +105,38 @@ func (s *Service) Delete(ctx context.Context, id string) error {
 	}
 	return s.Store.DeleteSession(id)
 }
+
+// Pruned is what PruneWorktrees did: the sessions whose worktrees it removed (all their work
+// had reached the person), and those it left, with the files that had not.
+type Pruned struct {
+	Removed []string            `json:"removed"`
+	Left    map[string][]string `json:"left"`
+}
+
+// PruneWorktrees removes the worktrees whose work fully reached the person's folder or branch,
+// judged by content, and leaves every other one as it is, saying which files hold it there.
+func (s *Service) PruneWorktrees(ctx context.Context) (Pruned, error) {
+	out := Pruned{Removed: []string{}, Left: map[string][]string{}}
+	all, err := s.Store.TaskWorktrees("")
+	if err != nil {
+		return out, err
+	}
+	for _, w := range all {
+		if w.Removed {
+			continue
+		}
+		unmerged, err := TaskOf(w).Unmerged(ctx)
+		if err != nil {
+			return out, err
+		}
+		if len(unmerged) > 0 {
+			out.Left[w.SessionID] = unmerged
+			continue
+		}
+		if _, err := s.RemoveWorktree(ctx, w.SessionID); err != nil {
+			return out, err
+		}
+		out.Removed = append(out.Removed, w.SessionID)
+	}
+	return out, nil
+}
