@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"agentdesk/backend/session"
 	"agentdesk/backend/worktree"
 )
 
@@ -76,4 +77,19 @@ func (f *Sessions) RestoreWorktree(req SessionRef) (WorktreeView, error) {
 		return WorktreeView{}, f.s.fail(err)
 	}
 	return f.Worktree(req)
+}
+
+// WorkspaceRequest names a folder.
+type WorkspaceRequest struct {
+	Workspace string `json:"workspace"`
+}
+
+// SuggestIsolation says whether a new task in the folder should default to a worktree of its
+// own: the folder is in a repository where another task is running (or the setting says always).
+func (f *Sessions) SuggestIsolation(req WorkspaceRequest) (session.Suggestion, error) {
+	got, err := f.svc().SuggestIsolation(context.Background(), req.Workspace)
+	if err != nil {
+		return session.Suggestion{}, f.s.fail(err)
+	}
+	return got, nil
 }

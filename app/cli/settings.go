@@ -15,6 +15,7 @@ import (
 	"agentdesk/backend/decision"
 	"agentdesk/backend/errs"
 	"agentdesk/backend/policy"
+	"agentdesk/backend/session"
 	"agentdesk/backend/store"
 )
 
@@ -92,6 +93,18 @@ func settingsTable() map[string]setting {
 				return string(raw), err
 			},
 			set: setAgentReach,
+		},
+		"worktree-isolation": {
+			get: func(st *store.Store) (string, error) {
+				return string(store.SettingOr(st, store.SettingIsolation, session.ParseIsolation, session.IsolateWhenBusy)), nil
+			},
+			set: func(st *store.Store, value string) error {
+				i, err := session.ParseIsolation(strings.TrimSpace(value))
+				if err != nil {
+					return err
+				}
+				return st.SetSetting(store.SettingIsolation, string(i))
+			},
 		},
 		"external-agent-start-timeout": {
 			get: func(st *store.Store) (string, error) { return st.ExternalStartTimeout().String(), nil },

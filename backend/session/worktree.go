@@ -140,3 +140,53 @@ func (s *Service) PruneWorktrees(ctx context.Context) (Pruned, error) {
 	}
 	return out, nil
 }
+
+// Isolation is when a new task runs in a worktree of its own (store.SettingIsolation).
+type Isolation string
+
+const (
+	IsolateWhenBusy Isolation = "busy"
+	IsolateAlways   Isolation = "always"
+	IsolateNever    Isolation = "never"
+)
+
+// ParseIsolation reads the setting strictly.
+func ParseIsolation(v string) (Isolation, error) {
+	switch i := Isolation(v); i {
+	case IsolateWhenBusy, IsolateAlways, IsolateNever:
+		return i, nil
+	}
+	return "", errs.Invalid("worktree-isolation", v, []string{string(IsolateWhenBusy), string(IsolateAlways), string(IsolateNever)})
+}
+
+// Suggestion is whether a new task in a folder should run in a worktree of its own, and why.
+type Suggestion struct {
+	Repository bool      `json:"repository"` // the folder is in a git repository
+	Busy       int       `json:"busy"`       // tasks running in that repository now
+	Isolate    bool      `json:"isolate"`    // the default the composer should show
+	Setting    Isolation `json:"setting"`
+}
+
+// SuggestIsolation says whether a new task in folder should default to its own worktree: in a
+// repository, always or never as the setting says, or (the default) when another task is
+// running in the same repository, in the person's folder or in a worktree of it.
+func (s *Service) SuggestIsolation(ctx context.Context, folder string) (Suggestion, error) {
+	setting := store.SettingOr(s.Store, store.SettingIsolation, ParseIsolation, IsolateWhenBusy)
+	out := Suggestion{Setting: setting}
+	common, ok := worktree.CommonOf(ctx, folder)
+	if !ok {
+		return out, nil
+	}
+	out.Repository = true
+	running, err := s.Store.RunningWorkspaces()
+	if err != nil {
+		return out, err
+	}
+	for _, ws := range running {
+		if c, ok := worktree.CommonOf(ctx, ws); ok && c == common {
+			out.Busy++
+		}
+	}
+	out.Isolate = setting == IsolateAlways || setting == IsolateWhenBusy && out.Busy > 0
+	return out, nil
+}

@@ -123,3 +123,14 @@ func (r taskWorktreeRow) view() TaskWorktree {
 	_ = json.Unmarshal([]byte(r.KeptFiles), &w.KeptFiles)
 	return w
 }
+
+// RunningWorkspaces lists the workspace of every session with a turn running.
+func (s *Store) RunningWorkspaces() ([]string, error) {
+	var out []string
+	err := s.db.Model(&Session{}).Where("running_turn <> ''").Pluck("workspace", &out).Error
+	return out, storeErr(err)
+}
+
+// SettingIsolation decides when a new task in a git repository runs in a worktree of its own:
+// "busy" (when another task runs in the same repository), "always" or "never".
+const SettingIsolation = "worktree.isolation"

@@ -390,3 +390,16 @@ func repoKey(top string) string {
 	sum := sha256.Sum256([]byte(top))
 	return slugOf(filepath.Base(top)) + "-" + hex.EncodeToString(sum[:4])
 }
+
+// TopOf is the top folder of the repository folder lies in; ok is false outside one.
+func TopOf(ctx context.Context, folder string) (string, bool) {
+	top, err := run(ctx, folder, nil, "rev-parse", "--show-toplevel")
+	return top, err == nil && top != ""
+}
+
+// CommonOf is the shared git folder of the repository folder lies in (the same for all its
+// worktrees); ok is false outside one.
+func CommonOf(ctx context.Context, folder string) (string, bool) {
+	common, err := run(ctx, folder, nil, "rev-parse", "--path-format=absolute", "--git-common-dir")
+	return common, err == nil && common != ""
+}

@@ -24,14 +24,22 @@ async function serve(dir, responses) {
   return Object.assign(s, { api: apiOf(s) });
 }
 
-async function startIsolatedTask(repo, text) {
+// startTask starts a task from the new-task composer in repo and waits for its approval. The
+// first is made isolated by hand; the second must already be, since the first is running there.
+async function startTask(repo, text, { busy }) {
   await byId('new-session').click();
   await byId('new-task-workspace').fill(repo);
-  await byId('isolated').check();
+  await byId('isolation-choice').waitFor();
+  if (busy) {
+    await byId('isolation-busy').waitFor();
+    assert.equal(await byId('isolated').isChecked(), true, 'a busy repository makes isolated the default');
+  } else {
+    assert.equal(await byId('isolated').isChecked(), false, 'nothing runs there yet: the folder itself is the default');
+    await byId('isolated').check();
+  }
   await byId('composer-input').fill(text);
   await byId('composer-input').press('Enter');
   await byId('composer-mode-approval').waitFor();
-  await byId('approval-allow-once').click();
 }
 
 test('two isolated tasks on one repository: each in its own worktree, back after a restart, one applied, one removed and restored', async () => {
@@ -42,24 +50,30 @@ test('two isolated tasks on one repository: each in its own worktree, back after
   git(repo, 'init', '--quiet', '--initial-branch=main');
   git(repo, 'add', '--all');
   git(repo, 'commit', '--quiet', '-m', 'start');
+  // One script for the server, in the order the model is asked: A's call, B's call (while A
+  // waits for its approval), then B's answer and A's, as the approvals are given.
   const responses = [
     { text: 'Editing app.txt.', tool_calls: [{ name: 'bash', input: { command: 'echo from-a >> app.txt' } }] },
-    { text: 'Task A done.' },
     { text: 'Adding b.txt.', tool_calls: [{ name: 'bash', input: { command: 'echo from-b > b.txt' } }] },
     { text: 'Task B done.' },
+    { text: 'Task A done.' },
   ];
   ui.server = await serve(dir, responses);
   await ui.open(ui.server);
-  await startIsolatedTask(repo, 'Task A: edit app.txt');
-  await byId('msg-assistant').getByText('Task A done.').waitFor();
-  await startIsolatedTask(repo, 'Task B: add b.txt');
+  await startTask(repo, 'Task A: edit app.txt', { busy: false });
+  await startTask(repo, 'Task B: add b.txt', { busy: true });
+  await shot('00-task-b-asks-while-a-waits');
+  await byId('approval-allow-once').click();
   await byId('msg-assistant').getByText('Task B done.').waitFor();
-  fsck(repo);
-
   const sessions = (await ui.server.api('Sessions.List', {})).sessions;
   const a = sessions.find((s) => s.title.startsWith('Task A'));
   const b = sessions.find((s) => s.title.startsWith('Task B'));
   assert.ok(a && b, JSON.stringify(sessions));
+  await ui.open(ui.server, a.id);
+  await byId('composer-mode-approval').waitFor();
+  await byId('approval-allow-once').click();
+  await byId('msg-assistant').getByText('Task A done.').waitFor();
+  fsck(repo);
   assert.notEqual(a.workspace, b.workspace);
   for (const s of [a, b]) assert.ok(s.workspace.startsWith(join(dir, 'data') + '-worktrees'), s.workspace);
   assert.equal(readFileSync(join(a.workspace, 'app.txt'), 'utf8'), 'base\nfrom-a\n');

@@ -38,6 +38,8 @@ export function createApi(getTransport = transport) {
       continue: (id: string) => call('Sessions.Continue', { id }),
       /** Where a session that runs in a worktree of its own has it. */
       worktree: (id: string) => call('Sessions.Worktree', { id }),
+      /** Whether a new task in the folder should default to a worktree of its own. */
+      suggestIsolation: (workspace: string) => call('Sessions.SuggestIsolation', { workspace }),
       applyWorktree: (id: string) => call('Sessions.ApplyWorktree', { id }),
       mergeWorktree: (id: string, squash: boolean) => call('Sessions.MergeWorktree', { id, squash }),
       removeWorktree: (id: string) => call('Sessions.RemoveWorktree', { id }),

@@ -577,6 +577,9 @@ export interface Info {
 /** InteractionMode is the person's top-level choice in the composer selector (R-MODE-1). */
 export type InteractionMode = 'smart' | 'chat';
 
+/** Isolation is when a new task runs in a worktree of its own (store.SettingIsolation). */
+export type Isolation = 'busy' | 'always' | 'never';
+
 /** Item is one entry of the timeline; Type says which fields are set. */
 export interface Item {
   type: string;
@@ -1282,6 +1285,17 @@ export interface Status {
   args?: Record<string, unknown>;
 }
 
+/** Suggestion is whether a new task in a folder should run in a worktree of its own, and why. */
+export interface Suggestion {
+  /** the folder is in a git repository */
+  repository: boolean;
+  /** tasks running in that repository now */
+  busy: number;
+  /** the default the composer should show */
+  isolate: boolean;
+  setting: Isolation;
+}
+
 /** Support is what the running kernel offers, for the doctor and for Command. */
 export interface Support {
   kind: SandboxKind;
@@ -1478,6 +1492,11 @@ export interface View {
   read_write: string[] | null;
 }
 
+/** WorkspaceRequest names a folder. */
+export interface WorkspaceRequest {
+  workspace: string;
+}
+
 /**
  * WorktreeView is where a session that runs in a worktree of its own has it, for its header:
  * Isolated is false for a session in the person's folder.
@@ -1611,6 +1630,11 @@ export interface Methods {
   'Sessions.RestoreWorktree': { req: SessionRef; res: WorktreeView };
   /** SetPermission changes this session's permission mode only; the default stays (R-AUTH-3). */
   'Sessions.SetPermission': { req: SetSessionPermissionRequest; res: Session };
+  /**
+   * SuggestIsolation says whether a new task in the folder should default to a worktree of its
+   * own: the folder is in a repository where another task is running (or the setting says always).
+   */
+  'Sessions.SuggestIsolation': { req: WorkspaceRequest; res: Suggestion };
   /** Transcript reads a page of the timeline from the session's log, with the turns it names. */
   'Sessions.Transcript': { req: TranscriptRequest; res: Transcript };
   /** Worktree says where the session's own worktree is, if it has one. */

@@ -18,11 +18,14 @@ export class FakeDesk extends FakeTransport {
   resolved: Record<string, unknown>[] = [];
   /** Tools the session's permission asks about: a direct run of one needs `approved`. */
   asksFor = new Set<string>();
+  /** What Sessions.SuggestIsolation answers: a folder outside a repository by default. */
+  isolation = { repository: false, busy: 0, isolate: false, setting: 'busy' };
   private n = 0;
 
   private handlers: Record<string, Handler> = {
     'Settings.Get': () => this.settings(),
     'Sessions.Create': (r) => this.createSession(r),
+    'Sessions.SuggestIsolation': () => ({ ...this.isolation }),
     'Sessions.Transcript': (r) => this.transcriptOf(String(r.id)),
     'Sessions.Configure': (r) => {
       const s = this.must(String(r.id));

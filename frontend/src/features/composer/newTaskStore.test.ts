@@ -225,3 +225,19 @@ describe('an isolated copy', () => {
     expect(unchecked).not.toHaveProperty('carryChanges');
   });
 });
+
+describe('the isolation suggestion', () => {
+  it('makes isolated the default in a busy repository, never overrides the person, and hides it outside one', async () => {
+    const { fake, draft } = setup();
+    fake.isolation = { repository: true, busy: 1, isolate: true, setting: 'busy' };
+    await draft.suggestIsolation('/home/ada/project');
+    expect(draft.get()).toMatchObject({ repository: true, busy: 1, isolated: true });
+    draft.setIsolated(false);
+    await draft.suggestIsolation('/home/ada/project');
+    expect(draft.get().isolated).toBe(false);
+    fake.isolation = { repository: false, busy: 0, isolate: false, setting: 'busy' };
+    draft.setIsolated(true);
+    await draft.suggestIsolation('/home/ada/project');
+    expect(draft.get()).toMatchObject({ repository: false, isolated: false });
+  });
+});

@@ -32,6 +32,11 @@ export interface NewTaskState {
   /** Run in a git worktree of its own; carry: bring the folder's uncommitted changes along. */
   isolated: boolean;
   carry: boolean;
+  /** The person chose isolated or not themselves: a suggestion no longer changes it. */
+  isolatedTouched: boolean;
+  /** The folder is in a git repository (null: not known yet), and how many tasks run there. */
+  repository: boolean | null;
+  busy: number;
   defaultPermission: DefaultPermission;
   sending: boolean;
   /** Why the last submit failed; the draft is kept as it was. */
@@ -50,6 +55,9 @@ const initial = (): NewTaskState => ({
   agent: '',
   isolated: false,
   carry: false,
+  isolatedTouched: false,
+  repository: null,
+  busy: 0,
   defaultPermission: { status: 'loading' },
   sending: false,
   error: null,
@@ -143,7 +151,22 @@ export function createNewTaskStore(api: Api, drafts: DraftStore = defaultDrafts)
       patch({ text });
     },
     choosePermission: (permission: Permission | null) => patch({ permission }),
-    setIsolated: (isolated: boolean) => patch({ isolated, ...(isolated ? {} : { carry: false }) }),
+    setIsolated: (isolated: boolean) => patch({ isolated, isolatedTouched: true, ...(isolated ? {} : { carry: false }) }),
+    /**
+     * Asks whether the folder is a repository where another task runs: isolated is then the
+     * default, unless the person chose. Outside a repository there is nothing to isolate.
+     */
+    suggestIsolation: async (workspace: string) => {
+      if (workspace.trim() === '') return;
+      const got = await api.sessions.suggestIsolation(workspace.trim()).catch(() => null);
+      if (!got || store.get().workspace.trim() !== workspace.trim()) return;
+      store.set((s) => ({
+        ...s,
+        repository: got.repository,
+        busy: got.busy,
+        ...(got.repository ? (s.isolatedTouched ? {} : { isolated: got.isolate }) : { isolated: false, carry: false }),
+      }));
+    },
     setCarry: (carry: boolean) => patch({ carry }),
     setPreference: (p: Preference) => patch({ preference: normalizePreference(p) }),
     setWorkspace: (workspace: string) => patch({ workspace, workspaceTouched: true, homeToConfirm: null }),

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { Api, Session } from '../../bridge';
 import { useT } from '../../i18n/I18nProvider';
 import { ErrorNotice } from '../../ui/ErrorNotice';
@@ -32,7 +32,11 @@ export function NewTaskView({
   onStarted: (s: Session) => void;
 }) {
   const t = useT();
-  const { workspace, setupOpen, homeToConfirm, isolated, carry } = useStore(draft);
+  const { workspace, setupOpen, homeToConfirm, isolated, carry, repository, busy } = useStore(draft);
+  useEffect(() => {
+    const timer = window.setTimeout(() => void draft.suggestIsolation(workspace), 250);
+    return () => window.clearTimeout(timer);
+  }, [draft, workspace]);
   const foldersApi = useFoldersApi();
   const [confirmError, setConfirmError] = useState<unknown>(null);
 
@@ -64,7 +68,9 @@ export function NewTaskView({
             }}
             onRecent={(recent) => recent[0] && draft.suggestWorkspace(recent[0])}
           />
-          <IsolationChoice isolated={isolated} carry={carry} onIsolated={draft.setIsolated} onCarry={draft.setCarry} />
+          {repository === true && (
+            <IsolationChoice isolated={isolated} carry={carry} busy={busy} onIsolated={draft.setIsolated} onCarry={draft.setCarry} />
+          )}
           {homeToConfirm !== null && (
             <HomeConfirm path={homeToConfirm} onConfirm={() => void confirmHome()} onDecline={draft.declineHome} />
           )}

@@ -8,11 +8,14 @@ import { useT } from '../../i18n/I18nProvider';
 export function IsolationChoice({
   isolated,
   carry,
+  busy = 0,
   onIsolated,
   onCarry,
 }: {
   isolated: boolean;
   carry: boolean;
+  /** Tasks running in the same repository now: isolated is then the default, and says why. */
+  busy?: number;
   onIsolated: (v: boolean) => void;
   onCarry: (v: boolean) => void;
 }) {
@@ -24,6 +27,11 @@ export function IsolationChoice({
         <input id={`${id}-isolated`} type="checkbox" checked={isolated} data-testid="isolated" onChange={(e) => onIsolated(e.target.checked)} />
         <span>{t('worktree.choice.isolated')}</span>
       </label>
+      {busy > 0 && (
+        <span className="isolation__why" data-testid="isolation-busy">
+          {t('worktree.choice.busy', { Count: busy })}
+        </span>
+      )}
       {isolated && (
         <label className="isolation__option isolation__option--sub" htmlFor={`${id}-carry`}>
           <input id={`${id}-carry`} type="checkbox" checked={carry} data-testid="carry" onChange={(e) => onCarry(e.target.checked)} />
