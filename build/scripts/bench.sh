@@ -2,7 +2,7 @@
 # Runs every benchmark in one process run and prints each against its budget, side by side.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-# The scale benchmarks (issue 11) run on a folder of a year of use, 10,000 sessions and 1,000,000
+# The scale benchmarks run on a folder of a year of use, 10,000 sessions and 1,000,000
 # events, built once by build/gendata through the store's own API and kept outside the repo.
 export AGENTDESK_SCALE_DATA=${AGENTDESK_SCALE_DATA:-${XDG_CACHE_HOME:-$HOME/.cache}/agentdesk-bench/year}
 echo "scale folder: $AGENTDESK_SCALE_DATA (built once; several minutes the first time)" >&2
@@ -72,7 +72,7 @@ secs=${AGENTDESK_STRESS_SECONDS:-60}
 printf '\nwriters on one data folder for %ss each (goal: 0 failed)\n' "$secs"
 AGENTDESK_STRESS_SECONDS=$secs go test -count=1 -run 'NeverFail' -v ./backend/store/ ./app/cli/ \
   | grep -E 'operations tried|runs, [0-9]+ failed|^(FAIL|ok)'
-# The browser and desktop rows of issue 11, each figure beside its goal: Chromium against
+# The browser and desktop rows, each figure beside its goal: Chromium against
 # `agentdesk serve`, then the real window under Xvfb, both on copies of the scale folder (the
 # app writes to the folder it opens). A missed goal is printed, not failed. The browser rows also
 # hold the scroll-back: a page's cost at the 10th and the 400th older page of the 100,000-event

@@ -1,4 +1,4 @@
-// The browser rows of issue 11's table, measured in Debian's Chromium (playwright-core) against
+// The browser rows, measured in Debian's Chromium (playwright-core) against
 // `agentdesk serve` on a data folder of a year of use, each printed beside its goal:
 //
 //   node frontend/bench/browser.mjs [--data DIR] [--bin PATH] [--reps N] [--idle SECONDS] [--smoke] [--live]
@@ -337,7 +337,7 @@ function olderPage(page, limit) {
 }
 
 /**
- * Scroll-back at any depth (issue 29): the big session opened at its end, then scrolled up one
+ * Scroll-back at any depth: the big session opened at its end, then scrolled up one
  * older page at a time; the cost of the pages around the 10th and the 400th (the median of five),
  * each against 50 ms, and the most rows the transcript held on the way, which must not grow with
  * the depth.

@@ -1,4 +1,4 @@
-// Issue 29's startup rows, measured in one X session (run it under xvfb-run) with the three
+// The startup rows, measured in one X session (run it under xvfb-run) with the three
 // launches alternating: AgentDesk's window, a bare Wails v2 app (build/benchbare: one static
 // page, the same tags) and Debian's Chromium in --app mode showing the same UI from
 // `agentdesk serve`. Each launch is timed from its spawn:
@@ -14,7 +14,7 @@
 // DIR is the data folder the window and serve open (default: a fresh empty one, the first
 // launch's screen: the new task's composer); each run gets its own copy. After one warm-up
 // launch of each, N rounds alternate the three; the medians are printed side by side with the
-// ratios issue 29 asks for (and, to find what a change does, --only picks subjects and
+// ratios the goals are set in (and, to find what a change does, --only picks subjects and
 // --variant NAME:VAR=VALUE adds the window again with a variable set). --before adds another AgentDesk binary (an older build) to the
 // rounds, to measure a change side by side. --smaps adds, for the window's last launch, where its memory is:
 // each process's PSS by mapping, and the bare app's beside it. A missed goal is printed, not failed.

@@ -1,4 +1,4 @@
-// Issue 28: the keyboard map, in real Chromium (Debian's) against `agentdesk serve` with the
+// The keyboard map, in real Chromium (Debian's) against `agentdesk serve` with the
 // scripted provider. A whole task from an empty data folder with the keyboard only — no mouse
 // event reaches the page: the shortcuts sheet and Settings, a new task in a folder typed in, an
 // approval rejected with a reason, one left with Esc and approved with Ctrl+Enter, and a restore.

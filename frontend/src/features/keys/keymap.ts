@@ -27,7 +27,7 @@ export interface KeyBinding {
   chord: Chord;
 }
 
-/** The keyboard map (issue 28): Linux-first, so the modifier is Ctrl. */
+/** The keyboard map: Linux-first, so the modifier is Ctrl. */
 export const KEYMAP: readonly KeyBinding[] = [
   { action: 'approve', chord: { key: 'Enter', mod: true } },
   { action: 'allowSession', chord: { key: 'Enter', mod: true, shift: true } },
