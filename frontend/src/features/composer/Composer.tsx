@@ -191,6 +191,12 @@ export function Composer({
       focusBox();
       return true;
     }
+    if (cmd === 'stop') {
+      // A Stop pressed elsewhere (the transcript, the chips) asks here first, as Esc does.
+      if (!ctx.running) return false;
+      setConfirmStop(true);
+      return true;
+    }
     if (!decision || busyRef.current) return false;
     if (cmd === 'approve') {
       const primary = actions.find((a) => a.tone === 'primary' && !a.disabled);

@@ -2,7 +2,7 @@
  * How the global key handler reaches the composer on screen: the session's composer registers a
  * handler while it is drawn; each command answers whether it did something.
  */
-export type ComposerCommand = 'approve' | 'allowSession' | 'reject' | 'focus';
+export type ComposerCommand = 'approve' | 'allowSession' | 'reject' | 'focus' | 'stop';
 
 type Handler = (cmd: ComposerCommand) => boolean;
 const handlers: Handler[] = [];

@@ -154,6 +154,20 @@ describe('the keyboard in the composer', () => {
     await waitFor(() => expect(fake.calls.some((c) => c.method === 'Composer.Cancel')).toBe(true));
   });
 
+  it("the transcript's Stop asks in the composer before stopping the turn", async () => {
+    const { fake, user } = await openSession((f) => {
+      const tr = f.transcriptOf('s1');
+      tr.running = 't1';
+      tr.turns = [{ id: 't1', prompt: 'Go', executionMode: 'execute', reasonKey: '', status: 'running', error: '', temporary: false, createdAt: '2025-01-01T10:00:00Z' }] as never;
+      tr.items = [{ type: 'user', turnId: 't1', text: 'Go', steer: false, seq: 10 }] as never;
+    });
+    await user.click(await screen.findByTestId('turn-stop'));
+    expect(screen.getByTestId('composer-stop-confirm')).toBeTruthy();
+    expect(fake.calls.some((c) => c.method === 'Composer.Cancel')).toBe(false);
+    await user.click(screen.getByTestId('composer-stop-yes'));
+    await waitFor(() => expect(fake.calls.some((c) => c.method === 'Composer.Cancel')).toBe(true));
+  });
+
   it('Shift+Tab in the empty box moves the focus back until the mode cycling is on', async () => {
     const { fake, user } = await openSession();
     await user.click(screen.getByTestId('composer-input'));

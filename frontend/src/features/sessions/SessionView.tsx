@@ -15,6 +15,7 @@ import { CheckpointActionsContext, type CheckpointActions } from '../checkpoints
 import { ChangesView } from '../checkpoints/ChangesView';
 import { RestoreView } from '../checkpoints/RestoreView';
 import { WorktreeBar } from '../worktree/WorktreeBar';
+import { composerCommand } from '../keys/composerCommands';
 
 /** What the session's main area shows: the conversation, a turn's Changes, or a restore's preview. */
 type Pane = { kind: 'transcript' } | { kind: 'changes'; turnId: string } | { kind: 'restore'; checkpointId: number };
@@ -112,7 +113,10 @@ export function SessionView({
             transcript={state.transcript}
             sent={state.sent}
             waiting={state.decisions.pending.length > 0}
-            onStop={() => void live.cancel()}
+            onStop={() => {
+              // Stopping a turn asks first, in the composer; without one on screen it stops at once.
+              if (!composerCommand('stop')) void live.cancel();
+            }}
             onContinue={() => void live.continueTurn()}
             onOlder={() => void live.loadOlder()}
             onNewer={() => void live.loadNewer()}
