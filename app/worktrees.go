@@ -93,3 +93,16 @@ func (f *Sessions) SuggestIsolation(req WorkspaceRequest) (session.Suggestion, e
 	}
 	return got, nil
 }
+
+// HandOff moves the session between its own worktree and the person's folder, whichever it is
+// in now (session.Service.HandOff); the session's new folder is published to every window.
+func (f *Sessions) HandOff(req SessionRef) (Session, error) {
+	w, _, err := f.s.Store.TaskWorktree(req.ID)
+	if err != nil {
+		return Session{}, f.s.fail(err)
+	}
+	if err := f.svc().HandOff(context.Background(), req.ID, w.SessionID == ""); err != nil {
+		return Session{}, f.s.fail(err)
+	}
+	return f.changed(f.svc().View(req.ID))
+}

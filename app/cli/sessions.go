@@ -119,6 +119,7 @@ func runSessions(c *Context, args []string) int {
 		{name: "remove-worktree", args: []string{"ID"}, flags: jsonFlag, run: runRemoveWorktree},
 		{name: "restore-worktree", args: []string{"ID"}, flags: jsonFlag, run: runRestoreWorktree},
 		{name: "prune-worktrees", flags: jsonFlag, run: runPruneWorktrees},
+		{name: "handoff", args: []string{"ID"}, flags: jsonFlag, run: runHandOff},
 	}, args)
 }
 

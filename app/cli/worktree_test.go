@@ -109,3 +109,54 @@ func TestATaskInItsOwnWorktreeFromTheCommandLine(t *testing.T) {
 		t.Fatalf("remove after apply: %s", out)
 	}
 }
+
+// A handoff moves a task into the person's folder (its changes applied there, its copy gone) and
+// back into a copy of its own (the folder's uncommitted changes carried along).
+func TestHandOffMovesATaskBetweenItsWorktreeAndTheFolder(t *testing.T) {
+	if !sandbox.Status().Namespaces {
+		t.Skip("no namespaces here")
+	}
+	repo, data := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(repo, "app.go"), []byte("package app\n"), 0o644)
+	gitOut(t, repo, "init", "--quiet", "--initial-branch=main")
+	gitOut(t, repo, "add", "--all")
+	gitOut(t, repo, "commit", "--quiet", "-m", "start")
+	script := writeScript(t, `{"responses":[
+		{"tool_calls":[{"name":"bash","input":{"command":"echo task >> app.go"}}]},
+		{"text":"Done."}]}`)
+	if code, out, errOut := run(t, nil, "run", "--worktree", "--workspace", repo, "--permission", "full", "--script", script,
+		"--data-dir", data, "edit app.go"); code != 0 {
+		t.Fatalf("run: %d %s %s", code, out, errOut)
+	}
+	var list []struct{ ID, Workspace string }
+	_, raw, _ := run(t, nil, "sessions", "list", "--json", "--data-dir", data)
+	json.Unmarshal([]byte(raw), &list)
+	id, ws := list[0].ID, list[0].Workspace
+	handoff := func() string {
+		t.Helper()
+		code, out, errOut := run(t, nil, "sessions", "handoff", id, "--json", "--data-dir", data)
+		if code != 0 {
+			t.Fatalf("handoff: %d %s %s", code, out, errOut)
+		}
+		var v struct{ Workspace string }
+		json.Unmarshal([]byte(out), &v)
+		gitOut(t, repo, "fsck", "--strict", "--no-progress")
+		return v.Workspace
+	}
+	if got := handoff(); got != repo {
+		t.Fatalf("into the folder: the session works in %s", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(repo, "app.go")); string(got) != "package app\ntask\n" {
+		t.Fatalf("the task's change in the folder: %q", got)
+	}
+	if _, err := os.Stat(ws); !os.IsNotExist(err) {
+		t.Fatalf("the copy is still there: %v", err)
+	}
+	back := handoff()
+	if back == repo || !strings.HasPrefix(back, filepath.Clean(data)+"-worktrees") {
+		t.Fatalf("back into a copy: %s", back)
+	}
+	if got, _ := os.ReadFile(filepath.Join(back, "app.go")); string(got) != "package app\ntask\n" {
+		t.Fatalf("the folder's uncommitted change carried: %q", got)
+	}
+}

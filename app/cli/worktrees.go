@@ -95,6 +95,29 @@ func runPruneWorktrees(c *Context, fs *flag.FlagSet, _ []string) int {
 	})
 }
 
+// runHandOff moves a session between its worktree and the person's folder, whichever it is in.
+func runHandOff(c *Context, fs *flag.FlagSet, args []string) int {
+	return c.withSessions(func(svc *session.Service) error {
+		_, isolated, err := svc.Store.TaskWorktree(args[0])
+		if err != nil {
+			return err
+		}
+		if err := svc.HandOff(context.Background(), args[0], !isolated); err != nil {
+			return err
+		}
+		v, err := svc.View(args[0])
+		if err != nil {
+			return err
+		}
+		if wantsJSON(fs) {
+			c.printJSON(v)
+			return nil
+		}
+		fmt.Fprintln(c.Stdout, c.T("cli.worktree.handedOff", "Path", v.Workspace))
+		return nil
+	})
+}
+
 // say prints v as JSON with --json, else the message key.
 func (c *Context) say(fs *flag.FlagSet, v any, key string) {
 	if wantsJSON(fs) {

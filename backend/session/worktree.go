@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"strings"
 
 	"agentdesk/backend/errs"
 	"agentdesk/backend/store"
@@ -189,4 +190,47 @@ func (s *Service) SuggestIsolation(ctx context.Context, folder string) (Suggesti
 	}
 	out.Isolate = setting == IsolateAlways || setting == IsolateWhenBusy && out.Busy > 0
 	return out, nil
+}
+
+// HandOffConflicts refuses moving a task to the person's folder while some of its changes would
+// overwrite what the person changed there since.
+const HandOffConflicts errs.Kind = "WORKTREE_HANDOFF_CONFLICTS"
+
+// Running refuses moving a session between folders while one of its turns runs.
+const Running errs.Kind = "SESSION_RUNNING"
+
+// HandOff moves a session between its own worktree and the person's folder. Into the folder:
+// its changes are applied there (refused, with the files, where the person changed them since),
+// the worktree is removed (nothing is lost: what did not reach the person is kept) and the
+// session goes on in the repository's folder. Into a worktree: one is made from the folder with
+// its uncommitted changes carried, and the session goes on there.
+func (s *Service) HandOff(ctx context.Context, id string, intoWorktree bool) error {
+	sess, err := s.Store.GetSession(id)
+	if err != nil {
+		return err
+	}
+	if sess.RunningTurn != "" {
+		return errs.New(Running, "ID", id)
+	}
+	if intoWorktree {
+		if _, ok, err := s.Store.TaskWorktree(id); err != nil || ok {
+			return err // already in one: nothing to move
+		}
+		return s.isolate(sess, true)
+	}
+	w, err := s.task(id, false)
+	if err != nil {
+		return err
+	}
+	applied, err := worktree.Apply(ctx, TaskOf(w))
+	if err != nil {
+		return err
+	}
+	if len(applied.Conflicts) > 0 {
+		return errs.New(HandOffConflicts, "Files", strings.Join(applied.Conflicts, ", "))
+	}
+	if _, err := s.RemoveWorktree(ctx, id); err != nil {
+		return err
+	}
+	return s.Store.LeaveWorktree(id, w.Repo)
 }

@@ -134,3 +134,14 @@ func (s *Store) RunningWorkspaces() ([]string, error) {
 // SettingIsolation decides when a new task in a git repository runs in a worktree of its own:
 // "busy" (when another task runs in the same repository), "always" or "never".
 const SettingIsolation = "worktree.isolation"
+
+// LeaveWorktree makes a session run in folder again, forgetting its worktree record, in one unit
+// of work: the handoff of a task back to the person's folder.
+func (s *Store) LeaveWorktree(sessionID, folder string) error {
+	return s.write(func(tx *gorm.DB) error {
+		if err := updateSession(tx, sessionID, map[string]any{"workspace": folder}); err != nil {
+			return err
+		}
+		return tx.Where("session_id = ?", sessionID).Delete(&taskWorktreeRow{}).Error
+	})
+}

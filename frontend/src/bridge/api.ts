@@ -44,6 +44,8 @@ export function createApi(getTransport = transport) {
       mergeWorktree: (id: string, squash: boolean) => call('Sessions.MergeWorktree', { id, squash }),
       removeWorktree: (id: string) => call('Sessions.RemoveWorktree', { id }),
       restoreWorktree: (id: string) => call('Sessions.RestoreWorktree', { id }),
+      /** Moves the session between its own worktree and the person's folder. */
+      handOff: (id: string) => call('Sessions.HandOff', { id }),
       onChanged: (cb: (changed: SessionsChanged) => void) =>
         on('sessions.changed')((c) => cb({ sessions: c?.sessions ?? [], removed: c?.removed ?? [] })),
       onMode: on('session.mode'),

@@ -1618,6 +1618,11 @@ export interface Methods {
    * window has loaded opens it without loading every page before it.
    */
   'Sessions.Get': { req: SessionRef; res: Session };
+  /**
+   * HandOff moves the session between its own worktree and the person's folder, whichever it is
+   * in now (session.Service.HandOff); the session's new folder is published to every window.
+   */
+  'Sessions.HandOff': { req: SessionRef; res: Session };
   /** List returns a page of sessions, most recently active first; each is read from its row alone. */
   'Sessions.List': { req: ListSessionsRequest; res: SessionPage };
   /** MergeWorktree merges (or squashes) the session's branch into the person's current branch. */

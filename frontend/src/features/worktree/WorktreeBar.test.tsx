@@ -26,6 +26,11 @@ function fakeApi(view: WorktreeView) {
       current = { ...current, removed: true, kept: ['app.go', 'wip.txt'] };
       return current;
     },
+    handOff: async () => {
+      calls.push('handoff');
+      current = { isolated: false, kept: [] };
+      return {};
+    },
     restoreWorktree: async () => {
       calls.push('restore');
       current = { ...current, removed: false, kept: [] };
@@ -67,6 +72,19 @@ describe('the worktree bar', () => {
     await user.click(screen.getByTestId('worktree-restore'));
     await waitFor(() => expect(screen.getByTestId('worktree-bar').getAttribute('data-removed')).toBe('false'));
     expect(calls).toEqual(['apply', 'merge:true', 'remove', 'restore']);
+  });
+
+  it('moves the task into the person folder, after which the bar is gone', async () => {
+    const { api, calls } = fakeApi(active);
+    const user = userEvent.setup();
+    render(
+      <I18nProvider lang="en">
+        <WorktreeBar api={api} sessionId="s1" />
+      </I18nProvider>,
+    );
+    await user.click(await screen.findByTestId('worktree-handoff'));
+    await waitFor(() => expect(screen.queryByTestId('worktree-bar')).toBeNull());
+    expect(calls).toEqual(['handoff']);
   });
 
   it('speaks Chinese', async () => {

@@ -8,8 +8,8 @@ import './worktree.css';
 /**
  * A session that runs in a worktree of its own: its branch and base, and what can be done with
  * its work — apply it to the person's folder (never over what they changed since: those are
- * conflicts), merge the branch into theirs, remove the copy (keeping whatever did not reach them)
- * and restore it. Nothing shows for a session in the person's own folder.
+ * conflicts), merge the branch into theirs, move the task into their folder, remove the copy
+ * (keeping whatever did not reach them) and restore it. Nothing shows for a session in the person's own folder.
  */
 export function WorktreeBar({ api, sessionId }: { api: Api; sessionId: string }) {
   const t = useT();
@@ -77,6 +77,13 @@ export function WorktreeBar({ api, sessionId }: { api: Api; sessionId: string })
             <input type="checkbox" checked={squash} onChange={(e) => setSquash(e.target.checked)} data-testid="worktree-squash" />
             {t('worktree.bar.squash')}
           </label>
+          <button type="button" className="btn btn--small" disabled={busy} data-testid="worktree-handoff"
+            onClick={() => void act(async () => {
+              await api.sessions.handOff(sessionId);
+              setView({ isolated: false, kept: [] });
+            })}>
+            {t('worktree.bar.handoff')}
+          </button>
           <button type="button" className="btn btn--small btn--quiet" disabled={busy} data-testid="worktree-remove"
             onClick={() => void act(async () => setView(await api.sessions.removeWorktree(sessionId)))}>
             {t('worktree.bar.remove')}
