@@ -55,7 +55,11 @@ func (s *Server) modes(sessionID string) (*acp.SessionModeState, []acp.SessionCo
 	option := acp.SessionConfigOption{Select: &acp.SessionConfigOptionSelect{Id: ConfigMode, Name: s.t("acp.config.mode", nil),
 		Category: acp.Ptr(acp.SessionConfigOptionCategoryMode), CurrentValue: acp.SessionConfigValueId(current),
 		Options: acp.SessionConfigSelectOptions{Ungrouped: &values}, Type: "select"}}
-	return out, []acp.SessionConfigOption{option, s.permissionOption(sess.PermissionMode)}, nil
+	options := []acp.SessionConfigOption{option, s.permissionOption(sess.PermissionMode)}
+	if w, ok := s.worktreeOption(sess); ok {
+		options = append(options, w)
+	}
+	return out, options, nil
 }
 
 // SetSessionMode switches through the one validator (rt.Configure): an unknown id is an error
@@ -74,17 +78,22 @@ func (s *Server) SetSessionMode(ctx context.Context, req acp.SetSessionModeReque
 // permission mode.
 func (s *Server) SetSessionConfigOption(ctx context.Context, req acp.SetSessionConfigOptionRequest) (acp.SetSessionConfigOptionResponse, error) {
 	v := req.ValueId
-	if v == nil || (string(v.ConfigId) != ConfigMode && string(v.ConfigId) != ConfigPermission) {
+	if v == nil || (string(v.ConfigId) != ConfigMode && string(v.ConfigId) != ConfigPermission && string(v.ConfigId) != ConfigWorktree) {
 		configID := ""
 		if v != nil {
 			configID = string(v.ConfigId)
 		} else if req.Boolean != nil {
 			configID = string(req.Boolean.ConfigId)
 		}
-		return acp.SetSessionConfigOptionResponse{}, s.fail(errs.Invalid("configId", configID, []string{ConfigMode, ConfigPermission}))
+		return acp.SetSessionConfigOptionResponse{}, s.fail(errs.Invalid("configId", configID, []string{ConfigMode, ConfigPermission, ConfigWorktree}))
 	}
 	id := string(v.SessionId)
-	if string(v.ConfigId) == ConfigPermission {
+	if string(v.ConfigId) == ConfigWorktree {
+		s.replies.forget("session/set_config_option", id)
+		if err := s.setWorktree(ctx, id, string(v.Value)); err != nil {
+			return acp.SetSessionConfigOptionResponse{}, s.fail(err)
+		}
+	} else if string(v.ConfigId) == ConfigPermission {
 		// Nothing is announced after this reply: its configOptions say the permission in force.
 		s.replies.forget("session/set_config_option", id)
 		if err := s.setPermission(ctx, id, string(v.Value)); err != nil {
