@@ -22,6 +22,7 @@ const (
 func EventPayloads() map[string]any {
 	return map[string]any{
 		agent.EventTurnStarted:    agent.TurnStarted{},
+		agent.EventTurnWaiting:    agent.TurnWaiting{},
 		agent.EventTurnDelta:      agent.Delta{},
 		agent.EventToolCall:       agent.ToolCallView{},
 		agent.EventToolOutput:     agent.Delta{},

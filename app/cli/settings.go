@@ -94,6 +94,16 @@ func settingsTable() map[string]setting {
 			},
 			set: setAgentReach,
 		},
+		"parallel-turns": {
+			get: func(st *store.Store) (string, error) { return strconv.Itoa(agent.ParallelTurns(st)), nil },
+			set: func(st *store.Store, value string) error {
+				n, err := agent.ParseParallelTurns(strings.TrimSpace(value))
+				if err != nil {
+					return err
+				}
+				return st.SetSetting(agent.SettingParallelTurns, strconv.Itoa(n))
+			},
+		},
 		"worktree-isolation": {
 			get: func(st *store.Store) (string, error) {
 				return string(store.SettingOr(st, store.SettingIsolation, session.ParseIsolation, session.IsolateWhenBusy)), nil

@@ -83,6 +83,14 @@ func (r *Runtime) execute(t *turn) {
 // prepareAndRun runs the turn after its preparation, from the checkpoint taken as it began: now,
 // or for a resumed turn when it first began.
 func (r *Runtime) prepareAndRun(t *turn) (start int64, status, failure string) {
+	release, err := r.slots.acquire(t.ctx, func() int { return ParallelTurns(r.opts.Store) }, func(running, limit int) {
+		r.opts.Publish(EventTurnWaiting, TurnWaiting{SessionID: t.sessionID, TurnID: t.active.turnID, Running: running, Limit: limit})
+	})
+	if err != nil {
+		status, failure = t.fail(err)
+		return 0, status, failure
+	}
+	defer release()
 	if t.prepare != nil {
 		if err := t.prepare(t); err != nil {
 			status, failure = t.fail(err)

@@ -84,6 +84,7 @@ type Runtime struct {
 	stop   context.CancelFunc
 	direct sync.WaitGroup // direct tool runs in flight
 	work   sync.WaitGroup // sends, switches and unqueues in flight (enter)
+	slots  slots          // the bound on turns running at once (slots.go)
 
 	// mu guards the maps and closed only; it is never held across the store, so one session's
 	// transaction never waits for another's. A session's own order (start, steer, queue, the

@@ -78,6 +78,8 @@ export function createApi(getTransport = transport) {
     },
     turns: {
       onStarted: on('turn.started'),
+      /** A turn waits for a free slot: as many turns run as Settings allow at once. */
+      onWaiting: on('turn.waiting'),
       onDelta: on('turn.delta'),
       onEnded: on('turn.ended'),
       onToolCall: on('tool.call'),

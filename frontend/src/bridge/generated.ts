@@ -1463,6 +1463,15 @@ export interface TurnView {
   createdAt: string;
 }
 
+/** TurnWaiting is the payload of turn.waiting. */
+export interface TurnWaiting {
+  sessionId: string;
+  turnId: string;
+  /** turns holding a slot */
+  running: number;
+  limit: number;
+}
+
 /** UnqueueRequest names a queued switch by its index in the queue. */
 export interface UnqueueRequest {
   sessionId: string;
@@ -1731,6 +1740,7 @@ export interface Events {
   'turn.delta': Delta;
   'turn.ended': TurnEnded;
   'turn.started': TurnStarted;
+  'turn.waiting': TurnWaiting;
 }
 
 /**
