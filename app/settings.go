@@ -14,6 +14,7 @@ import (
 	"agentdesk/backend/i18n"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/sandbox"
+	"agentdesk/backend/session"
 	"agentdesk/backend/store"
 	"agentdesk/locales"
 )
@@ -32,6 +33,10 @@ type SettingsView struct {
 	// AgentFacts is what AgentDesk saw of each external agent in its last session that ran
 	// calls: whether it asked first, and its modes. An agent never run has none.
 	AgentFacts []AgentFactView `json:"agentFacts"`
+	// ParallelTurns bounds the turns running at once (0: no bound); WorktreeIsolation is when a
+	// new task in a repository defaults to its own worktree ("busy", "always", "never").
+	ParallelTurns     int    `json:"parallelTurns"`
+	WorktreeIsolation string `json:"worktreeIsolation"`
 	// AgentReach is, for each saved external agent, what its process may reach from inside the
 	// sandbox: saved in Settings, or the defaults its name implies.
 	AgentReach []AgentReachView `json:"agentReach"`
@@ -225,6 +230,7 @@ func (f *Settings) Get() (SettingsView, error) {
 		return SettingsView{}, f.s.fail(err)
 	}
 	return SettingsView{Checkpoints: checkpoints, Language: f.s.Language(), DefaultPermission: def.Mode, Theme: Theme(theme), ExternalAgents: agents, AgentFacts: facts, AgentReach: reach,
+		ParallelTurns: agent.ParallelTurns(f.s.Store), WorktreeIsolation: string(store.SettingOr(f.s.Store, store.SettingIsolation, session.ParseIsolation, session.IsolateWhenBusy)),
 		DecisionTimeout: decision.FormatTimeout(decision.TimeoutSetting(f.s.Store)()), StepLimit: agent.StepLimit(f.s.Store), Provider: prov, ProviderReady: f.s.providerReady(prov),
 		ShellEnvPassthrough: pass, Sandbox: sandbox.Status(), ExternalStartTimeout: f.s.Store.ExternalStartTimeout().String(),
 		CommandLine: f.s.commandLine, SensitivePaths: sensitive.Entries(), DefaultSensitivePaths: policy.DefaultSensitive}, nil
@@ -261,6 +267,30 @@ func (f *Settings) SetDecisionTimeout(req ValueRequest) (SettingsView, error) {
 		return SettingsView{}, f.s.fail(err)
 	}
 	if err := f.s.Store.SetSetting(decision.SettingTimeout, decision.FormatTimeout(d)); err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	return f.publish()
+}
+
+// SetParallelTurns bounds how many turns run at once (0: no bound).
+func (f *Settings) SetParallelTurns(req ValueRequest) (SettingsView, error) {
+	n, err := agent.ParseParallelTurns(strings.TrimSpace(req.Value))
+	if err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	if err := f.s.Store.SetSetting(agent.SettingParallelTurns, strconv.Itoa(n)); err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	return f.publish()
+}
+
+// SetWorktreeIsolation says when a new task in a repository defaults to its own worktree.
+func (f *Settings) SetWorktreeIsolation(req ValueRequest) (SettingsView, error) {
+	i, err := session.ParseIsolation(strings.TrimSpace(req.Value))
+	if err != nil {
+		return SettingsView{}, f.s.fail(err)
+	}
+	if err := f.s.Store.SetSetting(store.SettingIsolation, string(i)); err != nil {
 		return SettingsView{}, f.s.fail(err)
 	}
 	return f.publish()

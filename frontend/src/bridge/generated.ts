@@ -1240,6 +1240,12 @@ export interface SettingsView {
    */
   agentFacts: AgentFactView[] | null;
   /**
+   * ParallelTurns bounds the turns running at once (0: no bound); WorktreeIsolation is when a
+   * new task in a repository defaults to its own worktree ("busy", "always", "never").
+   */
+  parallelTurns: number;
+  worktreeIsolation: string;
+  /**
    * AgentReach is, for each saved external agent, what its process may reach from inside the
    * sandbox: saved in Settings, or the defaults its name implies.
    */
@@ -1682,19 +1688,23 @@ export interface Methods {
   'Settings.SetExternalStartTimeout': { req: ValueRequest; res: SettingsView };
   /** SetLanguage persists the UI language and tells every window. */
   'Settings.SetLanguage': { req: SetLanguageRequest; res: SettingsView };
+  /**
+   * SetStepLimit sets how many model requests a turn makes between two continue decisions; it
+   * applies from the next turn.
+   * SetParallelTurns bounds how many turns run at once (0: no bound).
+   */
+  'Settings.SetParallelTurns': { req: ValueRequest; res: SettingsView };
   /** SetProvider saves the provider, model and base URL. */
   'Settings.SetProvider': { req: SetProviderRequest; res: SettingsView };
   /** SetSensitivePaths saves the sensitive paths list; it applies from the next tool call. */
   'Settings.SetSensitivePaths': { req: SensitivePathsRequest; res: SettingsView };
   /** SetShellEnvPassthrough saves the variables shell commands keep despite secret-like names. */
   'Settings.SetShellEnvPassthrough': { req: NamesRequest; res: SettingsView };
-  /**
-   * SetStepLimit sets how many model requests a turn makes between two continue decisions; it
-   * applies from the next turn.
-   */
   'Settings.SetStepLimit': { req: ValueRequest; res: SettingsView };
   /** SetTheme picks system, light or dark. */
   'Settings.SetTheme': { req: ThemeRequest; res: SettingsView };
+  /** SetWorktreeIsolation says when a new task in a repository defaults to its own worktree. */
+  'Settings.SetWorktreeIsolation': { req: ValueRequest; res: SettingsView };
   /**
    * StartDemo opens a demo session in a fresh scratch folder: Smart · Plan with Ask, so the tour
    * shows a question, a plan review and approvals. The session runs on its own scripted provider,

@@ -49,7 +49,7 @@ export interface ProviderSettings extends Omit<G.ProviderView, 'kind' | 'keys'> 
  */
 export interface AppSettings
   extends Pick<G.SettingsView, 'defaultPermission' | 'decisionTimeout' | 'theme' | 'providerReady'>,
-    Partial<Pick<G.SettingsView, 'externalStartTimeout' | 'checkpoints' | 'stepLimit'>> {
+    Partial<Pick<G.SettingsView, 'externalStartTimeout' | 'checkpoints' | 'stepLimit' | 'parallelTurns' | 'worktreeIsolation'>> {
   language: Language;
   provider: ProviderSettings;
   externalAgents: string[];
@@ -103,6 +103,8 @@ export function createSettingsApi(getTransport = transport) {
         call('Settings.SetDefaultPermission', { permissionMode }),
       setDecisionTimeout: (value: string) => call('Settings.SetDecisionTimeout', { value }),
       setStepLimit: (value: string) => call('Settings.SetStepLimit', { value }),
+      setParallelTurns: (value: string) => call('Settings.SetParallelTurns', { value }),
+      setWorktreeIsolation: (value: string) => call('Settings.SetWorktreeIsolation', { value }),
       setTheme: (theme: Theme) => call('Settings.SetTheme', { theme }),
       setProvider: (choice: ProviderChoice) => call('Settings.SetProvider', choice),
       saveKey: (provider: KeyProvider, key: string) => call('Settings.SaveKey', { provider, key }),

@@ -8,6 +8,7 @@ import { CheckpointsSection } from './CheckpointsSection';
 import { useAppSettings } from './appSettingsStore';
 import { DecisionTimeoutField } from './DecisionTimeoutField';
 import { StepLimitField } from './StepLimitField';
+import { TasksSection } from './TasksSection';
 import { DefaultPermissionPicker } from './DefaultPermissionPicker';
 import { ExternalAgentsSection } from './ExternalAgentsSection';
 import { KeyboardSection } from '../keys/KeyboardSection';
@@ -95,6 +96,7 @@ export function SettingsPage({
               <StepLimitField value={settings.stepLimit} onSave={async (value) => store.apply(await api.settings.setStepLimit(value))} />
             )}
           </SettingsSection>
+          <TasksSection settings={settings} store={store} />
           <ShellSection settings={settings} store={store} />
           <SensitivePathsSection settings={settings} store={store} />
           <CheckpointsSection settings={settings} store={store} />

@@ -43,6 +43,8 @@ export function normalizeSettings(raw: unknown): AppSettings {
     decisionTimeout: str(r.decisionTimeout),
     // An older server that does not send it shows no field rather than a made-up limit.
     ...(typeof r.stepLimit === 'number' && r.stepLimit > 0 ? { stepLimit: r.stepLimit } : {}),
+    ...(typeof r.parallelTurns === 'number' && r.parallelTurns >= 0 ? { parallelTurns: r.parallelTurns } : {}),
+    ...(['busy', 'always', 'never'].includes(String(r.worktreeIsolation)) ? { worktreeIsolation: String(r.worktreeIsolation) } : {}),
     theme: oneOf<Theme>(THEMES, r.theme, 'system'),
     provider: {
       kind: oneOf(PROVIDER_KINDS, p.kind, ''),

@@ -139,6 +139,15 @@ export class FakeSettingsBackend extends FakeTransportBase {
         this.settings.externalAgents = clean;
         return this.changed();
       }
+      case 'Settings.SetParallelTurns': {
+        const n = Number(r.value);
+        if (!Number.isInteger(n) || n < 0 || n > 64) throw new BridgeError('INVALID_VALUE', `“${r.value}” is not a valid parallel-turns.`, { Value: r.value });
+        this.settings.parallelTurns = n;
+        return this.changed();
+      }
+      case 'Settings.SetWorktreeIsolation':
+        this.settings.worktreeIsolation = String(r.value);
+        return this.changed();
       case 'Settings.SetAgentReach': {
         const command = String(req.command);
         const others = (this.settings.agentReach ?? []).filter((x) => x.command !== command);
