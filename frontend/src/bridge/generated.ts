@@ -1688,11 +1688,7 @@ export interface Methods {
   'Settings.SetExternalStartTimeout': { req: ValueRequest; res: SettingsView };
   /** SetLanguage persists the UI language and tells every window. */
   'Settings.SetLanguage': { req: SetLanguageRequest; res: SettingsView };
-  /**
-   * SetStepLimit sets how many model requests a turn makes between two continue decisions; it
-   * applies from the next turn.
-   * SetParallelTurns bounds how many turns run at once (0: no bound).
-   */
+  /** SetParallelTurns bounds how many turns run at once (0: no bound). */
   'Settings.SetParallelTurns': { req: ValueRequest; res: SettingsView };
   /** SetProvider saves the provider, model and base URL. */
   'Settings.SetProvider': { req: SetProviderRequest; res: SettingsView };
@@ -1700,6 +1696,10 @@ export interface Methods {
   'Settings.SetSensitivePaths': { req: SensitivePathsRequest; res: SettingsView };
   /** SetShellEnvPassthrough saves the variables shell commands keep despite secret-like names. */
   'Settings.SetShellEnvPassthrough': { req: NamesRequest; res: SettingsView };
+  /**
+   * SetStepLimit sets how many model requests a turn makes between two continue decisions; it
+   * applies from the next turn.
+   */
   'Settings.SetStepLimit': { req: ValueRequest; res: SettingsView };
   /** SetTheme picks system, light or dark. */
   'Settings.SetTheme': { req: ThemeRequest; res: SettingsView };
