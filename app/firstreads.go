@@ -35,5 +35,17 @@ func (s *Services) firstReadsHead() string {
 	if err != nil || len(reads) == 0 {
 		return ""
 	}
-	return "<script>window.__agentdeskFirst=" + scriptJSON(b) + "</script>"
+	return schemeHead(string(settings.Theme)) + "<script>window.__agentdeskFirst=" + scriptJSON(b) + "</script>"
+}
+
+// schemeHead sets the page's palette before anything is painted, from the saved theme (the OS's
+// for "system"), so a dark desktop never sees a light frame while the bundle loads; the page's
+// own theme code takes over once it runs. theme is one of the saved values or "".
+func schemeHead(theme string) string {
+	if theme != string(ThemeLight) && theme != string(ThemeDark) {
+		theme = string(ThemeSystem)
+	}
+	return `<style>html[data-scheme=dark]{background:#17171a;color-scheme:dark}</style><script>(()=>{const t="` + theme +
+		`",r=document.documentElement,d=t==="dark"||(t!=="light"&&matchMedia("(prefers-color-scheme: dark)").matches);` +
+		`r.setAttribute("data-theme",t);r.setAttribute("data-scheme",d?"dark":"light")})()</script>`
 }

@@ -27,3 +27,15 @@ func TestWithHeadPutsTheScriptBeforeTheBundle(t *testing.T) {
 		t.Fatalf("unsafe in a script: %q", got)
 	}
 }
+
+// The palette is set before the first paint from the saved theme; anything else follows the OS.
+func TestSchemeHeadSetsThePaletteBeforeThePagePaints(t *testing.T) {
+	for theme, want := range map[string]string{"dark": `const t="dark"`, "light": `const t="light"`, "system": `const t="system"`,
+		"": `const t="system"`, `"};alert(1);//`: `const t="system"`} {
+		head := schemeHead(theme)
+		if !strings.Contains(head, want) || !strings.Contains(head, `setAttribute("data-scheme"`) ||
+			!strings.Contains(head, "html[data-scheme=dark]{background:#17171a") {
+			t.Errorf("theme %q: %s", theme, head)
+		}
+	}
+}

@@ -37,7 +37,7 @@ func RunWindow(s *Services, assets fs.FS) error {
 		Height:           800,
 		MinWidth:         720,
 		MinHeight:        480,
-		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 250, A: 255},
+		BackgroundColour: windowBackground(s),
 		// The page comes with the first screen's reads answered (firstreads.go) and, for the
 		// benchmarks, the probe that reports its marks (window_marks.go).
 		AssetServer: &assetserver.Options{Assets: withHead(assets, func() string { return marksHead() + s.firstReadsHead() })},
@@ -121,4 +121,13 @@ func HandOff(dataDir string, args []string) bool {
 		return false
 	}
 	return conn.Object(name, path).Call(name+".SendMessage", 0, string(msg)).Store() == nil
+}
+
+// windowBackground is what the window shows before the page paints: the dark palette's page
+// colour when the saved theme is dark, else the light one ("system" cannot be read from here).
+func windowBackground(s *Services) *options.RGBA {
+	if theme, _, _ := s.Store.GetSetting(settingTheme); theme == string(ThemeDark) {
+		return &options.RGBA{R: 23, G: 23, B: 26, A: 255}
+	}
+	return &options.RGBA{R: 250, G: 250, B: 250, A: 255}
 }
