@@ -22,6 +22,30 @@ func gitOut(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
+// startRepo is a repository with one commit of app.go, in a folder of its own.
+func startRepo(t *testing.T) string {
+	t.Helper()
+	repo := t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "app.go"), []byte("package app\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitOut(t, repo, "init", "--quiet", "--initial-branch=main")
+	gitOut(t, repo, "add", "--all")
+	gitOut(t, repo, "commit", "--quiet", "-m", "start")
+	return repo
+}
+
+// onlySession is the one session of the data folder: its id and folder.
+func onlySession(t *testing.T, data string) (id, workspace string) {
+	t.Helper()
+	var list []struct{ ID, Workspace string }
+	_, raw, _ := run(t, nil, "sessions", "list", "--json", "--data-dir", data)
+	if err := json.Unmarshal([]byte(raw), &list); err != nil || len(list) != 1 {
+		t.Fatalf("sessions: %v %s", err, raw)
+	}
+	return list[0].ID, list[0].Workspace
+}
+
 // A task run with --worktree commits in its own worktree from inside the sandbox and leaves
 // the person's folder alone; removing it keeps its work, the restore brings it back, apply
 // writes it into the person's folder, and a removal after that keeps nothing. The person's
@@ -30,11 +54,7 @@ func TestATaskInItsOwnWorktreeFromTheCommandLine(t *testing.T) {
 	if !sandbox.Status().Namespaces {
 		t.Skip("no namespaces here: git in a task's worktree runs only inside its own root")
 	}
-	repo, data := t.TempDir(), t.TempDir()
-	os.WriteFile(filepath.Join(repo, "app.go"), []byte("package app\n"), 0o644)
-	gitOut(t, repo, "init", "--quiet", "--initial-branch=main")
-	gitOut(t, repo, "add", "--all")
-	gitOut(t, repo, "commit", "--quiet", "-m", "start")
+	repo, data := startRepo(t), t.TempDir()
 	fsck := func(step string) {
 		t.Helper()
 		if out, err := exec.Command("git", "-C", repo, "fsck", "--strict", "--no-progress").CombinedOutput(); err != nil {
@@ -51,12 +71,7 @@ func TestATaskInItsOwnWorktreeFromTheCommandLine(t *testing.T) {
 	}
 	fsck("the run")
 	t.Logf("run: %s", out)
-	var list []struct{ ID, Workspace string }
-	_, raw, _ := run(t, nil, "sessions", "list", "--json", "--data-dir", data)
-	if err := json.Unmarshal([]byte(raw), &list); err != nil || len(list) != 1 {
-		t.Fatalf("sessions: %v %s", err, raw)
-	}
-	id, ws := list[0].ID, list[0].Workspace
+	id, ws := onlySession(t, data)
 	if !strings.HasPrefix(ws, filepath.Clean(data)+"-worktrees") {
 		t.Fatalf("the session runs in %s", ws)
 	}
@@ -116,11 +131,7 @@ func TestHandOffMovesATaskBetweenItsWorktreeAndTheFolder(t *testing.T) {
 	if !sandbox.Status().Namespaces {
 		t.Skip("no namespaces here")
 	}
-	repo, data := t.TempDir(), t.TempDir()
-	os.WriteFile(filepath.Join(repo, "app.go"), []byte("package app\n"), 0o644)
-	gitOut(t, repo, "init", "--quiet", "--initial-branch=main")
-	gitOut(t, repo, "add", "--all")
-	gitOut(t, repo, "commit", "--quiet", "-m", "start")
+	repo, data := startRepo(t), t.TempDir()
 	script := writeScript(t, `{"responses":[
 		{"tool_calls":[{"name":"bash","input":{"command":"echo task >> app.go"}}]},
 		{"text":"Done."}]}`)
@@ -128,10 +139,7 @@ func TestHandOffMovesATaskBetweenItsWorktreeAndTheFolder(t *testing.T) {
 		"--data-dir", data, "edit app.go"); code != 0 {
 		t.Fatalf("run: %d %s %s", code, out, errOut)
 	}
-	var list []struct{ ID, Workspace string }
-	_, raw, _ := run(t, nil, "sessions", "list", "--json", "--data-dir", data)
-	json.Unmarshal([]byte(raw), &list)
-	id, ws := list[0].ID, list[0].Workspace
+	id, ws := onlySession(t, data)
 	handoff := func() string {
 		t.Helper()
 		code, out, errOut := run(t, nil, "sessions", "handoff", id, "--json", "--data-dir", data)

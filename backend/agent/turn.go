@@ -59,6 +59,7 @@ type turn struct {
 	failure  *display.Message
 	prepare  func(*turn) error // run first on the turn's goroutine (launchWith)
 	resumed  *resumed          // what a turn taken up after a restart waits on (resume.go)
+	taskRec  taskRecord        // the session's worktree, read once (worktree.go)
 }
 
 // profile is the row of the R-MODE-4 table the turn obeys: what it offers, whether it must

@@ -2,19 +2,40 @@ package agent
 
 import (
 	"os"
+	"sync"
 
 	"agentdesk/backend/errs"
 	"agentdesk/backend/sandbox"
 	"agentdesk/backend/session"
+	"agentdesk/backend/store"
 	"agentdesk/backend/worktree"
 )
+
+// taskRecord is the session's worktree record, read once per turn: the gate asks for it at
+// every shell command, and a session's worktree does not move while one of its turns runs
+// (removal and handoff are refused then). It is read from the gate's goroutines too, hence once.
+type taskRecord struct {
+	once sync.Once
+	w    store.TaskWorktree
+	ok   bool // the session runs in a worktree of its own that is still there
+	err  error
+}
+
+func (t *turn) taskWorktree() (store.TaskWorktree, bool, error) {
+	r := &t.taskRec
+	r.once.Do(func() {
+		w, ok, err := t.rt.opts.Store.TaskWorktree(t.sessionID)
+		r.w, r.ok, r.err = w, ok && !w.Removed, err
+	})
+	return r.w, r.ok, r.err
+}
 
 // taskGit is what the sandbox needs to let git work in the session's own worktree, from the
 // store's record (never from files in the worktree); nil for a session in the person's folder
 // or one whose worktree was removed.
 func (t *turn) taskGit() (*sandbox.TaskGit, error) {
-	w, ok, err := t.rt.opts.Store.TaskWorktree(t.sessionID)
-	if err != nil || !ok || w.Removed {
+	w, ok, err := t.taskWorktree()
+	if err != nil || !ok {
 		return nil, err
 	}
 	return &sandbox.TaskGit{GitDir: w.GitDir, Common: w.Common, Branch: w.Branch}, nil
@@ -23,8 +44,8 @@ func (t *turn) taskGit() (*sandbox.TaskGit, error) {
 // settleTaskObjects moves the git objects a shell command wrote in the session's worktree into
 // the repository, so the person's repository stays whole after every command.
 func (t *turn) settleTaskObjects() error {
-	w, ok, err := t.rt.opts.Store.TaskWorktree(t.sessionID)
-	if err != nil || !ok || w.Removed {
+	w, ok, err := t.taskWorktree()
+	if err != nil || !ok {
 		return err
 	}
 	return session.TaskOf(w).Migrate()

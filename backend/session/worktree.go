@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"agentdesk/backend/errs"
@@ -58,8 +59,17 @@ func (s *Service) MergeWorktree(ctx context.Context, id string, squash bool) err
 }
 
 // RemoveWorktree takes the session's worktree away, keeping whatever did not reach the person;
-// the record says what was kept, for the restore.
+// the record says what was kept, for the restore. It waits for no turn: one running is refused.
 func (s *Service) RemoveWorktree(ctx context.Context, id string) (*worktree.Kept, error) {
+	if sess, err := s.Store.GetSession(id); err != nil {
+		return nil, err
+	} else if sess.RunningTurn != "" {
+		return nil, errs.New(Running, "ID", id)
+	}
+	return s.removeWorktree(ctx, id)
+}
+
+func (s *Service) removeWorktree(ctx context.Context, id string) (*worktree.Kept, error) {
 	w, err := s.task(id, false)
 	if err != nil {
 		return nil, err
@@ -100,7 +110,7 @@ func (s *Service) Delete(ctx context.Context, id string) error {
 	if w, ok, err := s.Store.TaskWorktree(id); err != nil {
 		return err
 	} else if ok && !w.Removed {
-		if _, err := s.RemoveWorktree(ctx, id); err != nil {
+		if _, err := s.removeWorktree(ctx, id); err != nil {
 			return err
 		}
 	}
@@ -115,16 +125,21 @@ type Pruned struct {
 }
 
 // PruneWorktrees removes the worktrees whose work fully reached the person's folder or branch,
-// judged by content, and leaves every other one as it is, saying which files hold it there.
+// judged by content, and leaves every other one as it is, saying which files hold it there. A
+// worktree a turn is running in is not looked at.
 func (s *Service) PruneWorktrees(ctx context.Context) (Pruned, error) {
 	out := Pruned{Removed: []string{}, Left: map[string][]string{}}
 	all, err := s.Store.TaskWorktrees("")
 	if err != nil {
 		return out, err
 	}
+	running, err := s.Store.RunningWorkspaces()
+	if err != nil {
+		return out, err
+	}
 	for _, w := range all {
-		if w.Removed {
-			continue
+		if w.Removed || slices.Contains(running, w.Path) {
+			continue // gone already, or in use by a turn
 		}
 		unmerged, err := TaskOf(w).Unmerged(ctx)
 		if err != nil {
@@ -229,7 +244,7 @@ func (s *Service) HandOff(ctx context.Context, id string, intoWorktree bool) err
 	if len(applied.Conflicts) > 0 {
 		return errs.New(HandOffConflicts, "Files", strings.Join(applied.Conflicts, ", "))
 	}
-	if _, err := s.RemoveWorktree(ctx, id); err != nil {
+	if _, err := s.removeWorktree(ctx, id); err != nil {
 		return err
 	}
 	return s.Store.LeaveWorktree(id, w.Repo)

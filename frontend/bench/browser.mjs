@@ -23,6 +23,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { descendants } from './procs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
@@ -113,31 +114,6 @@ function copyFolder(src) {
     utimesSync(join(dest, name), st.atime, st.mtime);
   }
   return dest;
-}
-
-/** Every process under pid (its children, theirs, …), from /proc. */
-function descendants(pid) {
-  const children = new Map();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const out = [];
-  const walk = (p) => {
-    for (const c of children.get(p) ?? []) {
-      out.push(c);
-      walk(c);
-    }
-  };
-  walk(pid);
-  return out;
 }
 
 /** A process's memory from /proc: resident in all, and its own (anonymous and shared memory, not the mapped binary and libraries). */

@@ -19,10 +19,11 @@
 // rounds, to measure a change side by side. --smaps adds, for the window's last launch, where its memory is:
 // each process's PSS by mapping, and the bare app's beside it. A missed goal is printed, not failed.
 import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { descendants } from './procs.mjs';
 
 const { values: opt } = parseArgs({
   options: {
@@ -57,26 +58,6 @@ function dataFolder() {
   if (opt.data) cpSync(resolve(opt.data), dir, { recursive: true, preserveTimestamps: true });
   else mkdirSync(dir);
   return dir;
-}
-
-/** Every process under pid, from /proc. */
-function descendants(pid) {
-  const children = new Map();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const out = [];
-  const walk = (p) => (children.get(p) ?? []).forEach((c) => (out.push(c), walk(c)));
-  walk(pid);
-  return out;
 }
 
 const pssOf = (pid) => {
