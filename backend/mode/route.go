@@ -63,7 +63,7 @@ func RouteAfter(text string, previous ExecutionMode) Decision {
 	req := newRequest(text)
 	for _, r := range routeRules {
 		if match, ok := r.match(req); ok {
-			if r.mode == previousMode {
+			if r.carry {
 				return carryOn(previous, match)
 			}
 			return Decision{Mode: r.mode, ReasonKey: r.reasonKey, ReasonArgs: map[string]any{"Match": match}}

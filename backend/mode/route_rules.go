@@ -7,7 +7,9 @@ import (
 
 // routeRule is one line of the router's table.
 type routeRule struct {
-	mode      ExecutionMode // previousMode: the previous turn's
+	mode ExecutionMode
+	// carry: the mode is the previous turn's (see carryOn), not one of the table's.
+	carry     bool
 	reasonKey string
 	phrases   [][]string // English phrases that decide anywhere, as consecutive words
 	leading   [][]string // English phrases that decide at the start of the request
@@ -24,9 +26,6 @@ type routeRule struct {
 	question bool // also matches a request phrased as a question (not "can you…?")
 	custom   func(request) (string, bool)
 }
-
-// previousMode in a rule's mode means "the previous turn's mode" (see carryOn).
-const previousMode ExecutionMode = "(previous)"
 
 func (r routeRule) match(req request) (string, bool) {
 	for _, p := range r.phrases {
@@ -345,7 +344,7 @@ var routeRules = []routeRule{
 			"good night|bye|goodbye|lol|who made you|who built you|who created you|are you there|are you an ai|what model are you",
 			"你好吗 你叫什么 你叫什么名字 谁开发了你 你是什么模型 你能做什么 你会做什么 你会什么 你是谁 干得漂亮 干得好 做得好 不错 很好 好的 好 嗯 知道了 明白了 收到 讲个笑话 说个笑话 再见 拜拜 晚安"),
 	},
-	{mode: previousMode, reasonKey: "route.reason.continue", custom: carriesOn},
+	{carry: true, reasonKey: "route.reason.continue", custom: carriesOn},
 	{
 		mode: ModeVerified, reasonKey: "route.reason.verified",
 		phrases: words("verify it|verify that|verify this|verify the fix|verify everything|and verify|then verify|to verify|" +

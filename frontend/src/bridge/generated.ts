@@ -428,7 +428,7 @@ export interface ElicitationPayload {
 }
 
 /** ExecutionMode is what a turn actually runs as; it is resolved per turn and stored on the turn. */
-export type ExecutionMode = '(previous)' | 'chat' | 'propose' | 'analyze' | 'plan' | 'execute' | 'debug' | 'verified';
+export type ExecutionMode = 'chat' | 'propose' | 'analyze' | 'plan' | 'execute' | 'debug' | 'verified';
 
 /** ExternalAgentsRequest is the list of external ACP agent command lines sessions may use. */
 export interface ExternalAgentsRequest {
