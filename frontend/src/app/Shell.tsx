@@ -30,6 +30,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
   const [actionError, setActionError] = useState<unknown>(null);
   const [focusId, setFocusId] = useState<string | null>(null);
   const newButtonRef = useRef<HTMLButtonElement>(null);
+  const focusComposerOf = useFocusWhenDrawn();
   const draft = useMemo(() => createNewTaskStore(api), [api]);
 
   useThemeSetting();
@@ -152,7 +153,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
     const next = order.find((s) => waiting.includes(s));
     if (!next) return;
     if (next.id !== current?.id || route.page !== 'session') navigate({ page: 'session', id: next.id });
-    focusWhenDrawn(next.id);
+    focusComposerOf(next.id);
   };
   const clearFocus = useCallback(() => setFocusId(null), []);
   const onSessionReady = useCallback((id: string) => navigate({ page: 'session', id }), [navigate]);
@@ -257,16 +258,31 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
   );
 }
 
-/** Puts the focus in the composer of a session once its view is drawn (it may still be loading). */
-function focusWhenDrawn(id: string, tries = 60) {
-  const view = [...document.querySelectorAll('[data-testid="session-view"]')]
-    .find((v) => v.getAttribute('data-session-id') === id)
-    ?.querySelector('[data-testid="composer"]');
-  if (view) {
-    composerCommand('focus');
-    return;
-  }
-  if (tries > 0) window.setTimeout(() => focusWhenDrawn(id, tries - 1), 50);
+/**
+ * Puts the focus in the composer of a session once its view is drawn (it may still be loading).
+ * Returns what stops the wait: the shell calls it when it goes away or another wait starts.
+ */
+function focusWhenDrawn(id: string): () => void {
+  let timer = 0;
+  const attempt = (tries: number) => {
+    const composer = [...document.querySelectorAll('[data-testid="session-view"]')]
+      .find((v) => v.getAttribute('data-session-id') === id)
+      ?.querySelector('[data-testid="composer"]');
+    if (composer) composerCommand('focus');
+    else if (tries > 0) timer = window.setTimeout(() => attempt(tries - 1), 50);
+  };
+  attempt(60);
+  return () => window.clearTimeout(timer);
+}
+
+/** At most one wait for a composer to focus, stopped when the shell goes away. */
+function useFocusWhenDrawn(): (id: string) => void {
+  const stop = useRef<() => void>(() => undefined);
+  useEffect(() => () => stop.current(), []);
+  return useCallback((id: string) => {
+    stop.current();
+    stop.current = focusWhenDrawn(id);
+  }, []);
 }
 
 const preloadSettings = () => void settingsPart.load().catch(() => undefined);
