@@ -55,6 +55,43 @@ func (f *Sessions) ApplyWorktree(req SessionRef) (worktree.Applied, error) {
 	return got, nil
 }
 
+// WorktreeFileRequest names some hunks of one file a session's task changed; no hunks means
+// the whole file.
+type WorktreeFileRequest struct {
+	ID    string `json:"id"`
+	Path  string `json:"path"`
+	Hunks []int  `json:"hunks"`
+}
+
+// ReviewWorktree is everything the session's task changed against its base, hunk by hunk, each
+// judged against the person's folder as it is now.
+func (f *Sessions) ReviewWorktree(req SessionRef) (worktree.TaskChanges, error) {
+	got, err := f.svc().ReviewWorktree(context.Background(), req.ID)
+	if err != nil {
+		return worktree.TaskChanges{}, f.s.fail(err)
+	}
+	return got, nil
+}
+
+// ApplyWorktreeFile writes some hunks of one file into the person's folder, each only where
+// the person's file still holds the lines it replaces.
+func (f *Sessions) ApplyWorktreeFile(req WorktreeFileRequest) (worktree.FileApplied, error) {
+	got, err := f.svc().ApplyWorktreeFile(context.Background(), req.ID, req.Path, req.Hunks)
+	if err != nil {
+		return worktree.FileApplied{}, f.s.fail(err)
+	}
+	return got, nil
+}
+
+// DiscardWorktreeFile undoes some hunks of one file in the task's own worktree, and says what
+// the task's changes are now.
+func (f *Sessions) DiscardWorktreeFile(req WorktreeFileRequest) (worktree.TaskChanges, error) {
+	if err := f.svc().DiscardWorktreeFile(context.Background(), req.ID, req.Path, req.Hunks); err != nil {
+		return worktree.TaskChanges{}, f.s.fail(err)
+	}
+	return f.ReviewWorktree(SessionRef{ID: req.ID})
+}
+
 // MergeWorktree merges (or squashes) the session's branch into the person's current branch.
 func (f *Sessions) MergeWorktree(req MergeWorktreeRequest) (WorktreeView, error) {
 	if err := f.svc().MergeWorktree(context.Background(), req.ID, req.Squash); err != nil {

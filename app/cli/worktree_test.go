@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -166,5 +167,72 @@ func TestHandOffMovesATaskBetweenItsWorktreeAndTheFolder(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(filepath.Join(back, "app.go")); string(got) != "package app\ntask\n" {
 		t.Fatalf("the folder's uncommitted change carried: %q", got)
+	}
+}
+
+// From the command line a task's changes come back file by file and hunk by hunk: `changes`
+// lists them with their state, `apply --file --hunks` writes only those, and `discard` undoes
+// one in the task's copy; the person's own edit in the same file survives.
+func TestATasksChangesComeBackHunkByHunkFromTheCommandLine(t *testing.T) {
+	repo, data := startRepo(t), t.TempDir()
+	numbered := func(edit map[int]string) []byte {
+		var b strings.Builder
+		for i := 1; i <= 30; i++ {
+			if s, ok := edit[i]; ok {
+				b.WriteString(s + "\n")
+			} else {
+				b.WriteString("line " + strconv.Itoa(i) + "\n")
+			}
+		}
+		return []byte(b.String())
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(repo, "list.txt"), numbered(nil), 0o644))
+	gitOut(t, repo, "add", "list.txt")
+	gitOut(t, repo, "commit", "--quiet", "-m", "list")
+	code, out, errOut := run(t, nil, "sessions", "create", "--worktree", "--workspace", repo, "--json", "--data-dir", data)
+	var task struct{ ID, Workspace string }
+	if code != 0 || json.Unmarshal([]byte(out), &task) != nil {
+		t.Fatalf("create: %d %s %s", code, out, errOut)
+	}
+	must(os.WriteFile(filepath.Join(task.Workspace, "list.txt"), numbered(map[int]string{2: "two", 15: "fifteen", 28: "twenty-eight"}), 0o644))
+	must(os.WriteFile(filepath.Join(repo, "list.txt"), numbered(map[int]string{28: "the person's 28"}), 0o644))
+
+	sessions := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := run(t, nil, append(append([]string{"sessions"}, args...), "--data-dir", data)...)
+		if code != 0 {
+			t.Fatalf("%v: %d %s %s", args, code, out, errOut)
+		}
+		return out
+	}
+	var changes struct {
+		Files []struct {
+			Path       string
+			HunkStates []string
+		}
+	}
+	must(json.Unmarshal([]byte(sessions("changes", task.ID, "--json")), &changes))
+	if len(changes.Files) != 1 || strings.Join(changes.Files[0].HunkStates, ",") != "pending,pending,conflict" {
+		t.Fatalf("changes: %+v", changes)
+	}
+	if out := sessions("changes", task.ID); !strings.Contains(out, "hunk 3: conflict") {
+		t.Fatalf("changes as text: %s", out)
+	}
+	sessions("apply", task.ID, "--file", "list.txt", "--hunks", "2")
+	sessions("discard", task.ID, "--file", "list.txt", "--hunks", "1")
+	if got, _ := os.ReadFile(filepath.Join(repo, "list.txt")); string(got) != string(numbered(map[int]string{15: "fifteen", 28: "the person's 28"})) {
+		t.Fatalf("the person's list.txt:\n%s", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(task.Workspace, "list.txt")); string(got) != string(numbered(map[int]string{15: "fifteen", 28: "twenty-eight"})) {
+		t.Fatalf("the task's list.txt:\n%s", got)
+	}
+	if code, _, errOut := run(t, nil, "sessions", "apply", task.ID, "--file", "list.txt", "--hunks", "x", "--data-dir", data); code == 0 || !strings.Contains(errOut, "hunks") {
+		t.Fatalf("a bad --hunks: %d %s", code, errOut)
 	}
 }

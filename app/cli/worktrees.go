@@ -4,8 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 
+	"agentdesk/backend/errs"
 	"agentdesk/backend/session"
 )
 
@@ -17,7 +19,73 @@ func mergeFlags(c *Context, fs *flag.FlagSet) {
 	fs.Bool("squash", false, c.T("cli.flag.squash"))
 }
 
+// fileFlags name one file of a task's changes and, optionally, some of its hunks.
+func fileFlags(c *Context, fs *flag.FlagSet) {
+	jsonFlag(c, fs)
+	fs.String("file", "", c.T("cli.flag.worktreeFile"))
+	fs.String("hunks", "", c.T("cli.flag.worktreeHunks"))
+}
+
+// hunksFlag reads --hunks "1,3" (numbered from 1, as the changes list shows them) as indexes.
+func hunksFlag(fs *flag.FlagSet) ([]int, error) {
+	out := []int{}
+	text := fs.Lookup("hunks").Value.String()
+	if text == "" {
+		return out, nil
+	}
+	for _, part := range strings.Split(text, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || n < 1 {
+			return nil, errs.Invalid("hunks", text, []string{"1,2,…"})
+		}
+		out = append(out, n-1)
+	}
+	return out, nil
+}
+
+func runChanges(c *Context, fs *flag.FlagSet, args []string) int {
+	return c.withSessions(func(svc *session.Service) error {
+		got, err := svc.ReviewWorktree(context.Background(), args[0])
+		if err != nil {
+			return err
+		}
+		if wantsJSON(fs) {
+			c.printJSON(got)
+			return nil
+		}
+		for _, f := range got.Files {
+			fmt.Fprintln(c.Stdout, c.T("cli.worktree.file", "Path", f.Path, "Action", c.T("cli.worktree.action."+f.Action), "State", c.T("cli.worktree.state."+f.State)))
+			for i, h := range f.Hunks {
+				fmt.Fprintf(c.Stdout, "  %s  @@ -%d,%d +%d,%d @@\n", c.T("cli.worktree.hunk", "N", i+1, "State", c.T("cli.worktree.state."+f.HunkStates[i])),
+					h.OldStart, h.OldLines, h.NewStart, h.NewLines)
+			}
+		}
+		return nil
+	})
+}
+
+func runDiscard(c *Context, fs *flag.FlagSet, args []string) int {
+	return c.withSessions(func(svc *session.Service) error {
+		hunks, err := hunksFlag(fs)
+		if err != nil {
+			return err
+		}
+		path := fs.Lookup("file").Value.String()
+		if path == "" {
+			return errs.Invalid("file", "", []string{"PATH"})
+		}
+		if err := svc.DiscardWorktreeFile(context.Background(), args[0], path, hunks); err != nil {
+			return err
+		}
+		c.say(fs, map[string]string{"discarded": path}, "cli.worktree.discarded")
+		return nil
+	})
+}
+
 func runApply(c *Context, fs *flag.FlagSet, args []string) int {
+	if fs.Lookup("file").Value.String() != "" {
+		return runApplyFile(c, fs, args)
+	}
 	return c.withSessions(func(svc *session.Service) error {
 		got, err := svc.ApplyWorktree(context.Background(), args[0])
 		if err != nil {
@@ -30,6 +98,29 @@ func runApply(c *Context, fs *flag.FlagSet, args []string) int {
 		fmt.Fprintln(c.Stdout, c.T("cli.worktree.applied", "Written", len(got.Written), "Same", len(got.Same)))
 		for _, p := range got.Conflicts {
 			fmt.Fprintln(c.Stdout, "  "+c.T("cli.worktree.conflict", "Path", p))
+		}
+		return nil
+	})
+}
+
+// runApplyFile applies one file's hunks (all pending ones without --hunks).
+func runApplyFile(c *Context, fs *flag.FlagSet, args []string) int {
+	return c.withSessions(func(svc *session.Service) error {
+		hunks, err := hunksFlag(fs)
+		if err != nil {
+			return err
+		}
+		got, err := svc.ApplyWorktreeFile(context.Background(), args[0], fs.Lookup("file").Value.String(), hunks)
+		if err != nil {
+			return err
+		}
+		if wantsJSON(fs) {
+			c.printJSON(got)
+			return nil
+		}
+		fmt.Fprintln(c.Stdout, c.T("cli.worktree.fileApplied", "Path", got.Path, "Count", len(got.Hunks), "State", c.T("cli.worktree.state."+got.State)))
+		for _, i := range got.Conflicts {
+			fmt.Fprintln(c.Stdout, "  "+c.T("cli.worktree.hunkConflict", "N", i+1))
 		}
 		return nil
 	})

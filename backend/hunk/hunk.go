@@ -124,7 +124,7 @@ func Apply(content string, hunks []Hunk, pick []int, reverse bool) (string, erro
 	next, drift := 0, 0
 	for _, i := range chosen {
 		from, to, start := hunks[i].sides(reverse)
-		at, ok := find(lines, from, start-1+drift, next)
+		at, ok := hunks[i].place(lines, from, start-1+drift, next)
 		if !ok {
 			return "", errs.New(Conflict, "Hunk", i+1)
 		}
@@ -151,6 +151,39 @@ func ordered(hunks []Hunk, pick []int) ([]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// place is where the hunk's lines from go in lines (at or after min, nearest to at). A hunk with
+// less context than Context on a side was cut there by the file's start or end, so, as git
+// apply does, it only goes at the start or end: two tasks that each appended to a file do not
+// both go, one after the other.
+func (h Hunk) place(lines, from []string, at, min int) (int, bool) {
+	lead, trail := h.context()
+	atStart, atEnd := lead < Context && min == 0, trail < Context
+	switch {
+	case atStart && atEnd:
+		return 0, len(lines) == len(from) && matches(lines, from, 0)
+	case atStart:
+		return 0, matches(lines, from, 0)
+	case atEnd:
+		end := len(lines) - len(from)
+		return end, end >= min && matches(lines, from, end)
+	}
+	return find(lines, from, at, min)
+}
+
+// context counts the unchanged lines before the hunk's first change and after its last.
+func (h Hunk) context() (lead, trail int) {
+	for _, l := range h.Lines {
+		if l.Kind != Equal {
+			break
+		}
+		lead++
+	}
+	for i := len(h.Lines) - 1; i >= 0 && h.Lines[i].Kind == Equal; i-- {
+		trail++
+	}
+	return lead, trail
 }
 
 // find is where want starts in lines at or after min, nearest to at.

@@ -111,3 +111,22 @@ func TestPatchReadsAsAUnifiedDiff(t *testing.T) {
 		t.Fatalf("patch:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// A hunk cut short by the file's end goes only at the end: when two versions each appended to
+// the same file, the second append does not go after the first, it is a conflict; a person's own
+// line added above still lets it go.
+func TestAHunkAtTheEndOfAFileGoesOnlyAtTheEnd(t *testing.T) {
+	base := numbered(6, nil)
+	hunks := Diff(base, base+"appended by b\n")
+	if _, err := Apply(base+"appended by a\n", hunks, []int{0}, false); errs.KindOf(err) != Conflict {
+		t.Fatalf("a second append went in: %v", err)
+	}
+	edited := numbered(6, map[int]string{1: "the person's line 1\n"})
+	if got, err := Apply(edited, hunks, []int{0}, false); err != nil || got != edited+"appended by b\n" {
+		t.Fatalf("with the person's edit above: %q %v", got, err)
+	}
+	start := Diff(base, "prepended\n"+base)
+	if _, err := Apply("someone else's first line\n"+base, start, []int{0}, false); errs.KindOf(err) != Conflict {
+		t.Fatalf("a prepend went below another: %v", err)
+	}
+}

@@ -44,6 +44,50 @@ func (s *Service) ApplyWorktree(ctx context.Context, id string) (worktree.Applie
 	return worktree.Apply(ctx, TaskOf(w))
 }
 
+// ReviewWorktree is everything the session's task changed against its base, hunk by hunk, each
+// judged against the person's folder as it is now (worktree.Task.Review).
+func (s *Service) ReviewWorktree(ctx context.Context, id string) (worktree.TaskChanges, error) {
+	w, err := s.task(id, false)
+	if err != nil {
+		return worktree.TaskChanges{}, err
+	}
+	return TaskOf(w).Review(ctx)
+}
+
+// ApplyWorktreeFile writes some hunks (all pending ones when hunks is empty) of one file the
+// task changed into the person's folder (worktree.ApplyFile).
+func (s *Service) ApplyWorktreeFile(ctx context.Context, id, path string, hunks []int) (worktree.FileApplied, error) {
+	w, err := s.task(id, false)
+	if err != nil {
+		return worktree.FileApplied{}, err
+	}
+	return worktree.ApplyFile(ctx, TaskOf(w), path, hunks)
+}
+
+// DiscardWorktreeFile undoes some hunks (the whole change when hunks is empty) of one file in
+// the task's own worktree. The agent may be writing there, so a running turn is refused.
+func (s *Service) DiscardWorktreeFile(ctx context.Context, id, path string, hunks []int) error {
+	if err := s.refuseRunning(id); err != nil {
+		return err
+	}
+	w, err := s.task(id, false)
+	if err != nil {
+		return err
+	}
+	return worktree.DiscardFile(ctx, TaskOf(w), path, hunks)
+}
+
+func (s *Service) refuseRunning(id string) error {
+	sess, err := s.Store.GetSession(id)
+	if err != nil {
+		return err
+	}
+	if sess.RunningTurn != "" {
+		return errs.New(Running, "ID", id)
+	}
+	return nil
+}
+
 // MergeWorktree merges (or squashes) the session's branch into the person's current branch,
 // with the session's title as the message.
 func (s *Service) MergeWorktree(ctx context.Context, id string, squash bool) error {
@@ -61,10 +105,8 @@ func (s *Service) MergeWorktree(ctx context.Context, id string, squash bool) err
 // RemoveWorktree takes the session's worktree away, keeping whatever did not reach the person;
 // the record says what was kept, for the restore. It waits for no turn: one running is refused.
 func (s *Service) RemoveWorktree(ctx context.Context, id string) (*worktree.Kept, error) {
-	if sess, err := s.Store.GetSession(id); err != nil {
+	if err := s.refuseRunning(id); err != nil {
 		return nil, err
-	} else if sess.RunningTurn != "" {
-		return nil, errs.New(Running, "ID", id)
 	}
 	return s.removeWorktree(ctx, id)
 }

@@ -1,7 +1,6 @@
 package worktree
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -17,34 +16,32 @@ const NotClean errs.Kind = "WORKTREE_FOLDER_NOT_CLEAN"
 
 // Applied says what Apply did, file by file (paths relative to the repository).
 type Applied struct {
-	Written   []string `json:"written"`   // took the task's content (or were removed, as the task removed them)
+	Written   []string `json:"written"`   // took the task's change, whole or some of its hunks
 	Same      []string `json:"same"`      // already held it
-	Conflicts []string `json:"conflicts"` // the person changed them since the task began: left as they are
+	Conflicts []string `json:"conflicts"` // the person changed what the task changed (a file, or some of its hunks): left as they are
 }
 
-// Apply writes the task's changes into the person's folder, file by file, never touching what
-// the person changed there since: a file that still holds the task's base content takes the
-// task's; one that already holds the task's is left; any other is a conflict, left as it is.
+// Apply writes every change of the task into the person's folder that can go without touching
+// what the person changed there since (ApplyFile for each file); the rest are conflicts.
 func Apply(ctx context.Context, t Task) (Applied, error) {
-	var out Applied
-	changed, err := t.Changed(ctx)
+	out := Applied{Written: []string{}, Same: []string{}, Conflicts: []string{}}
+	review, err := t.Review(ctx)
 	if err != nil {
 		return out, err
 	}
-	for _, p := range changed {
-		mine, mineOK := readRegular(filepath.Join(t.Path, p))
-		theirs, theirsOK := readRegular(filepath.Join(t.Repo, p))
-		base, baseOK := blobAt(ctx, t.Repo, t.Base, p)
+	for _, f := range review.Files {
+		got, err := t.apply(ctx, f, nil)
+		if err != nil {
+			return out, err
+		}
 		switch {
-		case mineOK == theirsOK && bytes.Equal(mine, theirs):
-			out.Same = append(out.Same, p)
-		case theirsOK == baseOK && bytes.Equal(theirs, base) && inside(t.Repo, p):
-			if err := put(filepath.Join(t.Path, p), filepath.Join(t.Repo, p), mineOK); err != nil {
-				return out, errs.Wrap(GitFailed, err, "Detail", err.Error())
-			}
-			out.Written = append(out.Written, p)
-		default:
-			out.Conflicts = append(out.Conflicts, p)
+		case got.Written:
+			out.Written = append(out.Written, f.Path)
+		case f.State == StateApplied:
+			out.Same = append(out.Same, f.Path)
+		}
+		if got.State == StateConflict {
+			out.Conflicts = append(out.Conflicts, f.Path)
 		}
 	}
 	return out, nil

@@ -72,11 +72,11 @@ export interface AgentStatus {
 
 /** Applied says what Apply did, file by file (paths relative to the repository). */
 export interface Applied {
-  /** took the task's content (or were removed, as the task removed them) */
+  /** took the task's change, whole or some of its hunks */
   written: string[] | null;
   /** already held it */
   same: string[] | null;
-  /** the person changed them since the task began: left as they are */
+  /** the person changed what the task changed (a file, or some of its hunks): left as they are */
   conflicts: string[] | null;
 }
 
@@ -443,6 +443,18 @@ export interface Failure {
   kind: string;
   message: string;
   args?: Record<string, unknown>;
+}
+
+/** FileApplied says what applying one file did, by hunk index (none for a file that goes whole). */
+export interface FileApplied {
+  path: string;
+  written: boolean;
+  /** written now */
+  hunks: number[] | null;
+  /** asked for but the person changed their lines: left */
+  conflicts: number[] | null;
+  /** the file's state afterwards */
+  state: string;
 }
 
 /** FileChange is one changed file as the window sees it. */
@@ -1331,6 +1343,34 @@ export interface Support {
   reason?: string;
 }
 
+/** TaskChanges is everything a task changed against its base, committed or not. */
+export interface TaskChanges {
+  files: TaskFile[] | null;
+}
+
+/**
+ * TaskFile is one file the task changed against its base, as hunks the person applies to
+ * their folder (or discards from the task) one by one. A file without hunks (binary, too large,
+ * a link, created or deleted whole) goes whole, and State says how.
+ */
+export interface TaskFile {
+  path: string;
+  action: string;
+  /** at the task's base */
+  before: string;
+  /** in the task's worktree */
+  after: string;
+  hunks: Hunk[] | null;
+  /** Omitted says why the sides are not shown ("binary", "too_large", "link"). */
+  omitted?: string;
+  /**
+   * State is the file's own when it goes whole; else applied when every hunk is, conflict
+   * when any is, pending otherwise.
+   */
+  state: string;
+  hunkStates: string[] | null;
+}
+
 /** Theme is how the window looks: as the system does, light or dark. */
 export type Theme = 'system' | 'light' | 'dark';
 
@@ -1513,6 +1553,16 @@ export interface WorkspaceRequest {
 }
 
 /**
+ * WorktreeFileRequest names some hunks of one file a session's task changed; no hunks means
+ * the whole file.
+ */
+export interface WorktreeFileRequest {
+  id: string;
+  path: string;
+  hunks: number[] | null;
+}
+
+/**
  * WorktreeView is where a session that runs in a worktree of its own has it, for its header:
  * Isolated is false for a session in the person's folder.
  */
@@ -1613,6 +1663,11 @@ export interface Methods {
    */
   'Sessions.ApplyWorktree': { req: SessionRef; res: Applied };
   /**
+   * ApplyWorktreeFile writes some hunks of one file into the person's folder, each only where
+   * the person's file still holds the lines it replaces.
+   */
+  'Sessions.ApplyWorktreeFile': { req: WorktreeFileRequest; res: FileApplied };
+  /**
    * Configure sets the session's interaction preference for its next message; while a turn runs
    * it is queued to the turn boundary.
    */
@@ -1626,6 +1681,11 @@ export interface Methods {
   'Sessions.Create': { req: CreateSessionRequest; res: Session };
   /** Delete removes a session and its history. */
   'Sessions.Delete': { req: SessionRef; res: void };
+  /**
+   * DiscardWorktreeFile undoes some hunks of one file in the task's own worktree, and says what
+   * the task's changes are now.
+   */
+  'Sessions.DiscardWorktreeFile': { req: WorktreeFileRequest; res: TaskChanges };
   /** Fork copies a session with its history (up to Before, when set); the copy is in the same mode. */
   'Sessions.Fork': { req: ForkRequest; res: Session };
   /**
@@ -1648,6 +1708,11 @@ export interface Methods {
   'Sessions.Rename': { req: RenameSessionRequest; res: Session };
   /** RestoreWorktree brings back a removed worktree with the work it kept. */
   'Sessions.RestoreWorktree': { req: SessionRef; res: WorktreeView };
+  /**
+   * ReviewWorktree is everything the session's task changed against its base, hunk by hunk, each
+   * judged against the person's folder as it is now.
+   */
+  'Sessions.ReviewWorktree': { req: SessionRef; res: TaskChanges };
   /** SetPermission changes this session's permission mode only; the default stays (R-AUTH-3). */
   'Sessions.SetPermission': { req: SetSessionPermissionRequest; res: Session };
   /**
