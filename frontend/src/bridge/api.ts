@@ -41,6 +41,12 @@ export function createApi(getTransport = transport) {
       /** Whether a new task in the folder should default to a worktree of its own. */
       suggestIsolation: (workspace: string) => call('Sessions.SuggestIsolation', { workspace }),
       applyWorktree: (id: string) => call('Sessions.ApplyWorktree', { id }),
+      /** Everything the task changed against its base, hunk by hunk, judged against the person's folder. */
+      reviewWorktree: (id: string) => call('Sessions.ReviewWorktree', { id }),
+      /** Writes some hunks of one file (all pending ones when `hunks` is empty) into the person's folder. */
+      applyWorktreeFile: (id: string, path: string, hunks: number[]) => call('Sessions.ApplyWorktreeFile', { id, path, hunks }),
+      /** Undoes some hunks of one file (the whole file when `hunks` is empty) in the task's own copy. */
+      discardWorktreeFile: (id: string, path: string, hunks: number[]) => call('Sessions.DiscardWorktreeFile', { id, path, hunks }),
       mergeWorktree: (id: string, squash: boolean) => call('Sessions.MergeWorktree', { id, squash }),
       removeWorktree: (id: string) => call('Sessions.RemoveWorktree', { id }),
       restoreWorktree: (id: string) => call('Sessions.RestoreWorktree', { id }),

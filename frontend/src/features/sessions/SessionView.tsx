@@ -14,12 +14,14 @@ import { fullDateTime } from './formatTime';
 import { CheckpointActionsContext, type CheckpointActions } from '../checkpoints/actions';
 import { ChangesView } from '../checkpoints/ChangesView';
 import { RestoreView } from '../checkpoints/RestoreView';
+import { ConflictNotice } from '../worktree/ConflictNotice';
+import { TaskChangesView } from '../worktree/TaskChangesView';
 import { WorktreeBar } from '../worktree/WorktreeBar';
 import { composerCommand } from '../keys/composerCommands';
 import { SlotWait } from './SlotWait';
 
 /** What the session's main area shows: the conversation, a turn's Changes, or a restore's preview. */
-type Pane = { kind: 'transcript' } | { kind: 'changes'; turnId: string } | { kind: 'restore'; checkpointId: number };
+type Pane = { kind: 'transcript' } | { kind: 'changes'; turnId: string } | { kind: 'restore'; checkpointId: number } | { kind: 'taskChanges' };
 
 /** The selected session: its header, the live transcript, and the composer docked below it. */
 export function SessionView({
@@ -40,6 +42,7 @@ export function SessionView({
   const state = useStore(live);
   const [pane, setPane] = useState<Pane>({ kind: 'transcript' });
   const closePane = useCallback(() => setPane({ kind: 'transcript' }), []);
+  const reviewTask = useCallback(() => setPane({ kind: 'taskChanges' }), []);
   const forked = useCallback(
     (fork: Session) => {
       onSessionUpdated(fork);
@@ -84,9 +87,11 @@ export function SessionView({
           )}
           <span className="meta-text">{t('shell.session.created', { When: fullDateTime(session.createdAt, lang) })}</span>
         </div>
-        <WorktreeBar api={api} sessionId={session.id} />
+        <WorktreeBar api={api} sessionId={session.id} onReview={reviewTask} />
       </header>
-      {pane.kind === 'changes' ? (
+      {pane.kind === 'taskChanges' ? (
+        <TaskChangesView api={api} sessionId={session.id} onClose={closePane} />
+      ) : pane.kind === 'changes' ? (
         <ChangesView api={api} sessionId={session.id} turnId={pane.turnId} onClose={closePane} />
       ) : pane.kind === 'restore' ? (
         <RestoreView api={api} sessionId={session.id} checkpointId={pane.checkpointId} onClose={closePane} onForked={forked} />
@@ -129,6 +134,7 @@ export function SessionView({
       <div className="session-view__composer">
         <AgentStatusLine status={state.agent} />
         <SlotWait api={api} sessionId={session.id} />
+        <ConflictNotice sessionId={session.id} onReview={reviewTask} />
         <SessionComposer api={api} session={session} live={live} onSessionUpdated={onSessionUpdated} />
       </div>
     </article>

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Api } from '../../bridge';
 import type { WorktreeView } from '../../bridge/generated';
 import { I18nProvider } from '../../i18n/I18nProvider';
+import { ConflictNotice } from './ConflictNotice';
 import { WorktreeBar } from './WorktreeBar';
 
 const active: WorktreeView = { isolated: true, repo: '/home/ada/app', branch: 'agentdesk/1a2b3c4d/fix-login', base: 'abc1234', kept: [] };
@@ -17,6 +18,12 @@ function fakeApi(view: WorktreeView) {
       calls.push('apply');
       return { written: ['app.go'], same: [], conflicts: ['notes.txt'] };
     },
+    reviewWorktree: async () => ({
+      files: [
+        { path: 'app.go', action: 'modify', before: '', after: '', hunks: [], state: 'applied', hunkStates: ['applied'] },
+        { path: 'notes.txt', action: 'modify', before: '', after: '', hunks: [], state: 'conflict', hunkStates: ['pending', 'conflict'] },
+      ],
+    }),
     mergeWorktree: async (_id: string, squash: boolean) => {
       calls.push(`merge:${squash}`);
       return current;
@@ -52,19 +59,27 @@ describe('the worktree bar', () => {
     expect(container.textContent).toBe('');
   });
 
-  it('applies with conflicts named, merges as one commit, removes keeping the work and restores it', async () => {
+  it('applies with conflicts named in the composer, merges as one commit, removes keeping the work and restores it', async () => {
     const { api, calls } = fakeApi(active);
     const user = userEvent.setup();
+    const reviews: string[] = [];
     render(
       <I18nProvider lang="en">
-        <WorktreeBar api={api} sessionId="s1" />
+        <WorktreeBar api={api} sessionId="s1" onReview={() => reviews.push('bar')} />
+        <ConflictNotice sessionId="s1" onReview={() => reviews.push('notice')} />
       </I18nProvider>,
     );
     expect((await screen.findByTestId('worktree-branch')).textContent).toBe('agentdesk/1a2b3c4d/fix-login');
     expect(screen.getByTestId('worktree-bar').textContent).toContain('from abc1234');
     await user.click(screen.getByTestId('worktree-apply'));
-    expect((await screen.findByTestId('worktree-conflicts')).textContent).toContain('notes.txt');
+    expect((await screen.findByTestId('worktree-conflicts')).textContent).toContain('1 file(s) left as you have them');
     expect(screen.getByTestId('worktree-result').textContent).toContain('1 file(s) written');
+    expect((await screen.findByTestId('conflict-notice')).textContent).toContain('notes.txt (hunk 2)');
+    await user.click(screen.getByTestId('conflict-review'));
+    await user.click(screen.getByTestId('worktree-review'));
+    expect(reviews).toEqual(['notice', 'bar']);
+    await user.click(screen.getByTestId('conflict-dismiss'));
+    expect(screen.queryByTestId('conflict-notice')).toBeNull();
     await user.click(screen.getByTestId('worktree-merge'));
     await waitFor(() => expect(screen.getByTestId('worktree-result').textContent).toContain('Merged into your current branch'));
     await user.click(screen.getByTestId('worktree-remove'));

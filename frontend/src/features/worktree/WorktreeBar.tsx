@@ -3,6 +3,7 @@ import type { Api } from '../../bridge';
 import type { Applied, WorktreeView } from '../../bridge/generated';
 import { useT } from '../../i18n/I18nProvider';
 import { ErrorNotice } from '../../ui/ErrorNotice';
+import { conflictsOf, showConflicts } from './conflicts';
 import './worktree.css';
 
 /**
@@ -11,7 +12,7 @@ import './worktree.css';
  * conflicts), merge the branch into theirs, move the task into their folder, remove the copy
  * (keeping whatever did not reach them) and restore it. Nothing shows for a session in the person's own folder.
  */
-export function WorktreeBar({ api, sessionId }: { api: Api; sessionId: string }) {
+export function WorktreeBar({ api, sessionId, onReview }: { api: Api; sessionId: string; onReview?: () => void }) {
   const t = useT();
   const [view, setView] = useState<WorktreeView | null>(null);
   const [busy, setBusy] = useState(false);
@@ -62,8 +63,17 @@ export function WorktreeBar({ api, sessionId }: { api: Api; sessionId: string })
       )}
       {view && !view.removed && (
         <div className="worktree-bar__actions">
+          {onReview && (
+            <button type="button" className="btn btn--small" disabled={busy} data-testid="worktree-review" onClick={onReview}>
+              {t('worktree.bar.review')}
+            </button>
+          )}
           <button type="button" className="btn btn--small" disabled={busy} data-testid="worktree-apply"
-            onClick={() => void act(async () => setApplied(await api.sessions.applyWorktree(sessionId)))}>
+            onClick={() => void act(async () => {
+              const got = await api.sessions.applyWorktree(sessionId);
+              setApplied(got);
+              await publishConflicts(api, sessionId, got);
+            })}>
             {t('worktree.bar.apply')}
           </button>
           <button type="button" className="btn btn--small" disabled={busy} data-testid="worktree-merge"
@@ -107,7 +117,7 @@ export function WorktreeBar({ api, sessionId }: { api: Api; sessionId: string })
             <p>{t('worktree.bar.applied', { Written: (applied.written ?? []).length, Same: (applied.same ?? []).length })}</p>
             {(applied.conflicts ?? []).length > 0 && (
               <p className="worktree-bar__conflicts" data-testid="worktree-conflicts">
-                {t('worktree.bar.conflicts', { Files: (applied.conflicts ?? []).join(', ') })}
+                {t('worktree.bar.conflictsBelow', { Count: (applied.conflicts ?? []).length })}
               </p>
             )}
           </>
@@ -117,4 +127,18 @@ export function WorktreeBar({ api, sessionId }: { api: Api; sessionId: string })
       {error !== null && <ErrorNotice error={error} onDismiss={() => setError(null)} testId="worktree-error" />}
     </section>
   );
+}
+
+/** Puts what Apply left as a conflict in the composer, hunk by hunk when the review can say which. */
+async function publishConflicts(api: Api, sessionId: string, applied: Applied) {
+  const files = applied.conflicts ?? [];
+  if (files.length === 0) {
+    showConflicts(sessionId, []);
+    return;
+  }
+  try {
+    showConflicts(sessionId, conflictsOf(await api.sessions.reviewWorktree(sessionId)));
+  } catch {
+    showConflicts(sessionId, files.map((path) => ({ path, hunks: [] })));
+  }
 }
