@@ -1,8 +1,9 @@
 // Parallel tasks, each in its own worktree, end to end: real Chromium against `agentdesk serve
 // --provider scripted` over a real git repository. Two tasks started from the new-task composer
 // with "Run in an isolated copy" each answer an approval in their own worktree; after a restart
-// both reopen there; one is applied to the person's folder, the other removed (its work kept)
-// and restored. The person's repository passes git fsck after every step.
+// both reopen there. Both edited the same file, around the person's own uncommitted edit: one is
+// applied hunk by hunk, the other's overlapping hunk is shown in the composer as a conflict; it is
+// removed (its work kept) and restored. The person's repository passes git fsck after every step.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -42,19 +43,21 @@ async function startTask(repo, text, { busy }) {
   await byId('composer-mode-approval').waitFor();
 }
 
-test('two isolated tasks on one repository: each in its own worktree, back after a restart, one applied, one removed and restored', async () => {
+const numbered = (edit = {}) => Array.from({ length: 20 }, (_, i) => `${edit[i + 1] ?? `line ${i + 1}`}\n`).join('');
+
+test('two isolated tasks on one repository: each in its own worktree, back after a restart, applied hunk by hunk with the overlap a conflict, one removed and restored', async () => {
   const dir = tempDir('agentdesk-worktrees-');
   const repo = join(dir, 'repo');
   mkdirSync(repo);
-  writeFileSync(join(repo, 'app.txt'), 'base\n');
+  writeFileSync(join(repo, 'app.txt'), numbered());
   git(repo, 'init', '--quiet', '--initial-branch=main');
   git(repo, 'add', '--all');
   git(repo, 'commit', '--quiet', '-m', 'start');
   // One script for the server, in the order the model is asked: A's call, B's call (while A
   // waits for its approval), then B's answer and A's, as the approvals are given.
   const responses = [
-    { text: 'Editing app.txt.', tool_calls: [{ name: 'bash', input: { command: 'echo from-a >> app.txt' } }] },
-    { text: 'Adding b.txt.', tool_calls: [{ name: 'bash', input: { command: 'echo from-b > b.txt' } }] },
+    { text: 'Editing app.txt.', tool_calls: [{ name: 'bash', input: { command: "sed -i 's/^line 2$/line 2 by a/; s/^line 18$/line 18 by a/' app.txt" } }] },
+    { text: 'Adding b.txt.', tool_calls: [{ name: 'bash', input: { command: "sed -i 's/^line 18$/line 18 by b/' app.txt && echo from-b > b.txt" } }] },
     { text: 'Task B done.' },
     { text: 'Task A done.' },
   ];
@@ -76,10 +79,12 @@ test('two isolated tasks on one repository: each in its own worktree, back after
   fsck(repo);
   assert.notEqual(a.workspace, b.workspace);
   for (const s of [a, b]) assert.ok(s.workspace.startsWith(join(dir, 'data') + '-worktrees'), s.workspace);
-  assert.equal(readFileSync(join(a.workspace, 'app.txt'), 'utf8'), 'base\nfrom-a\n');
+  assert.equal(readFileSync(join(a.workspace, 'app.txt'), 'utf8'), numbered({ 2: 'line 2 by a', 18: 'line 18 by a' }));
   assert.equal(readFileSync(join(b.workspace, 'b.txt'), 'utf8'), 'from-b\n');
-  assert.equal(readFileSync(join(repo, 'app.txt'), 'utf8'), 'base\n', "the person's folder is untouched");
+  assert.equal(readFileSync(join(repo, 'app.txt'), 'utf8'), numbered(), "the person's folder is untouched");
   assert.equal(existsSync(join(repo, 'b.txt')), false);
+  // Meanwhile the person edits the same file themselves, without committing.
+  writeFileSync(join(repo, 'app.txt'), numbered({ 10: "the person's line 10" }));
 
   await stopServer(ui.server.proc);
   ui.server = await serve(dir, responses);
@@ -90,20 +95,35 @@ test('two isolated tasks on one repository: each in its own worktree, back after
   }
   await shot('01-task-b-in-its-worktree');
 
+  // A comes back hunk by hunk from its Changes: the second hunk first, then the rest.
   await ui.open(ui.server, a.id);
-  await byId('worktree-apply').click();
-  await byId('worktree-result').getByText('1 file(s) written to your folder, 0 already there.').waitFor();
-  assert.equal(readFileSync(join(repo, 'app.txt'), 'utf8'), 'base\nfrom-a\n');
+  await byId('worktree-review').click();
+  const page = ui.page;
+  await page.getByRole('button', { name: 'Apply hunk 2 of app.txt to my folder' }).click();
+  await page.locator('[data-testid="task-hunk-state"][data-state="applied"]').waitFor();
+  assert.equal(readFileSync(join(repo, 'app.txt'), 'utf8'), numbered({ 10: "the person's line 10", 18: 'line 18 by a' }));
+  await shot('02-task-a-one-hunk-applied');
+  await byId('task-file-apply').click();
+  await page.locator('[data-testid="task-file-state"][data-state="applied"]').waitFor();
+  assert.equal(readFileSync(join(repo, 'app.txt'), 'utf8'), numbered({ 2: 'line 2 by a', 10: "the person's line 10", 18: 'line 18 by a' }));
   fsck(repo);
 
+  // B's change to line 18 overlaps A's: Apply leaves it, and the composer says which hunk.
   await ui.open(ui.server, b.id);
+  await byId('worktree-apply').click();
+  await byId('conflict-notice').getByText('app.txt (hunk 1)').waitFor();
+  assert.equal(readFileSync(join(repo, 'b.txt'), 'utf8'), 'from-b\n');
+  assert.equal(readFileSync(join(repo, 'app.txt'), 'utf8'), numbered({ 2: 'line 2 by a', 10: "the person's line 10", 18: 'line 18 by a' }));
+  await shot('03-task-b-conflict-in-the-composer');
+  fsck(repo);
+
   await byId('worktree-remove').click();
-  await byId('worktree-removed').getByText(/Kept for a restore: b\.txt/).waitFor().catch(async (e) => assert.fail(`${e.message}\n${await byId('worktree-bar').textContent()}`));
+  await byId('worktree-removed').getByText(/Kept for a restore: app\.txt/).waitFor().catch(async (e) => assert.fail(`${e.message}\n${await byId('worktree-bar').textContent()}`));
   assert.equal(existsSync(b.workspace), false, 'the copy is gone');
   fsck(repo);
-  await shot('02-task-b-removed-kept');
+  await shot('04-task-b-removed-kept');
   await byId('worktree-restore').click();
   await byId('worktree-apply').waitFor();
-  assert.equal(readFileSync(join(b.workspace, 'b.txt'), 'utf8'), 'from-b\n', 'restored byte for byte');
+  assert.equal(readFileSync(join(b.workspace, 'app.txt'), 'utf8'), numbered({ 18: 'line 18 by b' }), 'restored byte for byte');
   fsck(repo);
 });
