@@ -17,6 +17,8 @@ type WorktreeView struct {
 	// Removed: the worktree is gone; Kept lists the files whose change was kept for a restore.
 	Removed bool     `json:"removed,omitempty"`
 	Kept    []string `json:"kept"`
+	// Gone: the worktree's folder went away outside AgentDesk; a restore checks its branch out again.
+	Gone bool `json:"gone,omitempty"`
 }
 
 // MergeWorktreeRequest merges a session's branch into the person's current branch.
@@ -42,7 +44,8 @@ func (f *Sessions) Worktree(req SessionRef) (WorktreeView, error) {
 	if kept == nil {
 		kept = []string{}
 	}
-	return WorktreeView{Isolated: true, Repo: w.Repo, Branch: w.Branch, Base: base, Removed: w.Removed, Kept: kept}, nil
+	gone := !w.Removed && session.TaskOf(w).Missing()
+	return WorktreeView{Isolated: true, Repo: w.Repo, Branch: w.Branch, Base: base, Removed: w.Removed, Kept: kept, Gone: gone}, nil
 }
 
 // ApplyWorktree writes the session's changes into the person's folder, never over what they

@@ -134,7 +134,7 @@ func (s *Service) RestoreWorktree(ctx context.Context, id string) error {
 		return err
 	}
 	if !w.Removed {
-		return nil
+		return s.recreate(ctx, w)
 	}
 	if w.KeptRef == "" {
 		return errs.New(NothingKept, "ID", id)
@@ -143,6 +143,24 @@ func (s *Service) RestoreWorktree(ctx context.Context, id string) error {
 		return err
 	}
 	w.Removed, w.KeptRef, w.KeptFiles = false, "", nil
+	return s.Store.SetTaskWorktree(w)
+}
+
+// recreate checks a worktree out again whose folder went away outside AgentDesk; one that is
+// there is left as it is.
+func (s *Service) recreate(ctx context.Context, w store.TaskWorktree) error {
+	t := TaskOf(w)
+	if !t.Missing() {
+		return nil
+	}
+	if err := worktree.Recreate(ctx, t); err != nil {
+		return err
+	}
+	gitDir, err := worktree.GitDirOf(ctx, t.Path)
+	if err != nil {
+		return err
+	}
+	w.GitDir = gitDir
 	return s.Store.SetTaskWorktree(w)
 }
 

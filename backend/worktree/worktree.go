@@ -78,7 +78,7 @@ func Create(ctx context.Context, folder, root, id, title string, carry bool) (Ta
 	if _, err := run(ctx, top, parallelCheckout, "worktree", "add", "--quiet", "-b", t.Branch, t.Path, base); err != nil {
 		return Task{}, err
 	}
-	t.GitDir, err = run(ctx, t.Path, nil, "rev-parse", "--path-format=absolute", "--git-dir")
+	t.GitDir, err = GitDirOf(ctx, t.Path)
 	if err != nil {
 		return Task{}, err
 	}
@@ -250,6 +250,34 @@ func Restore(ctx context.Context, t Task, k Kept) error {
 	}
 	_, err := run(ctx, t.Repo, nil, "update-ref", "-d", k.Ref)
 	return err
+}
+
+// Recreate brings back a worktree whose folder went away outside AgentDesk (removed by hand, or
+// by a cleanup of temporary folders): its branch, with every commit the task made, is checked
+// out there again. Uncommitted files that were only in the folder are gone with it.
+func Recreate(ctx context.Context, t Task) error {
+	if _, err := os.Stat(t.GitDir); err == nil {
+		if err := t.Migrate(); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(t.Path), 0o700); err != nil {
+		return errs.Wrap(GitFailed, err, "Detail", err.Error())
+	}
+	// --force: git still has the folder registered, as missing.
+	_, err := run(ctx, t.Repo, parallelCheckout, "worktree", "add", "--force", "--quiet", t.Path, t.Branch)
+	return err
+}
+
+// GitDirOf is the git folder of the worktree at path (its own, under the repository's).
+func GitDirOf(ctx context.Context, path string) (string, error) {
+	return run(ctx, path, nil, "rev-parse", "--path-format=absolute", "--git-dir")
+}
+
+// Missing reports a worktree whose folder is not there.
+func (t Task) Missing() bool {
+	_, err := os.Stat(t.Path)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // Migrate moves the objects the task's sandboxed commands wrote to its own folder (the sandbox

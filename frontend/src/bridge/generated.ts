@@ -1575,6 +1575,8 @@ export interface WorktreeView {
   /** Removed: the worktree is gone; Kept lists the files whose change was kept for a restore. */
   removed?: boolean;
   kept: string[] | null;
+  /** Gone: the worktree's folder went away outside AgentDesk; a restore checks its branch out again. */
+  gone?: boolean;
 }
 
 /** Every method the page can call, as "Struct.Method": its request and its result. */

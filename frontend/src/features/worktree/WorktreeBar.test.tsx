@@ -40,7 +40,7 @@ function fakeApi(view: WorktreeView) {
     },
     restoreWorktree: async () => {
       calls.push('restore');
-      current = { ...current, removed: false, kept: [] };
+      current = { ...current, removed: false, gone: false, kept: [] };
       return current;
     },
   };
@@ -110,5 +110,21 @@ describe('the worktree bar', () => {
       </I18nProvider>,
     );
     expect((await screen.findByTestId('worktree-apply')).textContent).toBe('应用到我的文件夹');
+  });
+});
+
+describe('a copy removed outside AgentDesk', () => {
+  it('says so, keeps the actions on work that is not there away, and checks the branch out again', async () => {
+    const { api, calls } = fakeApi({ ...active, gone: true });
+    const user = userEvent.setup();
+    render(
+      <I18nProvider lang="en">
+        <WorktreeBar api={api} sessionId="s1" />
+      </I18nProvider>,
+    );
+    expect((await screen.findByTestId('worktree-gone')).textContent).toContain('commits are safe on branch agentdesk/1a2b3c4d/fix-login');
+    expect(screen.queryByTestId('worktree-apply')).toBeNull();
+    await user.click(screen.getByTestId('worktree-restore'));
+    expect(calls).toEqual(['restore']);
   });
 });

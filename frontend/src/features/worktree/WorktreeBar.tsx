@@ -61,7 +61,16 @@ export function WorktreeBar({ api, sessionId, onReview }: { api: Api; sessionId:
           {t('worktree.bar.from', { Base: view.base ?? '' })}
         </p>
       )}
-      {view && !view.removed && (
+      {view?.gone && (
+        <div className="worktree-bar__actions" data-testid="worktree-gone">
+          <p className="worktree-bar__conflicts">{t('worktree.bar.gone', { Branch: view.branch ?? '' })}</p>
+          <button type="button" className="btn btn--small" disabled={busy} data-testid="worktree-restore"
+            onClick={() => void act(async () => setView(await api.sessions.restoreWorktree(sessionId)))}>
+            {t('worktree.bar.checkOutAgain')}
+          </button>
+        </div>
+      )}
+      {view && !view.removed && !view.gone && (
         <div className="worktree-bar__actions">
           {onReview && (
             <button type="button" className="btn btn--small" disabled={busy} data-testid="worktree-review" onClick={onReview}>
