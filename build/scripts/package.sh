@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the Debian package of the command line and the window with nfpm (build/package/nfpm.yaml).
+# Builds the Debian packages with nfpm: agentdesk, the command line (build/package/nfpm.yaml),
+# and agentdesk-desktop, the window (nfpm-desktop.yaml), which depends on it.
 # Usage: package.sh NFPM CLI_BINARY DESKTOP_BINARY WEBKIT(4.0|4.1) OUTDIR
-# Prints the path of the .deb it wrote.
+# Prints the paths of the two .deb files it wrote, the command line's first.
 set -euo pipefail
 nfpm=$(realpath "$1") webkit=$4 outdir=$(realpath -m "$5")
 BIN=$(realpath "$2") DESKTOP_BIN=$(realpath "$3")
@@ -21,17 +22,25 @@ else
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# Debian wants a changelog in every package; this one names what the package was built from.
-CHANGELOG=$work/changelog.gz
-{
-  echo "agentdesk ($PKG_VERSION) unstable; urgency=medium"
-  echo
-  echo "  * Built from commit $(git rev-parse --short=12 HEAD) for WebKitGTK $webkit."
-  echo
-  echo " -- AgentDesk maintainers <maintainers@agentdesk.dev>  $(git log -1 --format=%aD)"
-} | gzip -9n > "$CHANGELOG"
-export BIN DESKTOP_BIN WEBKIT_RUNTIME DEB_ARCH PKG_VERSION CHANGELOG
+# Debian wants a changelog in every package; it names what the package was built from.
+changelog() {
+  {
+    echo "$1 ($PKG_VERSION) unstable; urgency=medium"
+    echo
+    echo "  * Built from commit $(git rev-parse --short=12 HEAD)$2."
+    echo
+    echo " -- AgentDesk maintainers <maintainers@agentdesk.dev>  $(git log -1 --format=%aD)"
+  } | gzip -9n > "$work/$1.changelog.gz"
+  echo "$work/$1.changelog.gz"
+}
+CHANGELOG=$(changelog agentdesk "")
+DESKTOP_CHANGELOG=$(changelog agentdesk-desktop " for WebKitGTK $webkit")
+export BIN DESKTOP_BIN WEBKIT_RUNTIME DEB_ARCH PKG_VERSION CHANGELOG DESKTOP_CHANGELOG
 mkdir -p "$outdir"
-deb="$outdir/agentdesk_${PKG_VERSION}_${DEB_ARCH}.deb"
-"$nfpm" package --config build/package/nfpm.yaml --packager deb --target "$deb" >&2
-echo "$deb"
+for name in agentdesk agentdesk-desktop; do
+  config=build/package/nfpm.yaml
+  [ "$name" = agentdesk ] || config=build/package/nfpm-desktop.yaml
+  deb="$outdir/${name}_${PKG_VERSION}_${DEB_ARCH}.deb"
+  "$nfpm" package --config "$config" --packager deb --target "$deb" >&2
+  echo "$deb"
+done
