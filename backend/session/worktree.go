@@ -41,7 +41,11 @@ func (s *Service) ApplyWorktree(ctx context.Context, id string) (worktree.Applie
 	if err != nil {
 		return worktree.Applied{}, err
 	}
-	return worktree.Apply(ctx, TaskOf(w))
+	applied, err := worktree.Apply(ctx, TaskOf(w))
+	if err == nil {
+		s.Recount(ctx, id)
+	}
+	return applied, err
 }
 
 // MergeWorktree merges (or squashes) the session's branch into the person's current branch,
@@ -55,7 +59,11 @@ func (s *Service) MergeWorktree(ctx context.Context, id string, squash bool) err
 	if err != nil {
 		return err
 	}
-	return worktree.Merge(ctx, TaskOf(w), squash, sess.Title)
+	if err := worktree.Merge(ctx, TaskOf(w), squash, sess.Title); err != nil {
+		return err
+	}
+	s.Recount(ctx, id)
+	return nil
 }
 
 // RemoveWorktree takes the session's worktree away, keeping whatever did not reach the person;
@@ -82,7 +90,11 @@ func (s *Service) removeWorktree(ctx context.Context, id string) (*worktree.Kept
 	if kept != nil {
 		w.KeptRef, w.KeptFiles = kept.Ref, kept.Files
 	}
-	return kept, s.Store.SetTaskWorktree(w)
+	if err := s.Store.SetTaskWorktree(w); err != nil {
+		return kept, err
+	}
+	s.Recount(ctx, id)
+	return kept, nil
 }
 
 // RestoreWorktree brings back a removed worktree whose work was kept, as it was.
@@ -101,7 +113,11 @@ func (s *Service) RestoreWorktree(ctx context.Context, id string) error {
 		return err
 	}
 	w.Removed, w.KeptRef, w.KeptFiles = false, "", nil
-	return s.Store.SetTaskWorktree(w)
+	if err := s.Store.SetTaskWorktree(w); err != nil {
+		return err
+	}
+	s.Recount(ctx, id)
+	return nil
 }
 
 // Delete removes a session. A worktree of its own goes first, as RemoveWorktree takes it: what
@@ -231,7 +247,11 @@ func (s *Service) HandOff(ctx context.Context, id string, intoWorktree bool) err
 		if _, ok, err := s.Store.TaskWorktree(id); err != nil || ok {
 			return err // already in one: nothing to move
 		}
-		return s.isolate(sess, true)
+		if err := s.isolate(sess, true); err != nil {
+			return err
+		}
+		s.Recount(ctx, id) // the changes it carried
+		return nil
 	}
 	w, err := s.task(id, false)
 	if err != nil {
