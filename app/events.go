@@ -7,6 +7,7 @@ import (
 	"agentdesk/backend/decision"
 	"agentdesk/backend/mcp"
 	"agentdesk/backend/rewind"
+	"agentdesk/backend/session"
 )
 
 // Broadcast names the app layer publishes itself.
@@ -44,6 +45,7 @@ func EventPayloads() map[string]any {
 		rewind.EventRestored:      rewind.RestoreDone{},
 		rewind.EventReviewed:      rewind.ReviewDone{},
 		bus.EventOverflow:         bus.Overflow{},
+		session.EventUnapplied:    session.Unapplied{},
 		EventSessionsChanged:      SessionsChanged{},
 		EventSessionState:         SessionState{},
 		EventPermissionChanged:    PermissionView{},
