@@ -76,7 +76,7 @@ func unapplied(t *testing.T, st *store.Store, id string) int {
 
 // A turn that changed a file in the task's own worktree leaves the count of files not applied
 // at one, and says so to the windows; applying the change into the person's folder brings it
-// back to none.
+// back to none; a removal is told too.
 func TestTheCountOfFilesNotAppliedFollowsTurnsAndApply(t *testing.T) {
 	h, events := runningHost(t, `{"responses":[
 		{"tool_calls":[{"name":"write","input":{"path":"app.go","content":"package app\n\nfunc Task() {}\n"}}]},
@@ -101,7 +101,7 @@ func TestTheCountOfFilesNotAppliedFollowsTurnsAndApply(t *testing.T) {
 	if n := unapplied(t, h.Store, v.ID); n != 1 {
 		t.Fatalf("after the turn the count is %d", n)
 	}
-	if got := nextUnapplied(t, events); got != (session.Unapplied{SessionID: v.ID, Files: 1}) {
+	if got := nextChange(t, events); got != (session.WorktreeChanged{SessionID: v.ID, Unapplied: 1}) {
 		t.Fatalf("published %+v", got)
 	}
 
@@ -115,20 +115,31 @@ func TestTheCountOfFilesNotAppliedFollowsTurnsAndApply(t *testing.T) {
 	if n := unapplied(t, h.Store, v.ID); n != 0 {
 		t.Fatalf("after apply the count is %d", n)
 	}
+	if got := nextChange(t, events); got != (session.WorktreeChanged{SessionID: v.ID}) {
+		t.Fatalf("published after apply %+v", got)
+	}
+	// Removing the worktree changes no count here (all had reached the person), yet the windows
+	// are told: the task is no longer side by side.
+	if _, err := svc.RemoveWorktree(context.Background(), v.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := nextChange(t, events); got != (session.WorktreeChanged{SessionID: v.ID, Removed: true}) {
+		t.Fatalf("published after remove %+v", got)
+	}
 }
 
-// nextUnapplied is the next worktree.unapplied published (the bus delivers on its own goroutine).
-func nextUnapplied(t *testing.T, events chan bus.Event) session.Unapplied {
+// nextChange is the next worktree.changed published (the bus delivers on its own goroutine).
+func nextChange(t *testing.T, events chan bus.Event) session.WorktreeChanged {
 	t.Helper()
 	timeout := time.After(10 * time.Second)
 	for {
 		select {
 		case e := <-events:
-			if u, ok := e.Data.(session.Unapplied); ok && e.Name == session.EventUnapplied {
+			if u, ok := e.Data.(session.WorktreeChanged); ok && e.Name == session.EventWorktreeChanged {
 				return u
 			}
 		case <-timeout:
-			t.Fatal("no worktree.unapplied")
+			t.Fatal("no worktree.changed")
 		}
 	}
 }

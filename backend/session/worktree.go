@@ -93,7 +93,7 @@ func (s *Service) removeWorktree(ctx context.Context, id string) (*worktree.Kept
 	if err := s.Store.SetTaskWorktree(w); err != nil {
 		return kept, err
 	}
-	s.Recount(ctx, id)
+	s.recount(ctx, id, true)
 	return kept, nil
 }
 
@@ -116,7 +116,7 @@ func (s *Service) RestoreWorktree(ctx context.Context, id string) error {
 	if err := s.Store.SetTaskWorktree(w); err != nil {
 		return err
 	}
-	s.Recount(ctx, id)
+	s.recount(ctx, id, true)
 	return nil
 }
 

@@ -1478,13 +1478,6 @@ export interface TurnWaiting {
   limit: number;
 }
 
-/** Unapplied is the payload of worktree.unapplied. */
-export interface Unapplied {
-  sessionId: string;
-  /** files whose change has not reached the person */
-  files: number;
-}
-
 /** UnqueueRequest names a queued switch by its index in the queue. */
 export interface UnqueueRequest {
   sessionId: string;
@@ -1517,6 +1510,15 @@ export interface View {
 /** WorkspaceRequest names a folder. */
 export interface WorkspaceRequest {
   workspace: string;
+}
+
+/** WorktreeChanged is the payload of worktree.changed. */
+export interface WorktreeChanged {
+  sessionId: string;
+  /** files whose change has not reached the person */
+  unapplied: number;
+  /** the worktree is gone (its work kept) */
+  removed: boolean;
 }
 
 /**
@@ -1788,7 +1790,7 @@ export interface Events {
   'turn.ended': TurnEnded;
   'turn.started': TurnStarted;
   'turn.waiting': TurnWaiting;
-  'worktree.unapplied': Unapplied;
+  'worktree.changed': WorktreeChanged;
 }
 
 /**

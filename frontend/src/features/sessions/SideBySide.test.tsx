@@ -2,7 +2,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { Api, Session } from '../../bridge';
-import type { Unapplied, WorktreeRepo, WorktreeTask } from '../../bridge/generated';
+import type { WorktreeChanged, WorktreeRepo, WorktreeTask } from '../../bridge/generated';
 import { I18nProvider } from '../../i18n/I18nProvider';
 import { SideBySide } from './SideBySide';
 
@@ -35,18 +35,18 @@ const session = (id: string, more: Partial<Session> = {}): Session => ({
 
 /** The two calls the section makes, answering `answers` in turn (the last one from then on). */
 function fakeApi(...answers: WorktreeRepo[][]) {
-  let unapplied: ((e: Unapplied) => void) | null = null;
+  let changed: ((e: WorktreeChanged) => void) | null = null;
   const list = vi.fn(async () => (answers.length > 1 ? answers.shift()! : answers[0]!));
   const sessions = {
     listWorktreeTasks: list,
-    onUnapplied: (cb: (e: Unapplied) => void) => {
-      unapplied = cb;
+    onWorktreeChanged: (cb: (e: WorktreeChanged) => void) => {
+      changed = cb;
       return () => {
-        unapplied = null;
+        changed = null;
       };
     },
   };
-  return { api: { sessions } as unknown as Api, list, emit: (e: Unapplied) => unapplied?.(e) };
+  return { api: { sessions } as unknown as Api, list, emit: (e: WorktreeChanged) => changed?.(e) };
 }
 
 function Section({ api, sessions = [], onSelect = () => {} }: { api: Api; sessions?: Session[]; onSelect?: (id: string) => void }) {
@@ -117,13 +117,13 @@ describe('the side-by-side section', () => {
     expect(onSelect).toHaveBeenLastCalledWith('w1');
   });
 
-  it('reads the tasks again when a count changes and when the session list does', async () => {
+  it('reads the tasks again when a worktree changes and when the session list does', async () => {
     const applied: WorktreeRepo[] = [{ repo: '/home/ada/api', tasks: [task('a1', 'Fix login')] }];
     const { api, list, emit } = fakeApi(twoRepos, applied, []);
     const { rerender } = render(<Section api={api} />);
     expect(await screen.findByText('2 files not applied')).toBeTruthy();
 
-    await act(async () => emit({ sessionId: 'a1', files: 0 }));
+    await act(async () => emit({ sessionId: 'a1', unapplied: 0, removed: false }));
     expect(list).toHaveBeenCalledTimes(2);
     expect(screen.queryByText('2 files not applied')).toBeNull();
     expect(screen.queryByRole('list', { name: 'web' })).toBeNull();

@@ -26,14 +26,17 @@ function stateOf(task: WorktreeTask, session: Session | undefined): TaskState {
   return live.running ? 'running' : 'idle';
 }
 
-/** What of the session list, when it changes, may change the tasks listed: who is there, their titles and activity. */
-const listKey = (sessions: readonly Session[]) => sessions.map((s) => `${s.id} ${s.updatedAt} ${s.title}`).join('\n');
+/**
+ * What of the session list, when it changes, may change the tasks listed: who is there, their
+ * titles, folders (a handoff moves a task into or out of its worktree) and activity.
+ */
+const listKey = (sessions: readonly Session[]) => sessions.map((s) => `${s.id} ${s.updatedAt} ${s.workspace} ${s.title}`).join('\n');
 
 /**
  * The tasks that run in worktrees of their own, side by side with the person's folder: by
  * repository, each with its branch, its state and how many of its files have not reached the
  * person. It reads the worktree records only (never the session pages) and reads them again when
- * a count changes or the session list does. Nothing shows while no task has a worktree.
+ * a worktree changes (its count, a removal, a restore) or the session list does. Nothing shows while no task has a worktree.
  */
 export function SideBySide({ api, sessions, selectedId, onSelect }: SideBySideProps) {
   const t = useT();
@@ -50,7 +53,7 @@ export function SideBySide({ api, sessions, selectedId, onSelect }: SideBySidePr
         () => live && setRepos([]),
       );
     void load();
-    const off = api.sessions.onUnapplied(() => void load());
+    const off = api.sessions.onWorktreeChanged(() => void load());
     return () => {
       live = false;
       off();
