@@ -16,6 +16,8 @@ const { byId, shot } = ui;
 const git = (dir, ...args) =>
   execFileSync('git', ['-c', 'user.name=P', '-c', 'user.email=p@example.com', ...args], { cwd: dir, encoding: 'utf8' }).trim();
 const fsck = (repo) => git(repo, 'fsck', '--strict', '--no-progress');
+// A task in the sidebar's Side by side section, by its title.
+const sideTask = (title) => byId('side-by-side').getByTestId('side-by-side-task').filter({ hasText: title });
 
 async function serve(dir, responses) {
   const script = join(dir, 'script.json');
@@ -80,6 +82,10 @@ test('two isolated tasks on one repository: each in its own worktree, back after
   assert.equal(readFileSync(join(b.workspace, 'b.txt'), 'utf8'), 'from-b\n');
   assert.equal(readFileSync(join(repo, 'app.txt'), 'utf8'), 'base\n', "the person's folder is untouched");
   assert.equal(existsSync(join(repo, 'b.txt')), false);
+  // The sidebar lists both side by side under their repository, each with its change not applied.
+  await byId('side-by-side').getByRole('heading', { name: 'repo', level: 3 }).waitFor();
+  for (const title of ['Task A', 'Task B']) await sideTask(title).getByText('1 file not applied').waitFor();
+  assert.match(await sideTask('Task A').getByTestId('side-by-side-state').textContent(), /^(Idle|Running)$/);
 
   await stopServer(ui.server.proc);
   ui.server = await serve(dir, responses);
@@ -95,15 +101,21 @@ test('two isolated tasks on one repository: each in its own worktree, back after
   await byId('worktree-result').getByText('1 file(s) written to your folder, 0 already there.').waitFor();
   assert.equal(readFileSync(join(repo, 'app.txt'), 'utf8'), 'base\nfrom-a\n');
   fsck(repo);
+  await sideTask('Task A').getByTestId('side-by-side-unapplied').waitFor({ state: 'detached' });
 
   await ui.open(ui.server, b.id);
   await byId('worktree-remove').click();
   await byId('worktree-removed').getByText(/Kept for a restore: b\.txt/).waitFor().catch(async (e) => assert.fail(`${e.message}\n${await byId('worktree-bar').textContent()}`));
   assert.equal(existsSync(b.workspace), false, 'the copy is gone');
   fsck(repo);
+  await sideTask('Task B').waitFor({ state: 'detached' });
   await shot('02-task-b-removed-kept');
   await byId('worktree-restore').click();
   await byId('worktree-apply').waitFor();
+  await sideTask('Task B').getByText('1 file not applied').waitFor();
+  await sideTask('Task A').click();
+  await ui.page.locator(`[data-testid="session-view"][data-session-id="${a.id}"]`).waitFor();
+  await shot('03-side-by-side');
   assert.equal(readFileSync(join(b.workspace, 'b.txt'), 'utf8'), 'from-b\n', 'restored byte for byte');
   fsck(repo);
 });

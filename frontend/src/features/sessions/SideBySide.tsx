@@ -110,6 +110,7 @@ function Task({ task, state, selected, onSelect }: { task: WorktreeTask; state: 
           {shortBranch(task.branch)}
         </span>
         <span className={`side-by-side__state side-by-side__state--${state}`} data-testid="side-by-side-state" data-state={state}>
+          {state === 'running' && <span className="session-item__running" aria-hidden="true" />}
           {t(`worktree.side.state.${state}`)}
         </span>
         {task.unapplied > 0 && (
