@@ -87,7 +87,7 @@ func TestBridgeExposesEveryBoundMethod(t *testing.T) {
 		"Folders.List", "Folders.Pick", "Folders.Recent",
 		"MCP.Add", "MCP.AddRule", "MCP.Approve", "MCP.Disable", "MCP.Edit", "MCP.Enable", "MCP.Import", "MCP.List", "MCP.Log", "MCP.Preview",
 		"MCP.Remove", "MCP.SetToolOff",
-		"Sessions.ApplyWorktree", "Sessions.ApplyWorktreeFile", "Sessions.Configure", "Sessions.Continue", "Sessions.Create", "Sessions.Delete", "Sessions.DiscardWorktreeFile", "Sessions.Fork", "Sessions.Get", "Sessions.HandOff", "Sessions.List", "Sessions.MergeWorktree",
+		"Sessions.ApplyWorktree", "Sessions.ApplyWorktreeFile", "Sessions.Configure", "Sessions.Continue", "Sessions.Create", "Sessions.Delete", "Sessions.DiscardWorktreeFile", "Sessions.Fork", "Sessions.Get", "Sessions.HandOff", "Sessions.List", "Sessions.ListWorktreeTasks", "Sessions.MergeWorktree",
 		"Sessions.RemoveWorktree", "Sessions.Rename", "Sessions.RestoreWorktree", "Sessions.ReviewWorktree", "Sessions.SetPermission", "Sessions.SuggestIsolation", "Sessions.Transcript", "Sessions.Worktree",
 		"Settings.DeleteKey", "Settings.Get", "Settings.ProbeLocal", "Settings.RevokeRule", "Settings.Rules", "Settings.SaveKey", "Settings.SetAgentReach", "Settings.SetCheckpoints",
 		"Settings.SetDecisionTimeout", "Settings.SetDefaultPermission", "Settings.SetExternalAgents", "Settings.SetExternalStartTimeout", "Settings.SetLanguage", "Settings.SetParallelTurns", "Settings.SetProvider", "Settings.SetSensitivePaths", "Settings.SetShellEnvPassthrough",

@@ -7,6 +7,7 @@ import (
 	"agentdesk/backend/decision"
 	"agentdesk/backend/mcp"
 	"agentdesk/backend/rewind"
+	"agentdesk/backend/session"
 )
 
 // Broadcast names the app layer publishes itself.
@@ -21,33 +22,34 @@ const (
 // table does not list (checkEvents in app_test.go).
 func EventPayloads() map[string]any {
 	return map[string]any{
-		agent.EventTurnStarted:    agent.TurnStarted{},
-		agent.EventTurnWaiting:    agent.TurnWaiting{},
-		agent.EventTurnDelta:      agent.Delta{},
-		agent.EventToolCall:       agent.ToolCallView{},
-		agent.EventToolOutput:     agent.Delta{},
-		agent.EventToolProgress:   agent.ProgressView{},
-		agent.EventToolDone:       agent.ToolDoneView{},
-		agent.EventDirectDone:     agent.DirectResult{},
-		agent.EventTurnEnded:      agent.TurnEnded{},
-		agent.EventQueue:          agent.QueueView{},
-		agent.EventSessionFailed:  agent.SessionFailed{},
-		agent.EventModeChanged:    agent.ModeView{},
-		agent.EventCleared:        agent.ClearedView{},
-		external.EventAgentStatus: external.AgentStatus{},
-		agent.EventCheckpoint:     agent.CheckpointView{},
-		agent.EventCompacted:      agent.CompactedView{},
-		agent.EventRuleAdded:      agent.RuleAdded{},
-		decision.EventAsked:       decision.Decision{},
-		decision.EventResolved:    decision.Resolved{},
-		mcp.EventChanged:          mcp.ChangedView{},
-		rewind.EventRestored:      rewind.RestoreDone{},
-		rewind.EventReviewed:      rewind.ReviewDone{},
-		bus.EventOverflow:         bus.Overflow{},
-		EventSessionsChanged:      SessionsChanged{},
-		EventSessionState:         SessionState{},
-		EventPermissionChanged:    PermissionView{},
-		EventSettingsChanged:      SettingsView{},
-		EventRulesChanged:         []RuleView{},
+		agent.EventTurnStarted:       agent.TurnStarted{},
+		agent.EventTurnWaiting:       agent.TurnWaiting{},
+		agent.EventTurnDelta:         agent.Delta{},
+		agent.EventToolCall:          agent.ToolCallView{},
+		agent.EventToolOutput:        agent.Delta{},
+		agent.EventToolProgress:      agent.ProgressView{},
+		agent.EventToolDone:          agent.ToolDoneView{},
+		agent.EventDirectDone:        agent.DirectResult{},
+		agent.EventTurnEnded:         agent.TurnEnded{},
+		agent.EventQueue:             agent.QueueView{},
+		agent.EventSessionFailed:     agent.SessionFailed{},
+		agent.EventModeChanged:       agent.ModeView{},
+		agent.EventCleared:           agent.ClearedView{},
+		external.EventAgentStatus:    external.AgentStatus{},
+		agent.EventCheckpoint:        agent.CheckpointView{},
+		agent.EventCompacted:         agent.CompactedView{},
+		agent.EventRuleAdded:         agent.RuleAdded{},
+		decision.EventAsked:          decision.Decision{},
+		decision.EventResolved:       decision.Resolved{},
+		mcp.EventChanged:             mcp.ChangedView{},
+		rewind.EventRestored:         rewind.RestoreDone{},
+		rewind.EventReviewed:         rewind.ReviewDone{},
+		bus.EventOverflow:            bus.Overflow{},
+		session.EventWorktreeChanged: session.WorktreeChanged{},
+		EventSessionsChanged:         SessionsChanged{},
+		EventSessionState:            SessionState{},
+		EventPermissionChanged:       PermissionView{},
+		EventSettingsChanged:         SettingsView{},
+		EventRulesChanged:            []RuleView{},
 	}
 }

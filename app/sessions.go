@@ -81,7 +81,9 @@ type SessionRef struct {
 // Sessions is the session list's facade.
 type Sessions struct{ s *Services }
 
-func (f *Sessions) svc() *session.Service { return &session.Service{Store: f.s.Store} }
+func (f *Sessions) svc() *session.Service {
+	return &session.Service{Store: f.s.Store, Publish: f.s.Bus.Publish}
+}
 
 // ListSessionsRequest asks for a page of the session list, most recently active first: Limit
 // sessions (DefaultPage when 0) after the cursor After ("" for the first page).

@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"time"
 
 	"agentdesk/backend/session"
+	"agentdesk/backend/store"
 	"agentdesk/backend/worktree"
 )
 
@@ -145,4 +147,51 @@ func (f *Sessions) HandOff(req SessionRef) (Session, error) {
 		return Session{}, f.s.fail(err)
 	}
 	return f.changed(f.svc().View(req.ID))
+}
+
+// WorktreeTask is a task that runs in a worktree of its own, as the sidebar lists it under its
+// repository: its live state as the session list has it, and how many files hold a change that
+// has not reached the person (Unapplied).
+type WorktreeTask struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	Branch    string    `json:"branch"`
+	Unapplied int       `json:"unapplied"`
+	Running   bool      `json:"running"`
+	Waiting   int       `json:"waiting"`
+	StateSeq  uint64    `json:"stateSeq"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// WorktreeRepo is a repository (the person's work tree) and its tasks in worktrees, most
+// recently active first.
+type WorktreeRepo struct {
+	Repo  string         `json:"repo"`
+	Tasks []WorktreeTask `json:"tasks"`
+}
+
+// ListWorktreeTasks lists the tasks whose worktree is still there, by repository. It reads the
+// worktree records only; the session list and its pages are not touched.
+func (f *Sessions) ListWorktreeTasks() ([]WorktreeRepo, error) {
+	rows, err := f.s.Store.WorktreeTasks()
+	if err != nil {
+		return nil, f.s.fail(err)
+	}
+	out := []WorktreeRepo{}
+	for _, r := range rows {
+		if len(out) == 0 || out[len(out)-1].Repo != r.Repo {
+			out = append(out, WorktreeRepo{Repo: r.Repo, Tasks: []WorktreeTask{}})
+		}
+		last := &out[len(out)-1]
+		last.Tasks = append(last.Tasks, f.worktreeTask(r))
+	}
+	return out, nil
+}
+
+// worktreeTask is a row with the live state the session list shows; a turn another process runs
+// (the command line) is running too, though no event of this one said so.
+func (f *Sessions) worktreeTask(r store.WorktreeTask) WorktreeTask {
+	st := f.s.states.get(r.SessionID)
+	return WorktreeTask{ID: r.SessionID, Title: r.Title, Branch: r.Branch, Unapplied: r.Unapplied,
+		Running: st.Running || r.RunningTurn != "", Waiting: st.Waiting, StateSeq: st.Seq, UpdatedAt: r.UpdatedAt}
 }

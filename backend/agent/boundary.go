@@ -69,6 +69,7 @@ func (r *Runtime) execute(t *turn) {
 	}
 	r.opts.Publish(EventTurnEnded, TurnEnded{SessionID: t.sessionID, TurnID: t.active.turnID, Status: status, Error: failure,
 		Failure: t.failure})
+	r.countUnapplied(t)
 	t.active.cancel()
 	unlock := r.lockSession(t.sessionID)
 	err := r.next(t)

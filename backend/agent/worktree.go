@@ -63,3 +63,14 @@ func (t *turn) worktreeHere() error {
 	}
 	return nil
 }
+
+// countUnapplied counts again, once a turn in the session's own worktree has ended, the files
+// whose change has not reached the person, for the sidebar. It runs before the next turn starts,
+// so it reads the worktree at rest; once Shutdown has begun it is left to the next turn's end.
+func (r *Runtime) countUnapplied(t *turn) {
+	if _, ok, err := t.taskWorktree(); err != nil || !ok || r.base.Err() != nil {
+		return
+	}
+	svc := session.Service{Store: r.opts.Store, Publish: r.opts.Publish}
+	svc.Recount(r.base, t.sessionID)
+}

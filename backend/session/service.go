@@ -18,6 +18,9 @@ import (
 // Service creates, configures and reads sessions over the store.
 type Service struct {
 	Store *store.Store
+	// Publish, when set, tells the windows what changed that no other event says (the count
+	// of a task's files not applied); nil publishes nothing.
+	Publish func(name string, data any)
 }
 
 // CreateInput asks for a new session. Omitted mode fields mean plain Smart; an omitted

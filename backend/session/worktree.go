@@ -41,7 +41,11 @@ func (s *Service) ApplyWorktree(ctx context.Context, id string) (worktree.Applie
 	if err != nil {
 		return worktree.Applied{}, err
 	}
-	return worktree.Apply(ctx, TaskOf(w))
+	applied, err := worktree.Apply(ctx, TaskOf(w))
+	if err == nil {
+		s.Recount(ctx, id)
+	}
+	return applied, err
 }
 
 // ReviewWorktree is everything the session's task changed against its base, hunk by hunk, each
@@ -61,7 +65,11 @@ func (s *Service) ApplyWorktreeFile(ctx context.Context, id, path string, hunks 
 	if err != nil {
 		return worktree.FileApplied{}, err
 	}
-	return worktree.ApplyFile(ctx, TaskOf(w), path, hunks)
+	got, err := worktree.ApplyFile(ctx, TaskOf(w), path, hunks)
+	if err == nil && got.Written {
+		s.Recount(ctx, id)
+	}
+	return got, err
 }
 
 // DiscardWorktreeFile undoes some hunks (the whole change when hunks is empty) of one file in
@@ -74,7 +82,11 @@ func (s *Service) DiscardWorktreeFile(ctx context.Context, id, path string, hunk
 	if err != nil {
 		return err
 	}
-	return worktree.DiscardFile(ctx, TaskOf(w), path, hunks)
+	if err := worktree.DiscardFile(ctx, TaskOf(w), path, hunks); err != nil {
+		return err
+	}
+	s.Recount(ctx, id)
+	return nil
 }
 
 func (s *Service) refuseRunning(id string) error {
@@ -99,7 +111,11 @@ func (s *Service) MergeWorktree(ctx context.Context, id string, squash bool) err
 	if err != nil {
 		return err
 	}
-	return worktree.Merge(ctx, TaskOf(w), squash, sess.Title)
+	if err := worktree.Merge(ctx, TaskOf(w), squash, sess.Title); err != nil {
+		return err
+	}
+	s.Recount(ctx, id)
+	return nil
 }
 
 // RemoveWorktree takes the session's worktree away, keeping whatever did not reach the person;
@@ -124,7 +140,11 @@ func (s *Service) removeWorktree(ctx context.Context, id string) (*worktree.Kept
 	if kept != nil {
 		w.KeptRef, w.KeptFiles = kept.Ref, kept.Files
 	}
-	return kept, s.Store.SetTaskWorktree(w)
+	if err := s.Store.SetTaskWorktree(w); err != nil {
+		return kept, err
+	}
+	s.recount(ctx, id, true)
+	return kept, nil
 }
 
 // RestoreWorktree brings back a removed worktree whose work was kept, as it was.
@@ -143,7 +163,11 @@ func (s *Service) RestoreWorktree(ctx context.Context, id string) error {
 		return err
 	}
 	w.Removed, w.KeptRef, w.KeptFiles = false, "", nil
-	return s.Store.SetTaskWorktree(w)
+	if err := s.Store.SetTaskWorktree(w); err != nil {
+		return err
+	}
+	s.recount(ctx, id, true)
+	return nil
 }
 
 // recreate checks a worktree out again whose folder went away outside AgentDesk; one that is
@@ -291,7 +315,11 @@ func (s *Service) HandOff(ctx context.Context, id string, intoWorktree bool) err
 		if _, ok, err := s.Store.TaskWorktree(id); err != nil || ok {
 			return err // already in one: nothing to move
 		}
-		return s.isolate(sess, true)
+		if err := s.isolate(sess, true); err != nil {
+			return err
+		}
+		s.Recount(ctx, id) // the changes it carried
+		return nil
 	}
 	w, err := s.task(id, false)
 	if err != nil {

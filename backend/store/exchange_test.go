@@ -26,7 +26,7 @@ var broadcastOnly = []string{
 	"turn.started", "turn.delta", "tool.call", "tool.output", "tool.progress", "tool.done", "tool.direct.done", "turn.ended",
 	"queue.changed", "session.failed", "session.mode", "session.cleared", "session.compacted", "decision.asked", "decision.resolved",
 	"agent.status", "bus.overflow", "mcp.changed", "checkpoint.created", "checkpoint.restore.done", "review.done", "rule.added",
-	"turn.waiting",
+	"turn.waiting", "worktree.changed",
 }
 
 // stringConsts returns the untyped string constants declared under root (test files excluded)

@@ -25,6 +25,7 @@ var migrations = []migration{
 	{name: "events numbered without AUTOINCREMENT", up: renumberEvents},
 	{name: "the scripts an allow rule or grant approved", up: addScriptRecords},
 	{name: "tasks in worktrees of their own", up: addTaskWorktrees},
+	{name: "the count of a task's files not applied", up: addUnappliedCount},
 }
 
 func createFoundation(tx *gorm.DB) error {
@@ -391,7 +392,7 @@ func addScriptRecords(tx *gorm.DB) error {
 // addTaskWorktrees records, per session that runs in a worktree of its own, where that worktree
 // and its branch are, and what was kept when it was removed.
 //
-// It runs again harmlessly (the newest migration must: the scale folder's copy test replays it).
+// It runs again harmlessly.
 func addTaskWorktrees(tx *gorm.DB) error {
 	return execAll(tx, `CREATE TABLE IF NOT EXISTS task_worktrees (
 			session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
@@ -406,4 +407,16 @@ func addTaskWorktrees(tx *gorm.DB) error {
 			removed INTEGER NOT NULL DEFAULT 0,
 			created_at DATETIME NOT NULL)`,
 		`CREATE INDEX IF NOT EXISTS task_worktrees_repo ON task_worktrees(repo)`)
+}
+
+// addUnappliedCount keeps, with a task's worktree, how many files hold a change that has not
+// reached the person's folder or branch, so the sidebar reads a number rather than asking git
+// for every task. Rows that predate it count none until their next turn or worktree action.
+//
+// It runs again harmlessly (the newest migration must: the scale folder's copy test replays it).
+func addUnappliedCount(tx *gorm.DB) error {
+	if tx.Migrator().HasColumn("task_worktrees", "unapplied") {
+		return nil
+	}
+	return tx.Exec(`ALTER TABLE task_worktrees ADD COLUMN unapplied INTEGER NOT NULL DEFAULT 0`).Error
 }

@@ -24,6 +24,9 @@ type TaskWorktree struct {
 	KeptRef   string   // "" when nothing was kept
 	KeptFiles []string // the files whose change had not reached the person
 	Removed   bool
+	// Unapplied counts the files whose change has not reached the person's folder or branch,
+	// as last counted (session.Service.CountUnapplied).
+	Unapplied int
 	CreatedAt time.Time
 }
 
@@ -38,6 +41,7 @@ type taskWorktreeRow struct {
 	KeptRef   string
 	KeptFiles string
 	Removed   bool
+	Unapplied int
 	CreatedAt time.Time
 }
 
@@ -67,7 +71,7 @@ func (w TaskWorktree) row() (taskWorktreeRow, error) {
 		w.CreatedAt = time.Now().UTC()
 	}
 	return taskWorktreeRow{SessionID: w.SessionID, Repo: w.Repo, Common: w.Common, Path: w.Path, GitDir: w.GitDir,
-		Branch: w.Branch, Base: w.Base, KeptRef: w.KeptRef, KeptFiles: string(files), Removed: w.Removed, CreatedAt: w.CreatedAt}, nil
+		Branch: w.Branch, Base: w.Base, KeptRef: w.KeptRef, KeptFiles: string(files), Removed: w.Removed, Unapplied: w.Unapplied, CreatedAt: w.CreatedAt}, nil
 }
 
 // SetTaskWorktree records (or updates) a session's worktree.
@@ -118,10 +122,51 @@ func (s *Store) TaskWorktrees(repo string) ([]TaskWorktree, error) {
 
 func (r taskWorktreeRow) view() TaskWorktree {
 	w := TaskWorktree{SessionID: r.SessionID, Repo: r.Repo, Common: r.Common, Path: r.Path, GitDir: r.GitDir, Branch: r.Branch,
-		Base: r.Base, KeptRef: r.KeptRef, Removed: r.Removed, CreatedAt: r.CreatedAt}
+		Base: r.Base, KeptRef: r.KeptRef, Removed: r.Removed, Unapplied: r.Unapplied, CreatedAt: r.CreatedAt}
 	// A record is AgentDesk's own: an unreadable list is shown as empty, the ref still holds it.
 	_ = json.Unmarshal([]byte(r.KeptFiles), &w.KeptFiles)
 	return w
+}
+
+// SetUnapplied records how many files of the session's worktree hold a change that has not
+// reached the person; changed is false when the count was already n (or the session has no
+// worktree), so a caller tells the windows only about a change.
+func (s *Store) SetUnapplied(sessionID string, n int) (changed bool, err error) {
+	err = s.write(func(tx *gorm.DB) error {
+		res := tx.Model(&taskWorktreeRow{}).Where("session_id = ? AND unapplied <> ?", sessionID, n).Update("unapplied", n)
+		changed = res.RowsAffected > 0
+		return res.Error
+	})
+	return changed, storeErr(err)
+}
+
+// WorktreeTask is a session that runs in a worktree of its own that is still there, as the
+// sidebar lists it.
+type WorktreeTask struct {
+	SessionID   string
+	Title       string
+	Repo        string
+	Branch      string
+	Unapplied   int
+	RunningTurn string
+	UpdatedAt   time.Time
+}
+
+// WorktreeTasks lists the sessions whose worktree is still there, by repository and, in each,
+// most recently active first. It reads the worktree records and each one's session by its key,
+// never the whole session list.
+func (s *Store) WorktreeTasks() ([]WorktreeTask, error) {
+	out := []WorktreeTask{}
+	err := s.db.Table("task_worktrees AS w").
+		Select("w.session_id, s.title, w.repo, w.branch, w.unapplied, s.running_turn, s.updated_at").
+		Joins("JOIN sessions AS s ON s.id = w.session_id").
+		Where("w.removed = 0").
+		Order("w.repo, s.updated_at DESC, w.session_id").
+		Scan(&out).Error
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return out, nil
 }
 
 // RunningWorkspaces lists the workspace of every session with a turn running.

@@ -4,7 +4,8 @@
 // control whose accessible name does not contain its visible label; every one found is printed with
 // its rule and the elements it names. Run with AGENTDESK_BIN=… MCP_FIXTURE=… npm run e2e.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -141,6 +142,23 @@ test('first run: onboarding, the set-up asked for on Send, and the folder dialog
       },
     ],
   ]);
+});
+
+test('the side-by-side section of tasks in worktrees has no serious violation', async () => {
+  ui.server = await startServer([{ text: 'Not asked.' }]);
+  const repo = join(ui.server.dir, 'repo');
+  mkdirSync(repo);
+  writeFileSync(join(repo, 'app.txt'), 'base\n');
+  for (const args of [['init', '-q'], ['add', 'app.txt'], ['-c', 'user.name=P', '-c', 'user.email=p@example.com', 'commit', '-qm', 'start']]) {
+    execFileSync('git', args, { cwd: repo });
+  }
+  const fix = await api('Sessions.Create', { workspace: repo, title: 'Fix the login', isolated: true });
+  await api('Sessions.Create', { workspace: repo, title: 'Write the docs', isolated: true });
+  // A change that has not reached the person, counted when the copy is restored.
+  writeFileSync(join(fix.workspace, 'app.txt'), 'changed\n');
+  await api('Sessions.RemoveWorktree', { id: fix.id });
+  await api('Sessions.RestoreWorktree', { id: fix.id });
+  await auditViews([['the side-by-side section', () => byId('side-by-side-unapplied').waitFor()]]);
 });
 
 test('the new-task composer, transcripts (tool cards, an error), the approval, question, plan review and Tools modes, changes and restore have no serious violation', async () => {

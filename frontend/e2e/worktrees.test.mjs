@@ -17,6 +17,8 @@ const { byId, shot } = ui;
 const git = (dir, ...args) =>
   execFileSync('git', ['-c', 'user.name=P', '-c', 'user.email=p@example.com', ...args], { cwd: dir, encoding: 'utf8' }).trim();
 const fsck = (repo) => git(repo, 'fsck', '--strict', '--no-progress');
+// A task in the sidebar's Side by side section, by its title.
+const sideTask = (title) => byId('side-by-side').getByTestId('side-by-side-task').filter({ hasText: title });
 
 async function serve(dir, responses) {
   const script = join(dir, 'script.json');
@@ -83,6 +85,10 @@ test('two isolated tasks on one repository: each in its own worktree, back after
   assert.equal(readFileSync(join(b.workspace, 'b.txt'), 'utf8'), 'from-b\n');
   assert.equal(readFileSync(join(repo, 'app.txt'), 'utf8'), numbered(), "the person's folder is untouched");
   assert.equal(existsSync(join(repo, 'b.txt')), false);
+  // The sidebar lists both side by side under their repository, each with its change not applied.
+  await byId('side-by-side').getByRole('heading', { name: 'repo', level: 3 }).waitFor();
+  for (const title of ['Task A', 'Task B']) await sideTask(title).getByText('1 file not applied').waitFor();
+  assert.match(await sideTask('Task A').getByTestId('side-by-side-state').textContent(), /^(Idle|Running)$/);
   // Meanwhile the person edits the same file themselves, without committing.
   writeFileSync(join(repo, 'app.txt'), numbered({ 10: "the person's line 10" }));
 
@@ -107,6 +113,7 @@ test('two isolated tasks on one repository: each in its own worktree, back after
   await page.locator('[data-testid="task-file-state"][data-state="applied"]').waitFor();
   assert.equal(readFileSync(join(repo, 'app.txt'), 'utf8'), numbered({ 2: 'line 2 by a', 10: "the person's line 10", 18: 'line 18 by a' }));
   fsck(repo);
+  await sideTask('Task A').getByTestId('side-by-side-unapplied').waitFor({ state: 'detached' });
 
   // B's change to line 18 overlaps A's: Apply leaves it, and the composer says which hunk.
   await ui.open(ui.server, b.id);
@@ -121,9 +128,14 @@ test('two isolated tasks on one repository: each in its own worktree, back after
   await byId('worktree-removed').getByText(/Kept for a restore: app\.txt/).waitFor().catch(async (e) => assert.fail(`${e.message}\n${await byId('worktree-bar').textContent()}`));
   assert.equal(existsSync(b.workspace), false, 'the copy is gone');
   fsck(repo);
+  await sideTask('Task B').waitFor({ state: 'detached' });
   await shot('04-task-b-removed-kept');
   await byId('worktree-restore').click();
   await byId('worktree-apply').waitFor();
   assert.equal(readFileSync(join(b.workspace, 'app.txt'), 'utf8'), numbered({ 18: 'line 18 by b' }), 'restored byte for byte');
+  await sideTask('Task B').getByText('1 file not applied').waitFor();
+  await sideTask('Task A').click();
+  await ui.page.locator(`[data-testid="session-view"][data-session-id="${a.id}"]`).waitFor();
+  await shot('05-side-by-side');
   fsck(repo);
 });

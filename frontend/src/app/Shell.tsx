@@ -7,6 +7,7 @@ import { ShortcutsSheet } from '../features/keys/ShortcutsSheet';
 import { useGlobalKeys } from '../features/keys/useGlobalKeys';
 import { useDecisionNotifications } from '../features/notify/useDecisionNotifications';
 import { SessionSidebar } from '../features/sessions/SessionSidebar';
+import { SideBySide } from '../features/sessions/SideBySide';
 import type { SessionsStore } from '../features/sessions/sessionsStore';
 import type { SettingsStore } from '../features/settings/settingsStore';
 import { useThemeSetting } from '../features/settings/useThemeSetting';
@@ -191,6 +192,7 @@ export function Shell({ api, sessions, settings }: { api: Api; sessions: Session
           onDelete={remove}
           onFork={(id) => void fork(id)}
         />
+        <SideBySide api={api} sessions={state.sessions} selectedId={onSettings ? null : (current?.id ?? null)} onSelect={select} />
         <div className="sidebar__footer">
           <button
             type="button"

@@ -52,6 +52,11 @@ export function createApi(getTransport = transport) {
       restoreWorktree: (id: string) => call('Sessions.RestoreWorktree', { id }),
       /** Moves the session between its own worktree and the person's folder. */
       handOff: (id: string) => call('Sessions.HandOff', { id }),
+      /** The tasks whose worktree is still there, by repository (the sidebar's "Side by side"). */
+      listWorktreeTasks: () =>
+        call('Sessions.ListWorktreeTasks').then((repos) => (repos ?? []).map((r) => ({ ...r, tasks: r.tasks ?? [] }))),
+      /** A task's worktree changed in what the sidebar shows: its files not applied, or it was removed or restored. */
+      onWorktreeChanged: on('worktree.changed'),
       onChanged: (cb: (changed: SessionsChanged) => void) =>
         on('sessions.changed')((c) => cb({ sessions: c?.sessions ?? [], removed: c?.removed ?? [] })),
       onMode: on('session.mode'),

@@ -1552,6 +1552,15 @@ export interface WorkspaceRequest {
   workspace: string;
 }
 
+/** WorktreeChanged is the payload of worktree.changed. */
+export interface WorktreeChanged {
+  sessionId: string;
+  /** files whose change has not reached the person */
+  unapplied: number;
+  /** the worktree is gone (its work kept) */
+  removed: boolean;
+}
+
 /**
  * WorktreeFileRequest names some hunks of one file a session's task changed; no hunks means
  * the whole file.
@@ -1560,6 +1569,31 @@ export interface WorktreeFileRequest {
   id: string;
   path: string;
   hunks: number[] | null;
+}
+
+/**
+ * WorktreeRepo is a repository (the person's work tree) and its tasks in worktrees, most
+ * recently active first.
+ */
+export interface WorktreeRepo {
+  repo: string;
+  tasks: WorktreeTask[] | null;
+}
+
+/**
+ * WorktreeTask is a task that runs in a worktree of its own, as the sidebar lists it under its
+ * repository: its live state as the session list has it, and how many files hold a change that
+ * has not reached the person (Unapplied).
+ */
+export interface WorktreeTask {
+  id: string;
+  title: string;
+  branch: string;
+  unapplied: number;
+  running: boolean;
+  waiting: number;
+  stateSeq: number;
+  updatedAt: string;
 }
 
 /**
@@ -1702,6 +1736,11 @@ export interface Methods {
   'Sessions.HandOff': { req: SessionRef; res: Session };
   /** List returns a page of sessions, most recently active first; each is read from its row alone. */
   'Sessions.List': { req: ListSessionsRequest; res: SessionPage };
+  /**
+   * ListWorktreeTasks lists the tasks whose worktree is still there, by repository. It reads the
+   * worktree records only; the session list and its pages are not touched.
+   */
+  'Sessions.ListWorktreeTasks': { req: void; res: WorktreeRepo[] | null };
   /** MergeWorktree merges (or squashes) the session's branch into the person's current branch. */
   'Sessions.MergeWorktree': { req: MergeWorktreeRequest; res: WorktreeView };
   /** RemoveWorktree takes the session's worktree away, keeping what had not reached the person. */
@@ -1818,6 +1857,7 @@ export interface Events {
   'turn.ended': TurnEnded;
   'turn.started': TurnStarted;
   'turn.waiting': TurnWaiting;
+  'worktree.changed': WorktreeChanged;
 }
 
 /**

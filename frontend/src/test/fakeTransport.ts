@@ -1,4 +1,5 @@
 import { BridgeError } from '../bridge/errors';
+import type { WorktreeRepo } from '../bridge/generated';
 import type { Session } from '../bridge/types';
 import { FakeTransportBase, type FakeRequest } from './fakeTransportBase';
 
@@ -8,6 +9,8 @@ import { FakeTransportBase, type FakeRequest } from './fakeTransportBase';
  */
 export class FakeTransport extends FakeTransportBase {
   sessions: Session[] = [];
+  /** What Sessions.ListWorktreeTasks answers: no task in a worktree unless a test says so. */
+  worktreeTasks: WorktreeRepo[] = [];
   language = 'en';
   /** Sessions.List pages this many at a time (the cursor is an index here); 0: one page. */
   pageSize = 0;
@@ -36,6 +39,8 @@ export class FakeTransport extends FakeTransportBase {
   protected override handle(method: string, req: FakeRequest): unknown {
     const r = req as Record<string, string>;
     switch (method) {
+      case 'Sessions.ListWorktreeTasks':
+        return this.worktreeTasks;
       case 'Sessions.List': {
         const all = this.sorted();
         if (!this.pageSize) return { sessions: all, next: '' };
