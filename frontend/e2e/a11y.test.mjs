@@ -144,21 +144,44 @@ test('first run: onboarding, the set-up asked for on Send, and the folder dialog
   ]);
 });
 
-test('the side-by-side section of tasks in worktrees has no serious violation', async () => {
+test("the side-by-side section of tasks in worktrees, a task's changes hunk by hunk and its conflicts in the composer have no serious violation", async () => {
   ui.server = await startServer([{ text: 'Not asked.' }]);
   const repo = join(ui.server.dir, 'repo');
+  const numbered = (edit = {}) => Array.from({ length: 20 }, (_, i) => `${edit[i + 1] ?? `line ${i + 1}`}\n`).join('');
   mkdirSync(repo);
   writeFileSync(join(repo, 'app.txt'), 'base\n');
-  for (const args of [['init', '-q'], ['add', 'app.txt'], ['-c', 'user.name=P', '-c', 'user.email=p@example.com', 'commit', '-qm', 'start']]) {
+  writeFileSync(join(repo, 'list.txt'), numbered());
+  for (const args of [['init', '-q'], ['add', 'app.txt', 'list.txt'], ['-c', 'user.name=P', '-c', 'user.email=p@example.com', 'commit', '-qm', 'start']]) {
     execFileSync('git', args, { cwd: repo });
   }
   const fix = await api('Sessions.Create', { workspace: repo, title: 'Fix the login', isolated: true });
   await api('Sessions.Create', { workspace: repo, title: 'Write the docs', isolated: true });
-  // A change that has not reached the person, counted when the copy is restored.
+  // Changes that have not reached the person, counted when the copy is restored; the person
+  // changed app.txt too, so the task's change to it is a conflict.
   writeFileSync(join(fix.workspace, 'app.txt'), 'changed\n');
+  writeFileSync(join(fix.workspace, 'list.txt'), numbered({ 2: 'two', 18: 'eighteen' }));
+  writeFileSync(join(repo, 'app.txt'), "the person's\n");
   await api('Sessions.RemoveWorktree', { id: fix.id });
   await api('Sessions.RestoreWorktree', { id: fix.id });
-  await auditViews([['the side-by-side section', () => byId('side-by-side-unapplied').waitFor()]]);
+  await auditViews([
+    ['the side-by-side section', () => byId('side-by-side-unapplied').waitFor()],
+    [
+      "a task's changes, hunk by hunk",
+      async () => {
+        await gotoSession(fix.id);
+        await byId('worktree-review').click();
+        await byId('task-hunk-state').first().waitFor();
+      },
+    ],
+    [
+      'the conflicts in the composer',
+      async () => {
+        await gotoSession(fix.id);
+        await byId('worktree-apply').click();
+        await byId('conflict-notice').waitFor();
+      },
+    ],
+  ]);
 });
 
 test('the new-task composer, transcripts (tool cards, an error), the approval, question, plan review and Tools modes, changes and restore have no serious violation', async () => {

@@ -105,7 +105,7 @@ test('two isolated tasks on one repository: each in its own worktree, back after
   await ui.open(ui.server, a.id);
   await byId('worktree-review').click();
   const page = ui.page;
-  await page.getByRole('button', { name: 'Apply hunk 2 of app.txt to my folder' }).click();
+  await page.getByRole('button', { name: 'Apply to my folder: hunk 2 of app.txt' }).click();
   await page.locator('[data-testid="task-hunk-state"][data-state="applied"]').waitFor();
   assert.equal(readFileSync(join(repo, 'app.txt'), 'utf8'), numbered({ 10: "the person's line 10", 18: 'line 18 by a' }));
   await shot('02-task-a-one-hunk-applied');

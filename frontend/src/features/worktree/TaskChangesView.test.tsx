@@ -65,9 +65,9 @@ describe("a task's changes", () => {
     expect(within(file).getAllByTestId('task-hunk-apply')).toHaveLength(1);
     expect(conflictStore.get()['s9']).toEqual([{ path: 'list.txt', hunks: [2] }]);
 
-    await user.click(screen.getByRole('button', { name: 'Apply hunk 1 of list.txt to my folder' }));
+    await user.click(screen.getByRole('button', { name: 'Apply to my folder: hunk 1 of list.txt' }));
     await waitFor(() => expect(states()).toEqual(['applied', 'conflict']));
-    await user.click(screen.getByRole('button', { name: 'Discard from the task hunk 2 of list.txt' }));
+    await user.click(screen.getByRole('button', { name: 'Discard from the task: hunk 2 of list.txt' }));
     const created = document.querySelector('[data-testid="task-file"][data-path="new.txt"]') as HTMLElement;
     await user.click(within(created).getByTestId('task-file-apply'));
     expect(calls).toEqual(['apply list.txt 0', 'discard list.txt 1', 'apply new.txt ']);
