@@ -112,3 +112,24 @@ func TestACreatedFileGoesWholeAndNeverOverThePersons(t *testing.T) {
 		t.Fatal("the person's file was written over")
 	}
 }
+
+// A file applied hunk by hunk around the person's own edit has reached them, though the two files
+// differ: removing the task keeps nothing of it.
+func TestAFileAppliedHunkByHunkCountsAsMerged(t *testing.T) {
+	dir := repo(t, map[string]string{"app.txt": lines(30, nil)})
+	task := create(t, dir, "merged-hunks", "M", false)
+	write(t, filepath.Join(task.Path, "app.txt"), lines(30, map[int]string{2: "two"}))
+	write(t, filepath.Join(dir, "app.txt"), lines(30, map[int]string{20: "the person's"}))
+	if left, _ := task.Unmerged(context.Background()); !reflect.DeepEqual(left, []string{"app.txt"}) {
+		t.Fatalf("before applying: %v", left)
+	}
+	if _, err := ApplyFile(context.Background(), task, "app.txt", nil); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := task.Unmerged(context.Background()); len(left) != 0 {
+		t.Fatalf("after applying: %v", left)
+	}
+	if kept, err := Remove(context.Background(), task); err != nil || kept != nil {
+		t.Fatalf("remove: %+v %v", kept, err)
+	}
+}

@@ -130,7 +130,8 @@ func (t Task) Changed(ctx context.Context) ([]string, error) {
 
 // Unmerged lists the changed files whose content in the worktree reached neither the person's
 // folder nor the commit their branch is on: a file counts as merged when either holds the same
-// bytes (or both lack it). Content, not ancestry: a squash merge or a hand copy counts.
+// bytes (or both lack it), or when the person's file holds every one of the task's hunks.
+// Content, not ancestry: a squash merge or a hand copy counts.
 func (t Task) Unmerged(ctx context.Context) ([]string, error) {
 	changed, err := t.Changed(ctx)
 	if err != nil {
@@ -143,6 +144,10 @@ func (t Task) Unmerged(ctx context.Context) ([]string, error) {
 			continue
 		}
 		if t.reachedBranch(ctx, p, mine, mineOK) {
+			continue
+		}
+		// Applied hunk by hunk around the person's own edits: every hunk's lines are there.
+		if t.reviewFile(ctx, p).State == StateApplied {
 			continue
 		}
 		out = append(out, p)

@@ -87,7 +87,8 @@ test('two isolated tasks on one repository: each in its own worktree, back after
   assert.equal(existsSync(join(repo, 'b.txt')), false);
   // The sidebar lists both side by side under their repository, each with its change not applied.
   await byId('side-by-side').getByRole('heading', { name: 'repo', level: 3 }).waitFor();
-  for (const title of ['Task A', 'Task B']) await sideTask(title).getByText('1 file not applied').waitFor();
+  await sideTask('Task A').getByText('1 file not applied').waitFor();
+  await sideTask('Task B').getByText('2 files not applied').waitFor();
   assert.match(await sideTask('Task A').getByTestId('side-by-side-state').textContent(), /^(Idle|Running)$/);
   // Meanwhile the person edits the same file themselves, without committing.
   writeFileSync(join(repo, 'app.txt'), numbered({ 10: "the person's line 10" }));
