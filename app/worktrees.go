@@ -66,6 +66,8 @@ type WorktreeFileRequest struct {
 	ID    string `json:"id"`
 	Path  string `json:"path"`
 	Hunks []int  `json:"hunks"`
+	// Reason, with a discard, reaches the model at the next turn.
+	Reason string `json:"reason,omitempty"`
 }
 
 // ReviewWorktree is everything the session's task changed against its base, hunk by hunk, each
@@ -91,7 +93,7 @@ func (f *Sessions) ApplyWorktreeFile(req WorktreeFileRequest) (worktree.FileAppl
 // DiscardWorktreeFile undoes some hunks of one file in the task's own worktree, and says what
 // the task's changes are now.
 func (f *Sessions) DiscardWorktreeFile(req WorktreeFileRequest) (worktree.TaskChanges, error) {
-	if err := f.svc().DiscardWorktreeFile(context.Background(), req.ID, req.Path, req.Hunks); err != nil {
+	if err := f.svc().DiscardWorktreeFile(context.Background(), req.ID, req.Path, req.Hunks, req.Reason); err != nil {
 		return worktree.TaskChanges{}, f.s.fail(err)
 	}
 	return f.ReviewWorktree(SessionRef{ID: req.ID})

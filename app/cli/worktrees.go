@@ -24,6 +24,7 @@ func fileFlags(c *Context, fs *flag.FlagSet) {
 	jsonFlag(c, fs)
 	fs.String("file", "", c.T("cli.flag.worktreeFile"))
 	fs.String("hunks", "", c.T("cli.flag.worktreeHunks"))
+	fs.String("reason", "", c.T("cli.flag.discardReason"))
 }
 
 // hunksFlag reads --hunks "1,3" (numbered from 1, as the changes list shows them) as indexes.
@@ -74,7 +75,7 @@ func runDiscard(c *Context, fs *flag.FlagSet, args []string) int {
 		if path == "" {
 			return errs.Invalid("file", "", []string{"PATH"})
 		}
-		if err := svc.DiscardWorktreeFile(context.Background(), args[0], path, hunks); err != nil {
+		if err := svc.DiscardWorktreeFile(context.Background(), args[0], path, hunks, fs.Lookup("reason").Value.String()); err != nil {
 			return err
 		}
 		c.say(fs, map[string]string{"discarded": path}, "cli.worktree.discarded")

@@ -68,9 +68,12 @@ const (
 // (Hunks empty) or hunk by hunk (indexes into the turn's hunks of the file). Patch is the
 // reverted change as a unified diff, so the model can be told exactly what was undone; Reason
 // is the person's own words, which reach the model at the next turn. A revert is taken
-// between two checkpoints (UndoID before it, ResultID after it).
+// between two checkpoints (UndoID before it, ResultID after it). Worktree marks a change the
+// person discarded from a task's own worktree, of no one turn: TurnID is empty and Hunks index
+// the task's changes against the commit it started from.
 type Review struct {
 	TurnID   string `json:"turn_id"`
+	Worktree bool   `json:"worktree,omitempty"`
 	Path     string `json:"path"`
 	Action   string `json:"action"`
 	Hunks    []int  `json:"hunks,omitempty"`
@@ -107,7 +110,11 @@ func (m Restore) validate() error {
 }
 
 func (m Review) validate() error {
-	if err := required("turn_id", m.TurnID, "path", m.Path); err != nil {
+	turn := m.TurnID
+	if m.Worktree {
+		turn = "-" // none is needed
+	}
+	if err := required("turn_id", turn, "path", m.Path); err != nil {
 		return err
 	}
 	if m.Action != ReviewAccept && m.Action != ReviewRevert {

@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"agentdesk/backend/errs"
+	"agentdesk/backend/eventlog"
+	"agentdesk/backend/hunk"
+	"agentdesk/backend/rewind"
 	"agentdesk/backend/store"
 	"agentdesk/backend/worktree"
 )
@@ -73,8 +76,10 @@ func (s *Service) ApplyWorktreeFile(ctx context.Context, id, path string, hunks 
 }
 
 // DiscardWorktreeFile undoes some hunks (the whole change when hunks is empty) of one file in
-// the task's own worktree. The agent may be writing there, so a running turn is refused.
-func (s *Service) DiscardWorktreeFile(ctx context.Context, id, path string, hunks []int) error {
+// the task's own worktree. The agent may be writing there, so a running turn is refused. The
+// session's log records it with the person's reason, so the model reads at its next turn what was
+// taken back and why, as it does for a turn's reverted change.
+func (s *Service) DiscardWorktreeFile(ctx context.Context, id, path string, hunks []int, reason string) error {
 	if err := s.refuseRunning(id); err != nil {
 		return err
 	}
@@ -82,11 +87,41 @@ func (s *Service) DiscardWorktreeFile(ctx context.Context, id, path string, hunk
 	if err != nil {
 		return err
 	}
-	if err := worktree.DiscardFile(ctx, TaskOf(w), path, hunks); err != nil {
+	t := TaskOf(w)
+	patch := discardedPatch(ctx, t, path, hunks)
+	if err := worktree.DiscardFile(ctx, t, path, hunks); err != nil {
 		return err
+	}
+	ev := eventlog.Review{Worktree: true, Path: path, Action: eventlog.ReviewRevert, Hunks: slices.Clone(hunks), Reason: strings.TrimSpace(reason), Patch: patch}
+	if _, err := s.Store.AppendStep(id, ev); err != nil {
+		return err
+	}
+	if s.Publish != nil {
+		s.Publish(rewind.EventReviewed, rewind.ReviewDone{SessionID: id, Path: path})
 	}
 	s.Recount(ctx, id)
 	return nil
+}
+
+// discardedPatch is the change a discard takes back, as a unified diff ("" for a file without hunks).
+func discardedPatch(ctx context.Context, t worktree.Task, path string, pick []int) string {
+	review, err := t.Review(ctx)
+	if err != nil {
+		return ""
+	}
+	for _, f := range review.Files {
+		if f.Path != path || len(f.Hunks) == 0 {
+			continue
+		}
+		if len(pick) == 0 {
+			pick = make([]int, len(f.Hunks))
+			for i := range pick {
+				pick[i] = i
+			}
+		}
+		return hunk.Patch(path, f.Hunks, pick)
+	}
+	return ""
 }
 
 func (s *Service) refuseRunning(id string) error {

@@ -45,8 +45,9 @@ export function createApi(getTransport = transport) {
       reviewWorktree: (id: string) => call('Sessions.ReviewWorktree', { id }),
       /** Writes some hunks of one file (all pending ones when `hunks` is empty) into the person's folder. */
       applyWorktreeFile: (id: string, path: string, hunks: number[]) => call('Sessions.ApplyWorktreeFile', { id, path, hunks }),
-      /** Undoes some hunks of one file (the whole file when `hunks` is empty) in the task's own copy. */
-      discardWorktreeFile: (id: string, path: string, hunks: number[]) => call('Sessions.DiscardWorktreeFile', { id, path, hunks }),
+      /** Undoes some hunks of one file (the whole file when `hunks` is empty) in the task's own copy; the reason reaches the model. */
+      discardWorktreeFile: (id: string, path: string, hunks: number[], reason = '') =>
+        call('Sessions.DiscardWorktreeFile', { id, path, hunks, reason }),
       mergeWorktree: (id: string, squash: boolean) => call('Sessions.MergeWorktree', { id, squash }),
       removeWorktree: (id: string) => call('Sessions.RemoveWorktree', { id }),
       restoreWorktree: (id: string) => call('Sessions.RestoreWorktree', { id }),

@@ -1569,6 +1569,8 @@ export interface WorktreeFileRequest {
   id: string;
   path: string;
   hunks: number[] | null;
+  /** Reason, with a discard, reaches the model at the next turn. */
+  reason?: string;
 }
 
 /**

@@ -41,8 +41,8 @@ function fakeApi() {
       if (path === 'list.txt') first = 'applied';
       return {};
     },
-    discardWorktreeFile: async (_id: string, path: string, hunks: number[]) => {
-      calls.push(`discard ${path} ${hunks.join(',')}`);
+    discardWorktreeFile: async (_id: string, path: string, hunks: number[], reason: string) => {
+      calls.push(`discard ${path} ${hunks.join(',')} "${reason}"`);
       return changes(first);
     },
   };
@@ -67,10 +67,12 @@ describe("a task's changes", () => {
 
     await user.click(screen.getByRole('button', { name: 'Apply to my folder: hunk 1 of list.txt' }));
     await waitFor(() => expect(states()).toEqual(['applied', 'conflict']));
+    await user.type(within(file).getByTestId('task-file-reason'), 'keep J lowercase');
     await user.click(screen.getByRole('button', { name: 'Discard from the task: hunk 2 of list.txt' }));
+    await waitFor(() => expect((within(file).getByTestId('task-file-reason') as HTMLInputElement).value).toBe(''));
     const created = document.querySelector('[data-testid="task-file"][data-path="new.txt"]') as HTMLElement;
     await user.click(within(created).getByTestId('task-file-apply'));
-    expect(calls).toEqual(['apply list.txt 0', 'discard list.txt 1', 'apply new.txt ']);
+    expect(calls).toEqual(['apply list.txt 0', 'discard list.txt 1 "keep J lowercase"', 'apply new.txt ']);
   });
 
   it('speaks Chinese', async () => {

@@ -47,14 +47,16 @@ export function TaskChangesView({ api, sessionId, onClose }: { api: Api; session
     try {
       await fn();
       await reload();
+      return true;
     } catch (err) {
       setActionError(err);
+      return false;
     } finally {
       setBusy(false);
     }
   };
   const apply = (path: string, hunks: number[]) => act(() => api.sessions.applyWorktreeFile(sessionId, path, hunks));
-  const discard = (path: string, hunks: number[]) => act(() => api.sessions.discardWorktreeFile(sessionId, path, hunks));
+  const discard = (path: string, hunks: number[], reason: string) => act(() => api.sessions.discardWorktreeFile(sessionId, path, hunks, reason.trim()));
 
   const files = load.status === 'ready' ? (load.changes.files ?? []) : [];
   return (
@@ -89,9 +91,12 @@ function TaskFileView({
   file: TaskFile;
   busy: boolean;
   t: TFunction;
-  onApply: (path: string, hunks: number[]) => void;
-  onDiscard: (path: string, hunks: number[]) => void;
+  onApply: (path: string, hunks: number[]) => Promise<boolean>;
+  onDiscard: (path: string, hunks: number[], reason: string) => Promise<boolean>;
 }) {
+  // One reason per file, sent with whichever of its discards comes next, for the agent to read.
+  const [reason, setReason] = useState('');
+  const discard = (pick: number[]) => void onDiscard(file.path, pick, reason).then((done) => done && setReason(''));
   const hunks = file.hunks ?? [];
   const states = file.hunkStates ?? [];
   const state = known(file.state);
@@ -110,7 +115,7 @@ function TaskFileView({
         {s !== 'applied' && (
           <button type="button" className="btn btn--small btn--quiet" data-testid="task-hunk-discard" disabled={busy}
             aria-label={t('worktree.changes.discardHunkNamed', { N: i + 1, Path: file.path })}
-            onClick={() => onDiscard(file.path, [i])}>
+            onClick={() => discard([i])}>
             {t('worktree.changes.discardHunk')}
           </button>
         )}
@@ -135,9 +140,21 @@ function TaskFileView({
             </button>
           )}
           {state !== 'applied' && (
-            <button type="button" className="btn btn--small btn--quiet" data-testid="task-file-discard" disabled={busy} onClick={() => onDiscard(file.path, [])}>
-              {t('worktree.changes.discardFile')}
-            </button>
+            <>
+              <input
+                className="input review-reason"
+                data-testid="task-file-reason"
+                aria-label={t('worktree.changes.reasonLabel', { Path: file.path })}
+                placeholder={t('worktree.changes.reasonPlaceholder')}
+                maxLength={2000}
+                value={reason}
+                readOnly={busy}
+                onChange={(e) => setReason(e.target.value)}
+              />
+              <button type="button" className="btn btn--small btn--quiet" data-testid="task-file-discard" disabled={busy} onClick={() => discard([])}>
+                {t('worktree.changes.discardFile')}
+              </button>
+            </>
           )}
         </div>
       </header>
