@@ -49,5 +49,6 @@ func EventPayloads() map[string]any {
 		EventPermissionChanged:    PermissionView{},
 		EventSettingsChanged:      SettingsView{},
 		EventRulesChanged:         []RuleView{},
+		EventWorktreeSetup:        WorktreeSetupView{},
 	}
 }
