@@ -50,6 +50,8 @@ export function createApi(getTransport = transport) {
         on('sessions.changed')((c) => cb({ sessions: c?.sessions ?? [], removed: c?.removed ?? [] })),
       onMode: on('session.mode'),
       onPermission: on('session.permission'),
+      /** A new task's worktree set-up ended; its log holds the result. */
+      onWorktreeSetup: on('worktree.setup.done'),
       onAgentStatus: on('agent.status'),
       onState: on('session.state'),
     },
