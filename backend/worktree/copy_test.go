@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 )
 
@@ -105,7 +106,7 @@ func TestACopiedSecretIsStillSensitiveInTheWorktree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in := policy.Input{Permission: policy.Auto, Sensitive: list, SensitiveMasked: true, Sandboxed: true, Call: resolved}
+		in := policy.Input{Mode: mode.ModeExecute, Permission: policy.Auto, Sensitive: list, SensitiveMasked: true, Sandboxed: true, Call: resolved}
 		if v := policy.Evaluate(in); v.Decision != policy.DecideAsk || v.Code != policy.SensitivePath {
 			t.Fatalf("%+v on the copied .env: %+v", call, v)
 		}
