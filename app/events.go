@@ -50,5 +50,6 @@ func EventPayloads() map[string]any {
 		EventSettingsChanged:      SettingsView{},
 		EventRulesChanged:         []RuleView{},
 		EventWorktreeSetup:        WorktreeSetupView{},
+		EventWorktreeSetupStarted: WorktreeSetupView{},
 	}
 }

@@ -11,10 +11,15 @@ import (
 )
 
 // EventWorktreeSetup says a set-up command in a new task's worktree ended (or could not run):
-// the transcript shows it where the log has it.
-const EventWorktreeSetup = "worktree.setup.done"
+// the transcript shows it where the log has it. EventWorktreeSetupStarted says one started, so
+// the session can say what its first turn waits for.
+const (
+	EventWorktreeSetup        = "worktree.setup.done"
+	EventWorktreeSetupStarted = "worktree.setup.started"
+)
 
-// WorktreeSetupView is the payload of worktree.setup.done.
+// WorktreeSetupView is the payload of worktree.setup.done and worktree.setup.started (which
+// sets only the command and its source).
 type WorktreeSetupView struct {
 	SessionID string            `json:"sessionId"`
 	Setup     WorktreeSetupItem `json:"setup"`
@@ -72,7 +77,11 @@ func (s *Services) setUpWorktree(sessionID, ticked string) {
 		s.Bus.Publish(agent.EventSessionFailed, agent.SessionFailed{SessionID: sessionID, Kind: string(e.Kind), Args: e.Args})
 	}
 	err := s.Runtime.Chore(sessionID, func(ctx context.Context) {
-		runs, err := (&session.Service{Store: s.Store}).SetupWorktree(ctx, sessionID, ticked)
+		announce := func(run eventlog.WorktreeSetup) {
+			s.Bus.Publish(EventWorktreeSetupStarted, WorktreeSetupView{SessionID: sessionID,
+				Setup: WorktreeSetupItem{Command: run.Command, Source: run.Source}})
+		}
+		runs, err := (&session.Service{Store: s.Store}).SetupWorktree(ctx, sessionID, ticked, announce)
 		for _, run := range runs {
 			s.Bus.Publish(EventWorktreeSetup, WorktreeSetupView{SessionID: sessionID, Setup: setupItem(run)})
 		}

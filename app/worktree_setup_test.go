@@ -61,10 +61,13 @@ func TestANewIsolatedTaskIsSetUpInTheBackground(t *testing.T) {
 		t.Fatal("this machine has namespaces: the set-up must be tested in its sandbox")
 	}
 	svc := newServices(t)
-	done := make(chan WorktreeSetupView, 4)
+	done, started := make(chan WorktreeSetupView, 4), make(chan WorktreeSetupView, 4)
 	svc.Bus.Subscribe(func(e bus.Event) {
-		if v, ok := e.Data.(WorktreeSetupView); ok {
-			done <- v
+		switch e.Name {
+		case EventWorktreeSetup:
+			done <- e.Data.(WorktreeSetupView)
+		case EventWorktreeSetupStarted:
+			started <- e.Data.(WorktreeSetupView)
 		}
 	})
 	repo := gitRepo(t, map[string]string{"a.go": "package a\n", ".agentdesk/worktree.json": `{"setup": "echo from the repository; exit 4"}`})
@@ -88,6 +91,9 @@ func TestANewIsolatedTaskIsSetUpInTheBackground(t *testing.T) {
 	if got[0].Setup.Source != "settings" || got[0].Setup.Failed || got[1].Setup.Source != "repository" || got[1].Setup.ExitCode != 4 ||
 		!strings.Contains(got[1].Setup.Output, "from the repository") {
 		t.Fatalf("announced %+v", got)
+	}
+	if len(started) != 2 || (<-started).Setup.Command != "echo mine > mine.txt" {
+		t.Fatal("each set-up is announced as it starts")
 	}
 	if b, _ := os.ReadFile(filepath.Join(created.Workspace, "mine.txt")); string(b) != "mine\n" {
 		t.Fatal("the person's set-up did not run in the worktree")

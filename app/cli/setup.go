@@ -29,7 +29,7 @@ func (c *Context) setUpWorktree(svc *session.Service, fs *flag.FlagSet, v sessio
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	runs, err := svc.SetupWorktree(ctx, v.ID, ticked)
+	runs, err := svc.SetupWorktree(ctx, v.ID, ticked, nil)
 	for _, r := range runs {
 		key := "cli.worktree.setupDone"
 		switch {

@@ -46,9 +46,10 @@ func ParseSetupCommand(v string) (string, error) {
 
 // SetupWorktree runs the set-up commands in a new session's worktree, each recorded in its log:
 // the person's own worktree-setup setting, then the repository's proposal when the person ticked
-// it for this task (ticked is the text they were shown; "" is not ticked). A failing set-up
-// leaves the worktree as it is: the session goes on, and its transcript says what failed.
-func (s *Service) SetupWorktree(ctx context.Context, id, ticked string) ([]eventlog.WorktreeSetup, error) {
+// it for this task (ticked is the text they were shown; "" is not ticked). started, when set,
+// hears of each command as it starts. A failing set-up leaves the worktree as it is: the session
+// goes on, and its transcript says what failed.
+func (s *Service) SetupWorktree(ctx context.Context, id, ticked string, started func(eventlog.WorktreeSetup)) ([]eventlog.WorktreeSetup, error) {
 	w, err := s.task(id, false)
 	if err != nil {
 		return nil, err
@@ -62,6 +63,9 @@ func (s *Service) SetupWorktree(ctx context.Context, id, ticked string) ([]event
 	}
 	var out []eventlog.WorktreeSetup
 	for _, run := range plan {
+		if started != nil {
+			started(run)
+		}
 		run = s.runSetup(ctx, w, run)
 		if _, err := s.Store.AppendStep(id, run); err != nil {
 			return out, err

@@ -110,7 +110,7 @@ func TestTheSetUpRunsSandboxedInTheWorktreeAndIsRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := svc.SetupWorktree(context.Background(), v.ID, "")
+	runs, err := svc.SetupWorktree(context.Background(), v.ID, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,16 +155,16 @@ func TestTheRepositorysSetUpRunsOnlyWhenTicked(t *testing.T) {
 		return err == nil
 	}
 	unticked := create("Not ticked")
-	if runs, err := svc.SetupWorktree(context.Background(), unticked.ID, ""); err != nil || len(runs) != 0 || ran(unticked) {
+	if runs, err := svc.SetupWorktree(context.Background(), unticked.ID, "", nil); err != nil || len(runs) != 0 || ran(unticked) {
 		t.Fatalf("not ticked, yet: %+v %v", runs, err)
 	}
 	ticked := create("Ticked")
-	if runs, err := svc.SetupWorktree(context.Background(), ticked.ID, "touch proposed.txt"); err != nil || len(runs) != 1 ||
+	if runs, err := svc.SetupWorktree(context.Background(), ticked.ID, "touch proposed.txt", nil); err != nil || len(runs) != 1 ||
 		runs[0].Source != eventlog.SetupFromRepository || runs[0].Failed() || !ran(ticked) {
 		t.Fatalf("ticked: %+v %v", runs, err)
 	}
 	other := create("Other text")
-	runs, err := svc.SetupWorktree(context.Background(), other.ID, "touch something-else")
+	runs, err := svc.SetupWorktree(context.Background(), other.ID, "touch something-else", nil)
 	if err != nil || len(runs) != 1 || runs[0].Error != string(SetupChanged) || ran(other) {
 		t.Fatalf("a text the repository does not propose: %+v %v", runs, err)
 	}

@@ -52,6 +52,8 @@ export function createApi(getTransport = transport) {
       onPermission: on('session.permission'),
       /** A new task's worktree set-up ended; its log holds the result. */
       onWorktreeSetup: on('worktree.setup.done'),
+      /** A set-up command started in a new task's worktree; the first turn waits for it. */
+      onWorktreeSetupStarted: on('worktree.setup.started'),
       onAgentStatus: on('agent.status'),
       onState: on('session.state'),
     },

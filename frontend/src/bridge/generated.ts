@@ -1571,7 +1571,10 @@ export interface WorktreeSetupItem {
   error?: string;
 }
 
-/** WorktreeSetupView is the payload of worktree.setup.done. */
+/**
+ * WorktreeSetupView is the payload of worktree.setup.done and worktree.setup.started (which
+ * sets only the command and its source).
+ */
 export interface WorktreeSetupView {
   sessionId: string;
   setup: WorktreeSetupItem;
@@ -1828,6 +1831,7 @@ export interface Events {
   'turn.started': TurnStarted;
   'turn.waiting': TurnWaiting;
   'worktree.setup.done': WorktreeSetupView;
+  'worktree.setup.started': WorktreeSetupView;
 }
 
 /**

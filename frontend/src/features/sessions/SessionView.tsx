@@ -16,6 +16,7 @@ import { ChangesView } from '../checkpoints/ChangesView';
 import { RestoreView } from '../checkpoints/RestoreView';
 import { WorktreeBar } from '../worktree/WorktreeBar';
 import { composerCommand } from '../keys/composerCommands';
+import { SetupRunning } from '../worktree/SetupRunning';
 import { SlotWait } from './SlotWait';
 
 /** What the session's main area shows: the conversation, a turn's Changes, or a restore's preview. */
@@ -129,6 +130,7 @@ export function SessionView({
       <div className="session-view__composer">
         <AgentStatusLine status={state.agent} />
         <SlotWait api={api} sessionId={session.id} />
+        <SetupRunning api={api} sessionId={session.id} />
         <SessionComposer api={api} session={session} live={live} onSessionUpdated={onSessionUpdated} />
       </div>
     </article>

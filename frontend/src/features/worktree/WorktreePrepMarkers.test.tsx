@@ -1,11 +1,13 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { Transcript as TranscriptData } from '../../bridge';
+import { createApi, type Transcript as TranscriptData } from '../../bridge';
+import { FakeDesk } from '../../app/testing/fakeDesk';
 import { I18nProvider } from '../../i18n/I18nProvider';
 import { Transcript } from '../transcript/Transcript';
 import { normalizeTranscript } from '../transcript/transcriptReducer';
 import { IsolationChoice } from './IsolationChoice';
+import { SetupRunning } from './SetupRunning';
 
 function page(lang: 'en' | 'zh-CN', items: unknown[]) {
   const transcript: TranscriptData = normalizeTranscript({ sessionId: 's1', items: items as never, turns: [] });
@@ -77,5 +79,25 @@ describe("the repository's set-up in the isolation choice", () => {
     expect(screen.getByTestId('repo-setup-command').textContent).toBe('npm ci');
     await userEvent.setup().click(box);
     expect(onRun).toHaveBeenCalledWith(true);
+  });
+});
+
+describe('a set-up running in the new worktree', () => {
+  it('is said with its command until it ends', async () => {
+    const fake = new FakeDesk();
+    const api = createApi(() => fake);
+    render(
+      <I18nProvider lang="en">
+        <SetupRunning api={api} sessionId="s1" />
+      </I18nProvider>,
+    );
+    expect(screen.queryByTestId('setup-running')).toBeNull();
+    const setup = { command: 'npm ci', source: 'settings', exitCode: 0, output: '', durationMs: 0, timedOut: false, cancelled: false, failed: false };
+    act(() => fake.emit('worktree.setup.started', { sessionId: 's2', setup }));
+    expect(screen.queryByTestId('setup-running')).toBeNull();
+    act(() => fake.emit('worktree.setup.started', { sessionId: 's1', setup }));
+    expect((await screen.findByTestId('setup-running')).textContent).toContain('npm ci');
+    act(() => fake.emit('worktree.setup.done', { sessionId: 's1', setup: { ...setup, durationMs: 900 } }));
+    expect(screen.queryByTestId('setup-running')).toBeNull();
   });
 });
