@@ -103,7 +103,7 @@ func (s *Service) runSetup(ctx context.Context, w store.TaskWorktree, run eventl
 // command no one approved: the hosts the person approved, through the proxy. Where secrets
 // cannot be hidden the gate would ask for every command; with nobody to ask, it does not run.
 func (s *Service) setupShell(w store.TaskWorktree) (tool.ShellOptions, error) {
-	if !sandbox.Status().Namespaces {
+	if st := sandbox.Status(); st.Kind != sandbox.KindLandlock || !st.Namespaces {
 		return tool.ShellOptions{}, errs.New(SetupUnconfined)
 	}
 	in, err := s.Store.GateInputs(w.SessionID)

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -77,7 +78,7 @@ func CopyUntracked(ctx context.Context, t Task, globs []string, sensitive policy
 			out.LeftOver++
 			continue
 		}
-		reason, err := copyOne(from, to, rel, secretNotNamed(rel, globs, sensitive))
+		reason, err := copyOne(from, to, rel, secretNotNamed(rel, filepath.Join(t.Repo, rel), globs, sensitive))
 		if err != nil {
 			reason = SkipFailed // one unreadable file does not stop the task
 		}
@@ -111,10 +112,12 @@ func inGitDir(rel string) bool {
 }
 
 // secretNotNamed reports whether rel is on the sensitive list while none of the globs that
-// cover it is itself a name the list covers.
-func secretNotNamed(rel string, globs []string, sensitive policy.SensitiveList) bool {
+// cover it is itself a name the list covers. A file only an absolute entry covers (abs, its path
+// in the person's folder) is never copied: that entry would not cover its copy in the worktree.
+func secretNotNamed(rel, abs string, globs []string, sensitive policy.SensitiveList) bool {
 	if _, ok := sensitive.Match(rel); !ok {
-		return false
+		_, byPath := sensitive.Match(abs)
+		return byPath
 	}
 	for _, g := range globs {
 		if _, covers := policy.MatchGlobs([]string{g}, rel); !covers {
@@ -155,9 +158,13 @@ func copyOne(from, to *os.Root, rel string, secret bool) (reason string, err err
 	if err != nil {
 		return "", err
 	}
-	_, err = io.Copy(dst, io.LimitReader(src, CopyMaxFileSize))
+	// A file that grew past the bound since it was measured is not copied half.
+	n, err := io.Copy(dst, io.LimitReader(src, CopyMaxFileSize+1))
 	if cerr := dst.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && n > CopyMaxFileSize {
+		return SkipTooLarge, to.Remove(rel)
 	}
 	return "", err
 }
