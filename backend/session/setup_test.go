@@ -102,7 +102,9 @@ func TestTheSetUpRunsSandboxedInTheWorktreeAndIsRecorded(t *testing.T) {
 	home, _ := os.UserHomeDir()
 	escape := filepath.Join(home, "agentdesk-setup-escape-"+filepath.Base(t.TempDir()))
 	t.Cleanup(func() { os.Remove(escape) })
-	cmd := "echo built > built.txt && echo done; touch " + filepath.Join(repo, "leak.txt") + "; touch " + escape + "; exit 3"
+	config := filepath.Join(repo, ".git", "config") // shown to the command, read-only
+	cmd := "echo built > built.txt && echo done; touch " + filepath.Join(repo, "leak.txt") + "; touch " + escape +
+		"; echo '[core] evil' >> " + config + " || echo refused; exit 3"
 	if err := svc.Store.SetSetting(store.SettingWorktreeSetup, cmd); err != nil {
 		t.Fatal(err)
 	}
@@ -122,9 +124,12 @@ func TestTheSetUpRunsSandboxedInTheWorktreeAndIsRecorded(t *testing.T) {
 			t.Fatalf("the set-up wrote %s outside its worktree", p)
 		}
 	}
+	if b, _ := os.ReadFile(config); strings.Contains(string(b), "evil") {
+		t.Fatal("the set-up changed the repository's config")
+	}
 	_, logged := worktreeLog(t, svc, v.ID)
 	if len(logged) != 1 || logged[0].Command != cmd || logged[0].Source != eventlog.SetupFromSettings ||
-		logged[0].ExitCode != 3 || !strings.Contains(logged[0].Output, "done") || !logged[0].Failed() {
+		logged[0].ExitCode != 3 || !strings.Contains(logged[0].Output, "done") || !strings.Contains(logged[0].Output, "refused") || !logged[0].Failed() {
 		t.Fatalf("logged %+v", logged)
 	}
 	if _, err := os.Stat(v.Workspace); err != nil {
