@@ -27,7 +27,7 @@ type WorktreeSetupView struct {
 
 // WorktreeCopiedItem is what the person's worktree-copy setting brought into the worktree, as
 // the transcript shows it: the files copied, those skipped with why (link, irregular,
-// too_large, sensitive, exists, failed), and how many matched beyond the bound.
+// too_large, sensitive, denied, exists, failed), and how many matched beyond the bound.
 type WorktreeCopiedItem struct {
 	Files    []string               `json:"files"`
 	Skipped  []eventlog.SkippedFile `json:"skipped"`

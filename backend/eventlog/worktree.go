@@ -10,7 +10,7 @@ const (
 
 // WorktreeCopied is what the person's worktree-copy setting brought into a new worktree: the
 // files copied, those matched but skipped (Reason: link, irregular, too_large, sensitive,
-// exists) and how many matched beyond the bound on files.
+// denied, exists, failed) and how many matched beyond the bound on files.
 type WorktreeCopied struct {
 	Files    []string      `json:"files"`
 	Skipped  []SkippedFile `json:"skipped,omitempty"`

@@ -98,8 +98,13 @@ func (s *Service) copyUntracked(ctx context.Context, t worktree.Task) error {
 	if err != nil || len(globs) == 0 {
 		return err
 	}
-	sensitive, _ := s.Store.SensitivePaths() // unreadable reads as the default list: the strict one
-	copied, err := worktree.CopyUntracked(ctx, t, globs, sensitive)
+	in, err := s.Store.GateInputs(t.ID)
+	if err != nil {
+		return err
+	}
+	guard := worktree.Guard{Rules: in.Rules}
+	guard.Sensitive, _ = s.Store.SensitivePaths() // unreadable reads as the default list: the strict one
+	copied, err := worktree.CopyUntracked(ctx, t, globs, guard)
 	if err != nil {
 		return err
 	}

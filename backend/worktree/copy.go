@@ -28,6 +28,7 @@ const (
 	SkipIrregular = "irregular" // not a regular file (a socket, a device, a fifo)
 	SkipTooLarge  = "too_large" // larger than CopyMaxFileSize
 	SkipSensitive = "sensitive" // on the sensitive list, and no entry of the person's names it
+	SkipDenied    = "denied"    // a path deny rule names it where it is, and would not cover a copy
 	SkipExists    = "exists"    // the worktree has a file there already
 	SkipFailed    = "failed"    // reading or writing it failed (no permission, a full disk)
 )
@@ -53,7 +54,7 @@ type Skipped struct {
 // where one of the globs that match it names a secret itself (".env", "config/*.pem"), so a
 // broad glob ("*", "config/**") never sweeps a secret along; copied, it stays on the list in the
 // worktree, which is the session's workspace.
-func CopyUntracked(ctx context.Context, t Task, globs []string, sensitive policy.SensitiveList) (Copied, error) {
+func CopyUntracked(ctx context.Context, t Task, globs []string, guard Guard) (Copied, error) {
 	out := Copied{Files: []string{}}
 	if len(globs) == 0 {
 		return out, nil
@@ -77,7 +78,7 @@ func CopyUntracked(ctx context.Context, t Task, globs []string, sensitive policy
 			out.LeftOver++
 			continue
 		}
-		reason, err := copyOne(from, to, rel, secretNotNamed(rel, filepath.Join(t.Repo, rel), globs, sensitive))
+		reason, err := copyOne(from, to, rel, guard.refuses(rel, filepath.Join(t.Repo, rel), globs))
 		if err != nil {
 			reason = SkipFailed // one unreadable file does not stop the task
 		}
@@ -110,29 +111,43 @@ func inGitDir(rel string) bool {
 	return slices.ContainsFunc(strings.Split(rel, "/"), func(seg string) bool { return strings.EqualFold(seg, ".git") })
 }
 
-// secretNotNamed reports whether rel is on the sensitive list while none of the globs that
-// cover it is itself a name the list covers. A file only an absolute entry covers (abs, its path
-// in the person's folder) is never copied: that entry would not cover its copy in the worktree.
-func secretNotNamed(rel, abs string, globs []string, sensitive policy.SensitiveList) bool {
-	if _, ok := sensitive.Match(rel); !ok {
-		_, byPath := sensitive.Match(abs)
-		return byPath
-	}
-	for _, g := range globs {
-		if _, covers := policy.MatchGlobs([]string{g}, rel); !covers {
-			continue
-		}
-		if _, names := sensitive.Match(g); names {
-			return false
-		}
-	}
-	return true
+// Guard is what protects the person's files from commands, which a copy must not get around:
+// the sensitive list and the path deny rules.
+type Guard struct {
+	Sensitive policy.SensitiveList
+	Rules     []policy.Rule
 }
 
-// copyOne copies one file, or says why it did not; err is a failure of the copy itself.
-func copyOne(from, to *os.Root, rel string, secret bool) (reason string, err error) {
-	if secret {
-		return SkipSensitive, nil
+// refuses says why rel (abs in the person's folder) is not copied, "" when it may be. A file on
+// the sensitive list is copied only where one of the globs that cover it is itself a name the
+// list covers. A file only an absolute sensitive entry or deny rule covers is never copied: that
+// entry would not cover its copy in the worktree.
+func (g Guard) refuses(rel, abs string, globs []string) string {
+	if policy.DeniedAt(g.Rules, abs) {
+		return SkipDenied
+	}
+	if _, ok := g.Sensitive.Match(rel); !ok {
+		if _, byPath := g.Sensitive.Match(abs); byPath {
+			return SkipSensitive
+		}
+		return ""
+	}
+	for _, glob := range globs {
+		if _, covers := policy.MatchGlobs([]string{glob}, rel); !covers {
+			continue
+		}
+		if _, names := g.Sensitive.Match(glob); names {
+			return ""
+		}
+	}
+	return SkipSensitive
+}
+
+// copyOne copies one file, or says why it did not (refused: the guard's reason); err is a
+// failure of the copy itself.
+func copyOne(from, to *os.Root, rel, refused string) (reason string, err error) {
+	if refused != "" {
+		return refused, nil
 	}
 	info, reason, err := regularFile(from, rel)
 	if reason != "" || err != nil {

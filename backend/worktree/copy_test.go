@@ -14,7 +14,7 @@ import (
 
 func copyInto(t *testing.T, task Task, globs ...string) Copied {
 	t.Helper()
-	got, err := CopyUntracked(context.Background(), task, globs, policy.SensitiveList{})
+	got, err := CopyUntracked(context.Background(), task, globs, Guard{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,8 +70,8 @@ func TestCopySkipsLinks(t *testing.T) {
 }
 
 // A secret is copied only when the person's own setting names it: ".env" copies .env, while a
-// glob that merely sweeps it along ("*") does not; one the list names by its absolute path in the
-// person's folder never is (that entry would not cover the copy).
+// glob that merely sweeps it along ("*") does not; one the list or a deny rule names by its
+// absolute path in the person's folder never is (that entry would not cover the copy).
 func TestCopyTakesASecretOnlyWhereTheSettingNamesIt(t *testing.T) {
 	dir := repo(t, map[string]string{"app.go": "package app\n", ".gitignore": ".env\n"})
 	write(t, filepath.Join(dir, ".env"), "TOKEN=1\n")
@@ -81,10 +81,15 @@ func TestCopyTakesASecretOnlyWhereTheSettingNamesIt(t *testing.T) {
 	if !reflect.DeepEqual(got.Files, []string{"notes.md"}) || !reflect.DeepEqual(got.Skipped, []Skipped{{Path: ".env", Reason: SkipSensitive}}) {
 		t.Fatalf("a broad glob: %+v", got)
 	}
-	byPath := policy.NewSensitiveList([]string{filepath.Join(dir, "notes.md")})
+	byPath := Guard{Sensitive: policy.NewSensitiveList([]string{filepath.Join(dir, "notes.md")})}
 	if got, err := CopyUntracked(context.Background(), create(t, dir, "copy-7", "By path", false), []string{"notes.md"}, byPath); err != nil ||
 		len(got.Files) != 0 || len(got.Skipped) != 1 || got.Skipped[0].Reason != SkipSensitive {
 		t.Fatalf("a file an absolute entry covers: %+v %v", got, err)
+	}
+	denied := Guard{Rules: []policy.Rule{{Effect: policy.Deny, Kind: policy.KindRead, Path: filepath.Join(dir, "*.md")}}}
+	if got, err := CopyUntracked(context.Background(), create(t, dir, "copy-8", "Denied", false), []string{"notes.md"}, denied); err != nil ||
+		len(got.Files) != 0 || len(got.Skipped) != 1 || got.Skipped[0].Reason != SkipDenied {
+		t.Fatalf("a file an absolute deny rule covers: %+v %v", got, err)
 	}
 	other := create(t, dir, "copy-4", "Secrets named", false)
 	if got := copyInto(t, other, ".env"); !reflect.DeepEqual(got.Files, []string{".env"}) {

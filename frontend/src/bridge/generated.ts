@@ -1546,7 +1546,7 @@ export interface WorkspaceRequest {
 /**
  * WorktreeCopiedItem is what the person's worktree-copy setting brought into the worktree, as
  * the transcript shows it: the files copied, those skipped with why (link, irregular,
- * too_large, sensitive, exists, failed), and how many matched beyond the bound.
+ * too_large, sensitive, denied, exists, failed), and how many matched beyond the bound.
  */
 export interface WorktreeCopiedItem {
   files: string[] | null;
