@@ -91,7 +91,7 @@ func TestBridgeExposesEveryBoundMethod(t *testing.T) {
 		"Sessions.RemoveWorktree", "Sessions.Rename", "Sessions.RestoreWorktree", "Sessions.ReviewWorktree", "Sessions.SetPermission", "Sessions.SuggestIsolation", "Sessions.Transcript", "Sessions.Worktree",
 		"Settings.DeleteKey", "Settings.Get", "Settings.ProbeLocal", "Settings.RevokeRule", "Settings.Rules", "Settings.SaveKey", "Settings.SetAgentReach", "Settings.SetCheckpoints",
 		"Settings.SetDecisionTimeout", "Settings.SetDefaultPermission", "Settings.SetExternalAgents", "Settings.SetExternalStartTimeout", "Settings.SetLanguage", "Settings.SetParallelTurns", "Settings.SetProvider", "Settings.SetSensitivePaths", "Settings.SetShellEnvPassthrough",
-		"Settings.SetStepLimit", "Settings.SetTheme", "Settings.SetWorktreeIsolation", "Settings.StartDemo", "System.Info", "System.NotifyDecision"}
+		"Settings.SetStepLimit", "Settings.SetTheme", "Settings.SetWorktreeCopy", "Settings.SetWorktreeIsolation", "Settings.SetWorktreeSetup", "Settings.StartDemo", "System.Info", "System.NotifyDecision"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("methods %v, want %v", names, want)
 	}

@@ -51,5 +51,7 @@ func EventPayloads() map[string]any {
 		EventPermissionChanged:       PermissionView{},
 		EventSettingsChanged:         SettingsView{},
 		EventRulesChanged:            []RuleView{},
+		EventWorktreeSetup:           WorktreeSetupView{},
+		EventWorktreeSetupStarted:    WorktreeSetupView{},
 	}
 }

@@ -52,6 +52,10 @@ type CreateSessionRequest struct {
 	// uncommitted changes along.
 	Isolated     bool `json:"isolated,omitempty"`
 	CarryChanges bool `json:"carryChanges,omitempty"`
+	// RepoSetup is the repository's proposed set-up command, as the composer showed it, when the
+	// person ticked it for this task; it runs only if the new worktree proposes exactly this
+	// text. Never saved: the next task is asked again.
+	RepoSetup string `json:"repoSetup,omitempty"`
 }
 
 // RenameSessionRequest retitles a session.
@@ -136,14 +140,20 @@ func (f *Sessions) Create(req CreateSessionRequest) (Session, error) {
 	if in.Title == "" {
 		in.Title = f.s.T("session.defaultTitle", nil)
 	}
+	var out Session
+	var err error
 	if agentCmd := strings.TrimSpace(req.ExternalAgent); agentCmd != "" {
-		out, err := f.changed(client.CreateSession(f.svc(), in, agentCmd))
+		out, err = f.changed(client.CreateSession(f.svc(), in, agentCmd))
 		if err == nil {
 			f.s.startAgent(out.ID)
 		}
-		return out, err
+	} else {
+		out, err = f.changed(f.svc().Create(in))
 	}
-	return f.changed(f.svc().Create(in))
+	if err == nil && req.Isolated {
+		f.s.setUpWorktree(out.ID, req.RepoSetup)
+	}
+	return out, err
 }
 
 // Rename retitles a session.

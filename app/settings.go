@@ -37,6 +37,10 @@ type SettingsView struct {
 	// new task in a repository defaults to its own worktree ("busy", "always", "never").
 	ParallelTurns     int    `json:"parallelTurns"`
 	WorktreeIsolation string `json:"worktreeIsolation"`
+	// WorktreeCopy names the untracked files a new task's worktree gets a copy of (globs), and
+	// WorktreeSetup is the person's own set-up command run there ("" for none).
+	WorktreeCopy  []string `json:"worktreeCopy"`
+	WorktreeSetup string   `json:"worktreeSetup"`
 	// AgentReach is, for each saved external agent, what its process may reach from inside the
 	// sandbox: saved in Settings, or the defaults its name implies.
 	AgentReach []AgentReachView `json:"agentReach"`
@@ -229,7 +233,8 @@ func (f *Settings) Get() (SettingsView, error) {
 	if err != nil {
 		return SettingsView{}, f.s.fail(err)
 	}
-	return SettingsView{Checkpoints: checkpoints, Language: f.s.Language(), DefaultPermission: def.Mode, Theme: Theme(theme), ExternalAgents: agents, AgentFacts: facts, AgentReach: reach,
+	copyGlobs, setup := f.s.worktreePrep()
+	return SettingsView{WorktreeCopy: copyGlobs, WorktreeSetup: setup, Checkpoints: checkpoints, Language: f.s.Language(), DefaultPermission: def.Mode, Theme: Theme(theme), ExternalAgents: agents, AgentFacts: facts, AgentReach: reach,
 		ParallelTurns: agent.ParallelTurns(f.s.Store), WorktreeIsolation: string(store.SettingOr(f.s.Store, store.SettingIsolation, session.ParseIsolation, session.IsolateWhenBusy)),
 		DecisionTimeout: decision.FormatTimeout(decision.TimeoutSetting(f.s.Store)()), StepLimit: agent.StepLimit(f.s.Store), Provider: prov, ProviderReady: f.s.providerReady(prov),
 		ShellEnvPassthrough: pass, Sandbox: sandbox.Status(), ExternalStartTimeout: f.s.Store.ExternalStartTimeout().String(),

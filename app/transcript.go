@@ -97,6 +97,9 @@ type Item struct {
 	Review     *ReviewItem           `json:"review,omitempty"`
 	// Compacted is set on items of type "compacted" (transcript_compact.go).
 	Compacted *CompactedItem `json:"compacted,omitempty"`
+	// WorktreeCopied and WorktreeSetup are set on items of those types (worktree_setup.go).
+	WorktreeCopied *WorktreeCopiedItem `json:"worktreeCopied,omitempty"`
+	WorktreeSetup  *WorktreeSetupItem  `json:"worktreeSetup,omitempty"`
 }
 
 // Transcript reads a page of the timeline from the session's log, with the turns it names.

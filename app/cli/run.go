@@ -129,7 +129,10 @@ func (c *Context) runSession(st *store.Store, fs *flag.FlagSet, prompt string) (
 	}
 	v, err := newSession(svc, fs, isolation(fs, session.CreateInput{Title: titleOf(prompt), Workspace: workspaceArg(workspace),
 		Permission: flagValue(fs, "permission"), ConfirmHome: confirmHome(fs)}))
-	return v.ID, err
+	if err != nil {
+		return "", err
+	}
+	return v.ID, c.setUpWorktree(svc, fs, v)
 }
 
 // titleOf is the first line of the prompt, shortened.

@@ -136,6 +136,7 @@ func createFlags(c *Context, fs *flag.FlagSet) {
 	fs.Bool("confirm-home", false, c.T("cli.flag.confirmHome"))
 	fs.Bool("worktree", false, c.T("cli.flag.worktree"))
 	fs.Bool("carry", false, c.T("cli.flag.carry"))
+	fs.Bool("setup", false, c.T("cli.flag.setup"))
 }
 
 // isolation reads --worktree and --carry into a new session's input.
@@ -234,10 +235,11 @@ func runCreate(c *Context, fs *flag.FlagSet, _ []string) int {
 	return c.withSessions(func(svc *session.Service) error {
 		v, err := newSession(svc, fs, isolation(fs, session.CreateInput{Title: title, Workspace: workspaceArg(workspace), Mode: in,
 			Permission: flagValue(fs, "permission"), ConfirmHome: confirmHome(fs)}))
-		if err == nil {
-			c.printView(fs, v)
+		if err != nil {
+			return err
 		}
-		return err
+		c.printView(fs, v)
+		return c.setUpWorktree(svc, fs, v)
 	})
 }
 

@@ -138,6 +138,7 @@ func settingsTable() map[string]setting {
 		},
 	}
 	maps.Copy(table, checkpointSettings())
+	maps.Copy(table, worktreeSettings())
 	return table
 }
 

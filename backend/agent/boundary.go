@@ -82,8 +82,13 @@ func (r *Runtime) execute(t *turn) {
 }
 
 // prepareAndRun runs the turn after its preparation, from the checkpoint taken as it began: now,
-// or for a resumed turn when it first began.
+// or for a resumed turn when it first began. It first waits for the session's chores (a new
+// worktree's set-up), so the agent never works beside them.
 func (r *Runtime) prepareAndRun(t *turn) (start int64, status, failure string) {
+	if err := r.awaitChores(t.ctx, t.sessionID); err != nil {
+		status, failure = t.fail(err)
+		return 0, status, failure
+	}
 	release, err := r.slots.acquire(t.ctx, func() int { return ParallelTurns(r.opts.Store) }, func(running, limit int) {
 		r.opts.Publish(EventTurnWaiting, TurnWaiting{SessionID: t.sessionID, TurnID: t.active.turnID, Running: running, Limit: limit})
 	})

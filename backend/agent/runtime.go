@@ -92,7 +92,8 @@ type Runtime struct {
 	mu      sync.Mutex
 	running map[string]*active
 	locks   map[string]*sessionLock
-	closed  bool // Shutdown has begun: nothing new starts
+	chores  map[string][]*chore // work outside turns, by session (chores.go)
+	closed  bool                // Shutdown has begun: nothing new starts
 
 	files sync.Map // session id -> the tool.FileWriter its writes and edits go through (files.go)
 }
@@ -109,7 +110,8 @@ type active struct {
 // New returns a runtime.
 func New(opts Options) *Runtime {
 	base, stop := context.WithCancel(context.Background())
-	return &Runtime{opts: opts, base: base, stop: stop, running: map[string]*active{}, locks: map[string]*sessionLock{}}
+	return &Runtime{opts: opts, base: base, stop: stop, running: map[string]*active{}, locks: map[string]*sessionLock{},
+		chores: map[string][]*chore{}}
 }
 
 // Shutdown stops the runtime for good: nothing new starts, a turn waiting on a decision a later
@@ -321,11 +323,12 @@ func (r *Runtime) runningTurn(sessionID string) (*active, bool) {
 }
 
 // Cancel stops the session's running turn promptly and answers its pending decisions as
-// cancelled (R-RUN-4). What was committed stays.
+// cancelled (R-RUN-4), and stops its chores (a worktree's set-up). What was committed stays.
 func (r *Runtime) Cancel(sessionID string) bool {
+	chores := r.cancelChores(sessionID)
 	a, ok := r.runningTurn(sessionID)
 	if !ok {
-		return false
+		return chores
 	}
 	a.cancel()
 	r.opts.Decisions.CancelSession(sessionID)

@@ -56,6 +56,8 @@ var decoders = map[string]func(raw []byte) (Event, error){
 	TypeRestore:          decodeAs[Restore],
 	TypeReview:           decodeAs[Review],
 	TypeContextCompacted: decodeAs[ContextCompacted],
+	TypeWorktreeCopied:   decodeAs[WorktreeCopied],
+	TypeWorktreeSetup:    decodeAs[WorktreeSetup],
 }
 
 func decode(typ string, raw []byte) (Event, error) {

@@ -32,7 +32,7 @@ const (
 var Types = []string{
 	TypeUserMessage, TypeAssistantMessage, TypeQueuedMessage, TypeToolResult, TypeDirectTool,
 	TypeContextCleared, TypeModeSet, TypePermissionSet, TypeCheckpoint, TypeRestore, TypeReview,
-	TypeContextCompacted,
+	TypeContextCompacted, TypeWorktreeCopied, TypeWorktreeSetup,
 }
 
 // Payload is a decoded entry: one of the event types below, or Unreadable.

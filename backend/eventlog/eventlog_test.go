@@ -27,6 +27,8 @@ var every = []Event{
 		Changed: []FileChange{{Path: "a.txt", Action: "delete"}}, ForkID: "f", ForkOf: "s"},
 	Review{TurnID: "t1", Path: "a.txt", Action: ReviewRevert, Hunks: []int{0, 2}, Reason: "no", Patch: "@@", UndoID: 7, ResultID: 8},
 	ContextCompacted{TurnID: "t1", From: 1, Through: 9, Summary: "s", TokensBefore: 900, TokensAfter: 100, Window: 1000, Reason: CompactedOverflow},
+	WorktreeCopied{Files: []string{".env"}, Skipped: []SkippedFile{{Path: "a", Reason: "link"}}, LeftOver: 2},
+	WorktreeSetup{Command: "npm ci", Source: SetupFromRepository, ExitCode: 1, Output: "tail", DurationMS: 5, TimedOut: true},
 }
 
 func TestEveryTypeRoundTrips(t *testing.T) {
@@ -121,6 +123,8 @@ func (r *recorder) Checkpoint(m Checkpoint)             { r.seen = append(r.seen
 func (r *recorder) Restore(m Restore)                   { r.seen = append(r.seen, "restore:"+m.Scope) }
 func (r *recorder) Review(m Review)                     { r.seen = append(r.seen, "review:"+m.Action) }
 func (r *recorder) Unreadable(u Unreadable)             { r.seen = append(r.seen, "unreadable:"+u.Type) }
+func (r *recorder) WorktreeCopied(m WorktreeCopied)     { r.seen = append(r.seen, "copied:"+m.Files[0]) }
+func (r *recorder) WorktreeSetup(m WorktreeSetup)       { r.seen = append(r.seen, "setup:"+m.Command) }
 func (r *recorder) ContextCompacted(m ContextCompacted) {
 	r.seen = append(r.seen, fmt.Sprintf("compacted:%d-%d", m.From, m.Through))
 }
@@ -136,7 +140,8 @@ func TestWalkHandsEveryEntryInOrderIncludingTheUnreadable(t *testing.T) {
 	log := Read(entries)
 	Walk(log, &r)
 	want := []string{"user:hi", "assistant:ok", "queued:m1", "result:c1", "direct:d1", "cleared", "mode:debug", "perm:auto",
-		"checkpoint:after_tool", "restore:both", "review:revert", "compacted:1-9", "unreadable:tool.result"}
+		"checkpoint:after_tool", "restore:both", "review:revert", "compacted:1-9", "copied:.env", "setup:npm ci",
+		"unreadable:tool.result"}
 	if !slices.Equal(r.seen, want) {
 		t.Fatalf("walked %v, want %v", r.seen, want)
 	}

@@ -16,6 +16,8 @@ type Visitor interface {
 	Restore(Restore)
 	Review(Review)
 	ContextCompacted(ContextCompacted)
+	WorktreeCopied(WorktreeCopied)
+	WorktreeSetup(WorktreeSetup)
 	Unreadable(Unreadable)
 }
 
@@ -41,6 +43,8 @@ func (Ignore) Checkpoint(Checkpoint)             {}
 func (Ignore) Restore(Restore)                   {}
 func (Ignore) Review(Review)                     {}
 func (Ignore) ContextCompacted(ContextCompacted) {}
+func (Ignore) WorktreeCopied(WorktreeCopied)     {}
+func (Ignore) WorktreeSetup(WorktreeSetup)       {}
 
 func (m UserMessage) visit(v Visitor)      { v.UserMessage(m) }
 func (m AssistantMessage) visit(v Visitor) { v.AssistantMessage(m) }

@@ -84,3 +84,19 @@ func anyGlob(patterns []string, rel string) bool {
 	}
 	return false
 }
+
+// DeniedAt reports whether a path deny rule with an absolute pattern keeps abs from being read.
+// Such a rule names a place on the host, so it would not cover a copy of the file elsewhere (a
+// task's worktree): a caller copying files uses this to leave them where the rule holds. A rule
+// on writes or edits only protects the original, which a copy leaves as it is.
+func DeniedAt(rules []Rule, abs string) bool {
+	for _, r := range rules {
+		if r.Effect != Deny || r.MCP != "" || !strings.HasPrefix(r.Path, "/") || r.Kind == KindWrite || r.Kind == KindEdit {
+			continue
+		}
+		if ok, err := matchGlob(r.Path, filepath.ToSlash(abs)); ok || err != nil {
+			return true
+		}
+	}
+	return false
+}

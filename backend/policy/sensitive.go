@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"agentdesk/backend/errs"
@@ -52,6 +53,35 @@ const maxSensitiveEntry = 512
 // repeats dropped. An entry must be a usable glob: one the matcher could not read would match
 // everything (it fails closed), which nobody means to type.
 func ParseSensitive(entries []string) ([]string, error) {
+	return parseGlobs(entries, func(e string) error {
+		if len(e) > maxSensitiveEntry || strings.ContainsRune(e, 0) || e == "/" || !validGlob(e) {
+			return errs.Invalid("sensitive-paths", e, []string{".env", ".ssh/", "*.pem"})
+		}
+		return nil
+	})
+}
+
+// ParseRelativeGlobs checks a list of globs the person typed for paths inside one folder (the
+// setting named field), with the sensitive list's syntax: entries trimmed, blank ones and
+// repeats dropped, and each a usable glob that cannot reach out of the folder (no leading "/",
+// no ".." segment).
+func ParseRelativeGlobs(field string, entries []string) ([]string, error) {
+	return parseGlobs(entries, func(e string) error {
+		outside := strings.HasPrefix(e, "/") || slices.Contains(strings.Split(e, "/"), "..")
+		if len(e) > maxSensitiveEntry || strings.ContainsRune(e, 0) || outside || !validGlob(e) {
+			return errs.Invalid(field, e, []string{".env", "config/local.yaml", "*.local"})
+		}
+		return nil
+	})
+}
+
+// MatchGlobs reports the first of globs that covers p, read as SensitiveList.Match reads its
+// entries (so a setting of globs shares the sensitive list's syntax).
+func MatchGlobs(globs []string, p string) (string, bool) {
+	return NewSensitiveList(globs).Match(p)
+}
+
+func parseGlobs(entries []string, check func(string) error) ([]string, error) {
 	out := []string{}
 	seen := map[string]bool{}
 	for _, e := range entries {
@@ -59,8 +89,8 @@ func ParseSensitive(entries []string) ([]string, error) {
 		if e == "" || seen[e] {
 			continue
 		}
-		if len(e) > maxSensitiveEntry || strings.ContainsRune(e, 0) || e == "/" || !validGlob(e) {
-			return nil, errs.Invalid("sensitive-paths", e, []string{".env", ".ssh/", "*.pem"})
+		if err := check(e); err != nil {
+			return nil, err
 		}
 		seen[e] = true
 		out = append(out, e)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"agentdesk/backend/errs"
+	"agentdesk/backend/eventlog"
 	"agentdesk/backend/mode"
 	"agentdesk/backend/policy"
 	"agentdesk/backend/store"
@@ -86,7 +87,36 @@ func (s *Service) isolate(row store.Session, carry bool) error {
 		_, _ = worktree.Remove(ctx, t)
 		return err
 	}
+	if err := s.copyUntracked(ctx, t); err != nil {
+		_, _ = worktree.Remove(ctx, t)
+		return err
+	}
 	return nil
+}
+
+// copyUntracked copies the files the person's worktree-copy setting names into the new
+// worktree, and records what it copied and skipped in the session's log.
+func (s *Service) copyUntracked(ctx context.Context, t worktree.Task) error {
+	globs, err := s.Store.WorktreeCopy()
+	if err != nil || len(globs) == 0 {
+		return err
+	}
+	in, err := s.Store.GateInputs(t.ID)
+	if err != nil {
+		return err
+	}
+	guard := worktree.Guard{Rules: in.Rules}
+	guard.Sensitive, _ = s.Store.SensitivePaths() // unreadable reads as the default list: the strict one
+	copied, err := worktree.CopyUntracked(ctx, t, globs, guard)
+	if err != nil {
+		return err
+	}
+	rec := eventlog.WorktreeCopied{Files: copied.Files, LeftOver: copied.LeftOver}
+	for _, sk := range copied.Skipped {
+		rec.Skipped = append(rec.Skipped, eventlog.SkippedFile{Path: sk.Path, Reason: sk.Reason})
+	}
+	_, err = s.Store.AppendStep(t.ID, rec)
+	return err
 }
 
 // Configure changes a session's interaction preference for its next message. A temporary

@@ -300,6 +300,9 @@ type Suggestion struct {
 	Busy       int       `json:"busy"`       // tasks running in that repository now
 	Isolate    bool      `json:"isolate"`    // the default the composer should show
 	Setting    Isolation `json:"setting"`
+	// RepoSetup is the set-up command the repository proposes (worktree.ProposalFile), which the
+	// composer offers to run for this task only, showing its text; "" for none.
+	RepoSetup string `json:"repoSetup,omitempty"`
 }
 
 // SuggestIsolation says whether a new task in folder should default to its own worktree: in a
@@ -313,6 +316,9 @@ func (s *Service) SuggestIsolation(ctx context.Context, folder string) (Suggesti
 		return out, nil
 	}
 	out.Repository = true
+	if top, ok := worktree.TopOf(ctx, folder); ok {
+		out.RepoSetup = worktree.ProposedSetup(top)
+	}
 	running, err := s.Store.RunningWorkspaces()
 	if err != nil {
 		return out, err

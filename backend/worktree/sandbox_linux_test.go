@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"agentdesk/backend/policy"
 	"agentdesk/backend/sandbox"
 )
 
@@ -62,5 +63,31 @@ func TestInATaskWorktreeGitCommitsAndNothingElseOfTheRepositoryChanges(t *testin
 	}
 	if got := gitIn(t, dir, "log", "--format=%s", "-1", "main"); got != "start" {
 		t.Fatalf("main moved: %q", got)
+	}
+}
+
+// A .env the person's setting copied into a task's worktree is hidden from a shell command there
+// by the kernel, as it is in the person's folder: the masks are found in the worktree.
+func TestACopiedSecretIsMaskedInTheWorktreeSandbox(t *testing.T) {
+	if !sandbox.Status().Namespaces {
+		t.Skip("no namespaces here: sensitive files are hidden only inside a command's own root")
+	}
+	dir := repo(t, map[string]string{"app.go": "package app\n"})
+	write(t, filepath.Join(dir, ".env"), "TOKEN=1\n")
+	task := create(t, dir, "masked-1", "Masked", false)
+	if got := copyInto(t, task, ".env"); len(got.Files) != 1 {
+		t.Fatalf("copied %+v", got)
+	}
+	masks, _ := policy.SensitiveMasks(policy.SensitiveList{}, task.Path)
+	p := sandbox.Policy{Workspace: task.Path, TempDir: t.TempDir(), Hide: masks,
+		Task: &sandbox.TaskGit{GitDir: task.GitDir, Common: task.Common, Branch: task.Branch}}
+	cmd, err := sandbox.Command(p, "/bin/sh", []string{"-c", "cat .env"}, os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Dir = task.Path
+	// A masked file reads as /dev/null: empty.
+	if out, _ := cmd.CombinedOutput(); strings.Contains(string(out), "TOKEN") {
+		t.Fatalf("the copied .env was readable:\n%s", out)
 	}
 }

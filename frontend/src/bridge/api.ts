@@ -62,6 +62,10 @@ export function createApi(getTransport = transport) {
         on('sessions.changed')((c) => cb({ sessions: c?.sessions ?? [], removed: c?.removed ?? [] })),
       onMode: on('session.mode'),
       onPermission: on('session.permission'),
+      /** A new task's worktree set-up ended; its log holds the result. */
+      onWorktreeSetup: on('worktree.setup.done'),
+      /** A set-up command started in a new task's worktree; the first turn waits for it. */
+      onWorktreeSetupStarted: on('worktree.setup.started'),
       onAgentStatus: on('agent.status'),
       onState: on('session.state'),
     },

@@ -335,6 +335,12 @@ export interface CreateSessionRequest {
    */
   isolated?: boolean;
   carryChanges?: boolean;
+  /**
+   * RepoSetup is the repository's proposed set-up command, as the composer showed it, when the
+   * person ticked it for this task; it runs only if the new worktree proposes exactly this
+   * text. Never saved: the next task is asked again.
+   */
+  repoSetup?: string;
 }
 
 /** Decision is a pending request as the registry announces and persists it. */
@@ -536,6 +542,11 @@ export interface ForkRequest {
   before?: number;
 }
 
+/** GlobsRequest is a list of path globs (the sensitive list's syntax). */
+export interface GlobsRequest {
+  globs: string[] | null;
+}
+
 /**
  * Hunk is one run of changes with its context. Starts are 1-based; a side with no lines names
  * the line before which it would go.
@@ -631,6 +642,9 @@ export interface Item {
   review?: ReviewItem;
   /** Compacted is set on items of type "compacted" (transcript_compact.go). */
   compacted?: CompactedItem;
+  /** WorktreeCopied and WorktreeSetup are set on items of those types (worktree_setup.go). */
+  worktreeCopied?: WorktreeCopiedItem;
+  worktreeSetup?: WorktreeSetupItem;
 }
 
 /** KeyRequest saves or removes a vendor key in the OS keyring. */
@@ -1258,6 +1272,12 @@ export interface SettingsView {
   parallelTurns: number;
   worktreeIsolation: string;
   /**
+   * WorktreeCopy names the untracked files a new task's worktree gets a copy of (globs), and
+   * WorktreeSetup is the person's own set-up command run there ("" for none).
+   */
+  worktreeCopy: string[] | null;
+  worktreeSetup: string;
+  /**
    * AgentReach is, for each saved external agent, what its process may reach from inside the
    * sandbox: saved in Settings, or the defaults its name implies.
    */
@@ -1279,6 +1299,12 @@ export interface SettingsView {
   sensitivePaths: string[] | null;
   /** DefaultSensitivePaths is the list "reset to defaults" restores. */
   defaultSensitivePaths: string[] | null;
+}
+
+/** SkippedFile is one matched file that was not copied, and why. */
+export interface SkippedFile {
+  path: string;
+  reason: string;
 }
 
 /**
@@ -1312,6 +1338,11 @@ export interface Suggestion {
   /** the default the composer should show */
   isolate: boolean;
   setting: Isolation;
+  /**
+   * RepoSetup is the set-up command the repository proposes (worktree.ProposalFile), which the
+   * composer offers to run for this task only, showing its text; "" for none.
+   */
+  repoSetup?: string;
 }
 
 /** Support is what the running kernel offers, for the doctor and for Command. */
@@ -1562,6 +1593,18 @@ export interface WorktreeChanged {
 }
 
 /**
+ * WorktreeCopiedItem is what the person's worktree-copy setting brought into the worktree, as
+ * the transcript shows it: the files copied, those skipped with why (link, irregular,
+ * too_large, sensitive, denied, exists, failed), and how many matched beyond the bound.
+ */
+export interface WorktreeCopiedItem {
+  files: string[] | null;
+  skipped: SkippedFile[] | null;
+  leftOver: number;
+  maxFiles: number;
+}
+
+/**
  * WorktreeFileRequest names some hunks of one file a session's task changed; no hunks means
  * the whole file.
  */
@@ -1580,6 +1623,31 @@ export interface WorktreeFileRequest {
 export interface WorktreeRepo {
   repo: string;
   tasks: WorktreeTask[] | null;
+}
+
+/**
+ * WorktreeSetupItem is a set-up command's run as the transcript shows it. Source is "settings"
+ * or "repository"; Error is an error kind when it did not run (its message in ErrorText).
+ */
+export interface WorktreeSetupItem {
+  command: string;
+  source: string;
+  exitCode: number;
+  output: string;
+  durationMs: number;
+  timedOut: boolean;
+  cancelled: boolean;
+  failed: boolean;
+  error?: string;
+}
+
+/**
+ * WorktreeSetupView is the payload of worktree.setup.done and worktree.setup.started (which
+ * sets only the command and its source).
+ */
+export interface WorktreeSetupView {
+  sessionId: string;
+  setup: WorktreeSetupItem;
 }
 
 /**
@@ -1811,8 +1879,19 @@ export interface Methods {
   'Settings.SetStepLimit': { req: ValueRequest; res: SettingsView };
   /** SetTheme picks system, light or dark. */
   'Settings.SetTheme': { req: ThemeRequest; res: SettingsView };
+  /**
+   * SetWorktreeCopy saves the globs naming the untracked or ignored files of the person's folder a
+   * new task's worktree gets a copy of; a glob that cannot be read or reaches out of the
+   * repository is refused.
+   */
+  'Settings.SetWorktreeCopy': { req: GlobsRequest; res: SettingsView };
   /** SetWorktreeIsolation says when a new task in a repository defaults to its own worktree. */
   'Settings.SetWorktreeIsolation': { req: ValueRequest; res: SettingsView };
+  /**
+   * SetWorktreeSetup saves the person's own set-up command, run in every new task's worktree
+   * after the copy; empty runs none.
+   */
+  'Settings.SetWorktreeSetup': { req: ValueRequest; res: SettingsView };
   /**
    * StartDemo opens a demo session in a fresh scratch folder: Smart · Plan with Ask, so the tour
    * shows a question, a plan review and approvals. The session runs on its own scripted provider,
@@ -1860,6 +1939,8 @@ export interface Events {
   'turn.started': TurnStarted;
   'turn.waiting': TurnWaiting;
   'worktree.changed': WorktreeChanged;
+  'worktree.setup.done': WorktreeSetupView;
+  'worktree.setup.started': WorktreeSetupView;
 }
 
 /**

@@ -49,7 +49,9 @@ export interface ProviderSettings extends Omit<G.ProviderView, 'kind' | 'keys'> 
  */
 export interface AppSettings
   extends Pick<G.SettingsView, 'defaultPermission' | 'decisionTimeout' | 'theme' | 'providerReady'>,
-    Partial<Pick<G.SettingsView, 'externalStartTimeout' | 'checkpoints' | 'stepLimit' | 'parallelTurns' | 'worktreeIsolation'>> {
+    Partial<Pick<G.SettingsView, 'externalStartTimeout' | 'checkpoints' | 'stepLimit' | 'parallelTurns' | 'worktreeIsolation' | 'worktreeSetup'>> {
+  /** Globs of the untracked files a new task's worktree gets a copy of. */
+  worktreeCopy?: string[] | null;
   language: Language;
   provider: ProviderSettings;
   externalAgents: string[];
@@ -105,6 +107,10 @@ export function createSettingsApi(getTransport = transport) {
       setStepLimit: (value: string) => call('Settings.SetStepLimit', { value }),
       setParallelTurns: (value: string) => call('Settings.SetParallelTurns', { value }),
       setWorktreeIsolation: (value: string) => call('Settings.SetWorktreeIsolation', { value }),
+      /** Replaces the globs of untracked files a new task's worktree gets; the server rejects an unusable glob. */
+      setWorktreeCopy: (globs: string[]) => call('Settings.SetWorktreeCopy', { globs }),
+      /** The person's own set-up command for new worktrees; empty runs none. */
+      setWorktreeSetup: (value: string) => call('Settings.SetWorktreeSetup', { value }),
       setTheme: (theme: Theme) => call('Settings.SetTheme', { theme }),
       setProvider: (choice: ProviderChoice) => call('Settings.SetProvider', choice),
       saveKey: (provider: KeyProvider, key: string) => call('Settings.SaveKey', { provider, key }),

@@ -224,6 +224,18 @@ export interface CompactedItem {
   seq?: number;
   compacted: CompactedMark;
 }
+/** What the person's worktree-copy setting brought into a new task's worktree. */
+export interface WorktreeCopiedItem {
+  type: 'worktreeCopied';
+  turnId: '';
+  copied: G.WorktreeCopiedItem;
+}
+/** A set-up command run in a new task's worktree, and how it ended. */
+export interface WorktreeSetupItem {
+  type: 'worktreeSetup';
+  turnId: '';
+  setup: G.WorktreeSetupItem;
+}
 /**
  * The timeline's items by type: each is a G.Item (Go: app.Item, one struct whose type says which
  * fields are set) with the fields its type sets; normalizeTranscript reads the wire's items into them.
@@ -242,6 +254,8 @@ export type Item = { /** The log entry a stored item starts at; absent on one on
   | CheckpointItem
   | RestoreItem
   | ReviewItem
+  | WorktreeCopiedItem
+  | WorktreeSetupItem
 );
 
 // The decision payloads and answers by kind come from Go (decision.Forms); where Go spells a field

@@ -19,7 +19,7 @@ export class FakeDesk extends FakeTransport {
   /** Tools the session's permission asks about: a direct run of one needs `approved`. */
   asksFor = new Set<string>();
   /** What Sessions.SuggestIsolation answers: a folder outside a repository by default. */
-  isolation = { repository: false, busy: 0, isolate: false, setting: 'busy' };
+  isolation: { repository: boolean; busy: number; isolate: boolean; setting: string; repoSetup?: string } = { repository: false, busy: 0, isolate: false, setting: 'busy' };
   private n = 0;
 
   private handlers: Record<string, Handler> = {

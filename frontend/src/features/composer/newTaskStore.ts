@@ -34,6 +34,12 @@ export interface NewTaskState {
   carry: boolean;
   /** The person chose isolated or not themselves: a suggestion no longer changes it. */
   isolatedTouched: boolean;
+  /**
+   * The set-up command the folder's repository proposes ('' for none), and whether the person
+   * ticked it for this task: off by default, never kept past this task (code they did not write).
+   */
+  repoSetup: string;
+  runRepoSetup: boolean;
   /** The folder is in a git repository (null: not known yet), and how many tasks run there. */
   repository: boolean | null;
   busy: number;
@@ -56,6 +62,8 @@ const initial = (): NewTaskState => ({
   isolated: false,
   carry: false,
   isolatedTouched: false,
+  repoSetup: '',
+  runRepoSetup: false,
   repository: null,
   busy: 0,
   defaultPermission: { status: 'loading' },
@@ -119,6 +127,8 @@ export function createNewTaskStore(api: Api, drafts: DraftStore = defaultDrafts)
         // An isolated task's branch is named when it is created: after the message, as the
         // session itself would be named at its first turn.
         ...(s.isolated ? { isolated: true, title: firstLine(text), ...(s.carry ? { carryChanges: true } : {}) } : {}),
+        // The repository's set-up, as shown, only when ticked for this task.
+        ...(s.isolated && s.runRepoSetup && s.repoSetup !== '' ? { repoSetup: s.repoSetup } : {}),
       });
     } catch (error) {
       // The home folder is a question for the person, not a failure: the composer asks it.
@@ -151,7 +161,8 @@ export function createNewTaskStore(api: Api, drafts: DraftStore = defaultDrafts)
       patch({ text });
     },
     choosePermission: (permission: Permission | null) => patch({ permission }),
-    setIsolated: (isolated: boolean) => patch({ isolated, isolatedTouched: true, ...(isolated ? {} : { carry: false }) }),
+    setIsolated: (isolated: boolean) =>
+      patch({ isolated, isolatedTouched: true, ...(isolated ? {} : { carry: false, runRepoSetup: false }) }),
     /**
      * Asks whether the folder is a repository where another task runs: isolated is then the
      * default, unless the person chose. Outside a repository there is nothing to isolate.
@@ -165,9 +176,13 @@ export function createNewTaskStore(api: Api, drafts: DraftStore = defaultDrafts)
         repository: got.repository,
         busy: got.busy,
         ...(got.repository ? (s.isolatedTouched ? {} : { isolated: got.isolate }) : { isolated: false, carry: false }),
+        // A different proposal (another folder, an edited file) is not ticked by the old tick.
+        repoSetup: got.repoSetup ?? '',
+        runRepoSetup: s.runRepoSetup && (got.repoSetup ?? '') === s.repoSetup,
       }));
     },
     setCarry: (carry: boolean) => patch({ carry }),
+    setRunRepoSetup: (runRepoSetup: boolean) => patch({ runRepoSetup }),
     setPreference: (p: Preference) => patch({ preference: normalizePreference(p) }),
     setWorkspace: (workspace: string) => patch({ workspace, workspaceTouched: true, homeToConfirm: null }),
     /** Offers the most recent folder, unless the person already typed or chose one. */

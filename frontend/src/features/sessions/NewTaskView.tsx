@@ -32,7 +32,7 @@ export function NewTaskView({
   onStarted: (s: Session) => void;
 }) {
   const t = useT();
-  const { workspace, setupOpen, homeToConfirm, isolated, carry, repository, busy } = useStore(draft);
+  const { workspace, setupOpen, homeToConfirm, isolated, carry, repository, busy, repoSetup, runRepoSetup } = useStore(draft);
   useEffect(() => {
     const timer = window.setTimeout(() => void draft.suggestIsolation(workspace), 250);
     return () => window.clearTimeout(timer);
@@ -69,7 +69,16 @@ export function NewTaskView({
             onRecent={(recent) => recent[0] && draft.suggestWorkspace(recent[0])}
           />
           {repository === true && (
-            <IsolationChoice isolated={isolated} carry={carry} busy={busy} onIsolated={draft.setIsolated} onCarry={draft.setCarry} />
+            <IsolationChoice
+              isolated={isolated}
+              carry={carry}
+              busy={busy}
+              repoSetup={repoSetup}
+              runRepoSetup={runRepoSetup}
+              onIsolated={draft.setIsolated}
+              onCarry={draft.setCarry}
+              onRunRepoSetup={draft.setRunRepoSetup}
+            />
           )}
           {homeToConfirm !== null && (
             <HomeConfirm path={homeToConfirm} onConfirm={() => void confirmHome()} onDecline={draft.declineHome} />

@@ -18,6 +18,7 @@ import { ConflictNotice } from '../worktree/ConflictNotice';
 import { TaskChangesView } from '../worktree/TaskChangesView';
 import { WorktreeBar } from '../worktree/WorktreeBar';
 import { composerCommand } from '../keys/composerCommands';
+import { SetupRunning } from '../worktree/SetupRunning';
 import { SlotWait } from './SlotWait';
 
 /** What the session's main area shows: the conversation, a turn's Changes, or a restore's preview. */
@@ -134,6 +135,7 @@ export function SessionView({
       <div className="session-view__composer">
         <AgentStatusLine status={state.agent} />
         <SlotWait api={api} sessionId={session.id} />
+        <SetupRunning api={api} sessionId={session.id} />
         <ConflictNotice sessionId={session.id} onReview={reviewTask} />
         <SessionComposer api={api} session={session} live={live} onSessionUpdated={onSessionUpdated} />
       </div>

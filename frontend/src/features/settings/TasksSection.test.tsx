@@ -17,4 +17,26 @@ describe('Settings: tasks side by side', () => {
     await waitFor(() => expect(backend.settings.worktreeIsolation).toBe('always'));
     expect(backend.settings.parallelTurns).toBe(4);
   });
+
+  it('saves the globs copied into a new worktree and the set-up command, and says why a glob is refused', async () => {
+    const backend = new FakeSettingsBackend({ settings: { worktreeIsolation: 'busy', worktreeCopy: ['.env'], worktreeSetup: '' } });
+    const user = userEvent.setup();
+    renderSettingsPage(backend);
+    await screen.findByTestId('tasks-section');
+    const copy = screen.getByTestId('worktree-copy-input') as HTMLInputElement;
+    expect(copy.value).toBe('.env');
+    expect(screen.getByTestId('worktree-copy').textContent).toContain('stays sensitive in the copy');
+    await user.clear(copy);
+    await user.type(copy, '.env, ../outside');
+    await user.click(screen.getByTestId('worktree-copy-save'));
+    expect((await screen.findByTestId('worktree-copy-error')).textContent).toContain('../outside');
+    expect(backend.settings.worktreeCopy).toEqual(['.env']);
+    await user.clear(copy);
+    await user.type(copy, '.env, config/local.yaml');
+    await user.click(screen.getByTestId('worktree-copy-save'));
+    await waitFor(() => expect(backend.settings.worktreeCopy).toEqual(['.env', 'config/local.yaml']));
+    await user.type(screen.getByTestId('worktree-setup-input'), 'npm ci');
+    await user.click(screen.getByTestId('worktree-setup-save'));
+    await waitFor(() => expect(backend.settings.worktreeSetup).toBe('npm ci'));
+  });
 });

@@ -8,12 +8,13 @@ import { SettingLabel } from './SettingLabel';
 import { SettingsSection } from './SettingsSection';
 import { useSettingsApi } from './settingsApiContext';
 import { useAction } from './useAction';
+import { WorktreePrepRows } from './WorktreePrepRows';
 
 const ISOLATION = ['busy', 'always', 'never'] as const;
 
 /**
- * Tasks side by side: how many turns run at once (the rest wait their turn and say so), and when
- * a new task in a git repository runs in a worktree of its own.
+ * Tasks side by side: how many turns run at once (the rest wait their turn and say so), when
+ * a new task in a git repository runs in a worktree of its own, and how that worktree is prepared.
  */
 export function TasksSection({ settings, store }: { settings: AppSettings; store: AppSettingsStore }) {
   const t = useT();
@@ -59,6 +60,7 @@ export function TasksSection({ settings, store }: { settings: AppSettings; store
           )}
         </div>
       )}
+      <WorktreePrepRows settings={settings} store={store} />
     </SettingsSection>
   );
 }

@@ -45,6 +45,9 @@ export function normalizeSettings(raw: unknown): AppSettings {
     ...(typeof r.stepLimit === 'number' && r.stepLimit > 0 ? { stepLimit: r.stepLimit } : {}),
     ...(typeof r.parallelTurns === 'number' && r.parallelTurns >= 0 ? { parallelTurns: r.parallelTurns } : {}),
     ...(['busy', 'always', 'never'].includes(String(r.worktreeIsolation)) ? { worktreeIsolation: String(r.worktreeIsolation) } : {}),
+    // A server that does not send them shows no field, never an empty setting it did not say.
+    ...(Array.isArray(r.worktreeCopy) ? { worktreeCopy: strings(r.worktreeCopy) } : {}),
+    ...(typeof r.worktreeSetup === 'string' ? { worktreeSetup: r.worktreeSetup } : {}),
     theme: oneOf<Theme>(THEMES, r.theme, 'system'),
     provider: {
       kind: oneOf(PROVIDER_KINDS, p.kind, ''),

@@ -6,6 +6,7 @@ import { ChevronDownIcon } from '../../ui/icons';
 import { CheckpointMarker, RestoreMarker, ReviewMarker } from '../checkpoints/Markers';
 import { preferenceLabelKey } from '../composer/selector';
 import { CompactedMarker } from './CompactedMarker';
+import { WorktreeCopiedMarker, WorktreeSetupMarker } from '../worktree/WorktreePrepMarkers';
 import { Markdown } from './Markdown';
 import { warmMarkdown } from './markdown';
 import { followRange } from './followRange';
@@ -346,6 +347,10 @@ const ItemView = memo(function ItemView({ item }: { item: Item }) {
       return <RestoreMarker item={item} />;
     case 'review':
       return <ReviewMarker item={item} />;
+    case 'worktreeCopied':
+      return <WorktreeCopiedMarker item={item} />;
+    case 'worktreeSetup':
+      return <WorktreeSetupMarker item={item} />;
     case 'unreadable':
       return (
         <div className="divider divider--warning" role="note" data-testid="log-unreadable" data-seq={item.seq}>

@@ -218,6 +218,8 @@ export function createSessionLive(api: Api, sessionId: string, now: () => string
           }),
         ),
         api.sessions.onPermission(mine((e) => apply({ type: 'session.permission', e }))),
+        // A worktree's set-up ends outside any turn, its result in the log: read it afresh.
+        api.sessions.onWorktreeSetup(mine(() => void load())),
         api.sessions.onAgentStatus(mine((agent) => store.set((s) => ({ ...s, agent })))),
         api.decisions.onAsked(mine((decision) => decide({ type: 'asked', decision }))),
         api.decisions.onResolved(mine((resolved) => decide({ type: 'resolved', resolved }))),

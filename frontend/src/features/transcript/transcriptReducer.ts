@@ -169,6 +169,12 @@ function itemOf(it: G.Item, running: string): Item {
     case 'compacted':
       if (!it.compacted) break;
       return { type: 'compacted', turnId, seq: it.seq, compacted: it.compacted };
+    case 'worktreeCopied':
+      if (!it.worktreeCopied) break;
+      return { type: 'worktreeCopied', turnId: '', copied: { ...it.worktreeCopied, files: it.worktreeCopied.files ?? [], skipped: it.worktreeCopied.skipped ?? [] } };
+    case 'worktreeSetup':
+      if (!it.worktreeSetup) break;
+      return { type: 'worktreeSetup', turnId: '', setup: it.worktreeSetup };
     case 'unreadable':
       return { type: 'unreadable', turnId: '', seq: it.seq ?? 0, logType: it.logType ?? '' };
   }

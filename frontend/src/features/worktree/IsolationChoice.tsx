@@ -3,21 +3,29 @@ import { useT } from '../../i18n/I18nProvider';
 
 /**
  * Whether the new task runs in an isolated copy of the folder's repository: a git worktree of its
- * own on a branch named after the task, so tasks running side by side never edit the same files.
+ * own on a branch named after the task, so tasks running side by side never edit the same files;
+ * and whether the repository's proposed set-up command runs there, for this task only.
  */
 export function IsolationChoice({
   isolated,
   carry,
   busy = 0,
+  repoSetup = '',
+  runRepoSetup = false,
   onIsolated,
   onCarry,
+  onRunRepoSetup,
 }: {
   isolated: boolean;
   carry: boolean;
   /** Tasks running in the same repository now: isolated is then the default, and says why. */
   busy?: number;
+  /** The set-up command the repository proposes ('' for none), shown as it would run. */
+  repoSetup?: string;
+  runRepoSetup?: boolean;
   onIsolated: (v: boolean) => void;
   onCarry: (v: boolean) => void;
+  onRunRepoSetup?: (v: boolean) => void;
 }) {
   const t = useT();
   const id = useId();
@@ -36,6 +44,20 @@ export function IsolationChoice({
         <label className="isolation__option isolation__option--sub" htmlFor={`${id}-carry`}>
           <input id={`${id}-carry`} type="checkbox" checked={carry} data-testid="carry" onChange={(e) => onCarry(e.target.checked)} />
           <span>{t('worktree.choice.carry')}</span>
+        </label>
+      )}
+      {isolated && repoSetup !== '' && onRunRepoSetup && (
+        <label className="isolation__option isolation__option--sub" htmlFor={`${id}-setup`}>
+          <input
+            id={`${id}-setup`}
+            type="checkbox"
+            checked={runRepoSetup}
+            data-testid="run-repo-setup"
+            onChange={(e) => onRunRepoSetup(e.target.checked)}
+          />
+          <span>
+            {t('worktree.choice.repoSetup')} <code className="mono" data-testid="repo-setup-command">{repoSetup}</code>
+          </span>
         </label>
       )}
     </div>

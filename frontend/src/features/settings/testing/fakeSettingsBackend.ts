@@ -148,6 +148,21 @@ export class FakeSettingsBackend extends FakeTransportBase {
       case 'Settings.SetWorktreeIsolation':
         this.settings.worktreeIsolation = String(r.value);
         return this.changed();
+      case 'Settings.SetWorktreeCopy': {
+        const clean: string[] = [];
+        for (const g of (req.globs as string[] | undefined) ?? []) {
+          const glob = g.trim();
+          if (glob.startsWith('/') || glob.split('/').includes('..')) {
+            throw new BridgeError('INVALID_VALUE', `“${glob}” is not a valid worktree-copy.`, { Field: 'worktree-copy', Value: glob });
+          }
+          if (glob && !clean.includes(glob)) clean.push(glob);
+        }
+        this.settings.worktreeCopy = clean;
+        return this.changed();
+      }
+      case 'Settings.SetWorktreeSetup':
+        this.settings.worktreeSetup = String(r.value ?? '').trim();
+        return this.changed();
       case 'Settings.SetAgentReach': {
         const command = String(req.command);
         const others = (this.settings.agentReach ?? []).filter((x) => x.command !== command);
