@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { useT } from '../../i18n/I18nProvider';
+import './worktree.css';
 
 /**
  * Whether the new task runs in an isolated copy of the folder's repository: a git worktree of its
