@@ -176,7 +176,8 @@ func (c *Context) printUsage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "  agentdesk                 "+c.T("cli.usage.desktop"))
 	for _, name := range commandNames() {
-		fmt.Fprintf(w, "  agentdesk %-15s %s\n", name, c.T("cli.usage."+name))
+		// The settings' names come from the table `settings set` reads, so the help names them all.
+		fmt.Fprintf(w, "  agentdesk %-15s %s\n", name, c.T("cli.usage."+name, "Names", strings.Join(settingNames(), ", ")))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, c.T("cli.usage.footer"))

@@ -13,7 +13,7 @@ import (
 )
 
 // requireNamespaces skips where the kernel cannot hold an external agent: it then runs only in
-// Full access, which TestWithoutTheSandboxAnAgentRunsOnlyInFull covers.
+// Full access, which TestAgentTermsCellByCell (backend/agent) covers.
 func requireNamespaces(t *testing.T) {
 	t.Helper()
 	if !sandbox.Status().Namespaces {
