@@ -76,7 +76,7 @@ func reachProxy(s external.Session, logw io.Writer) (*netproxy.Proxy, error) {
 			if reach.Allows(host, port) {
 				return netproxy.Approve()
 			}
-			return netproxy.Verdict{}
+			return netproxy.Verdict{Refusal: errs.New(external.OutsideReach, "Host", host, "Port", port)}
 		},
 		Log: func(ev netproxy.Event) {
 			if !ev.Allowed {

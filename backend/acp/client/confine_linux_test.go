@@ -10,6 +10,7 @@ import (
 
 	"agentdesk/backend/decision"
 	"agentdesk/backend/sandbox"
+	"agentdesk/backend/store"
 )
 
 // requireNamespaces skips where the kernel cannot hold an external agent: it then runs only in
@@ -106,5 +107,24 @@ func assertNothingIn(t *testing.T, ws string) {
 			names = append(names, e.Name())
 		}
 		t.Fatalf("the workspace changed: %v", names)
+	}
+}
+
+// The agent's network is its reach and nothing else: a connection straight out has no route
+// from its namespace, and the proxy refuses a host outside its reach (403) while it lets one
+// inside it through (502 here only because the name does not resolve: the proxy tried).
+func TestAnAgentReachesOnlyTheHostsInItsReach(t *testing.T) {
+	requireNamespaces(t)
+	r := newRig(t)
+	if err := r.st.SetAgentReach(r.cmd, &store.AgentReach{Hosts: []string{"in-reach.test:443"}}); err != nil {
+		t.Fatal(err)
+	}
+	id, _ := r.sessionOn("", "full", "")
+	r.done(id, "reach")
+	said := r.said(id)
+	for _, want := range []string{"direct: failed (", "unlisted: HTTP/1.1 403 agentdesk proxy: not-in-reach.test (port 443) is not in this agent's reach", "listed: HTTP/1.1 502"} {
+		if !strings.Contains(said, want) {
+			t.Errorf("%q lacks %q", said, want)
+		}
 	}
 }

@@ -38,6 +38,10 @@ const NeedsSandbox errs.Kind = "EXTERNAL_AGENT_NEEDS_SANDBOX"
 // BadReach refuses a host or folder the sandbox could not hold an agent to.
 const BadReach errs.Kind = "EXTERNAL_AGENT_REACH_INVALID"
 
+// OutsideReach is the proxy's refusal of a connection the agent's reach does not name: the
+// agent reads it, and its log shows it, so it says where the reach is set rather than how to ask.
+const OutsideReach errs.Kind = "EXTERNAL_AGENT_HOST_OUTSIDE_REACH"
+
 // knownReach are the defaults for agents seen in use: the API hosts their stock configuration
 // talks to and the folders they keep their sessions and settings in.
 var knownReach = map[string]Reach{
