@@ -196,7 +196,8 @@ test('review before apply (Ask): reject one hunk with a reason; only the other i
   await eventually(async () => (await api('Settings.Get')).checkpoints.reviewBeforeApply, 'the checkpoint settings saved');
   const saved = (await api('Settings.Get')).checkpoints;
   assert.equal(saved.quota, 1.5 * 2 ** 30);
-  assert.match(await byId('checkpoints-usage').textContent(), /of 1\.5 GB/);
+  // The usage line is read again after the save answers: wait for it rather than read it once.
+  await eventually(async () => /of 1\.5 GB/.test(await byId('checkpoints-usage').textContent()), 'the usage against the new quota');
   const file = join(srv.workspace, 'app.txt');
   writeFileSync(file, original);
   await openSession('ask');
