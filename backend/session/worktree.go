@@ -7,7 +7,6 @@ import (
 
 	"agentdesk/backend/errs"
 	"agentdesk/backend/eventlog"
-	"agentdesk/backend/hunk"
 	"agentdesk/backend/rewind"
 	"agentdesk/backend/store"
 	"agentdesk/backend/worktree"
@@ -87,9 +86,8 @@ func (s *Service) DiscardWorktreeFile(ctx context.Context, id, path string, hunk
 	if err != nil {
 		return err
 	}
-	t := TaskOf(w)
-	patch := discardedPatch(ctx, t, path, hunks)
-	if err := worktree.DiscardFile(ctx, t, path, hunks); err != nil {
+	patch, err := worktree.DiscardFile(ctx, TaskOf(w), path, hunks)
+	if err != nil {
 		return err
 	}
 	ev := eventlog.Review{Worktree: true, Path: path, Action: eventlog.ReviewRevert, Hunks: slices.Clone(hunks), Reason: strings.TrimSpace(reason), Patch: patch}
@@ -101,27 +99,6 @@ func (s *Service) DiscardWorktreeFile(ctx context.Context, id, path string, hunk
 	}
 	s.Recount(ctx, id)
 	return nil
-}
-
-// discardedPatch is the change a discard takes back, as a unified diff ("" for a file without hunks).
-func discardedPatch(ctx context.Context, t worktree.Task, path string, pick []int) string {
-	review, err := t.Review(ctx)
-	if err != nil {
-		return ""
-	}
-	for _, f := range review.Files {
-		if f.Path != path || len(f.Hunks) == 0 {
-			continue
-		}
-		if len(pick) == 0 {
-			pick = make([]int, len(f.Hunks))
-			for i := range pick {
-				pick[i] = i
-			}
-		}
-		return hunk.Patch(path, f.Hunks, pick)
-	}
-	return ""
 }
 
 func (s *Service) refuseRunning(id string) error {

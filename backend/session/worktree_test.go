@@ -2,28 +2,15 @@ package session
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"agentdesk/backend/store"
 )
 
 func TestIsolationIsSuggestedInARepositoryAsTheSettingSays(t *testing.T) {
-	st, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	svc := &Service{Store: st}
-	repo := t.TempDir()
-	os.WriteFile(filepath.Join(repo, "a"), []byte("a"), 0o644)
-	for _, args := range [][]string{{"init", "-q"}, {"add", "a"}, {"-c", "user.name=P", "-c", "user.email=p@example.com", "commit", "-qm", "a"}} {
-		if out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
+	svc := openStore(t)
+	st := svc.Store
+	repo := gitRepo(t, map[string]string{"a": "a"})
 	ctx := context.Background()
 	if got, _ := svc.SuggestIsolation(ctx, t.TempDir()); got.Repository || got.Isolate {
 		t.Fatalf("outside a repository: %+v", got)

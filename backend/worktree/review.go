@@ -77,7 +77,7 @@ func (t Task) reviewFile(ctx context.Context, p string) TaskFile {
 	base, theirs := t.baseSide(ctx, p), sideOf(filepath.Join(t.Repo, p))
 	mine := sideOf(filepath.Join(t.Path, p))
 	f := TaskFile{Path: p, Action: actionOf(base, mine), HunkStates: []string{}}
-	f.Omitted = cmp(mine.omitted, base.omitted)
+	f.Omitted = firstOf(mine.omitted, base.omitted)
 	if f.Omitted == "" {
 		f.Before, f.After = string(base.data), string(mine.data)
 	}
@@ -126,7 +126,7 @@ func classify(data []byte, ok bool) side {
 	return s
 }
 
-func cmp(a, b string) string {
+func firstOf(a, b string) string {
 	if a != "" {
 		return a
 	}
@@ -323,24 +323,39 @@ func writeKeepingMode(dst string, data []byte) error {
 
 // DiscardFile undoes the task's change of path in its own worktree: the hunks at pick (the whole
 // change when pick is empty), so they are neither applied nor kept. The person's folder is not
-// touched.
-func DiscardFile(ctx context.Context, t Task, path string, pick []int) error {
+// touched. It returns what it took back as a unified diff ("" for a file without hunks).
+func DiscardFile(ctx context.Context, t Task, path string, pick []int) (string, error) {
 	f, err := t.changedFile(ctx, path)
 	if err != nil {
-		return err
-	}
-	mine := filepath.Join(t.Path, path)
-	if len(pick) == 0 || len(f.Hunks) == 0 {
-		return t.restoreBase(ctx, path)
+		return "", err
 	}
 	if err := validPick(f.Hunks, pick); err != nil {
-		return err
+		return "", err
+	}
+	if len(f.Hunks) == 0 {
+		return "", t.restoreBase(ctx, path)
+	}
+	patch := hunk.Patch(path, f.Hunks, allIfNone(pick, len(f.Hunks)))
+	if len(pick) == 0 {
+		return patch, t.restoreBase(ctx, path)
 	}
 	next, err := hunk.Apply(f.After, f.Hunks, pick, true)
 	if err != nil {
-		return err
+		return "", err
 	}
-	return writeKeepingMode(mine, []byte(next))
+	return patch, writeKeepingMode(filepath.Join(t.Path, path), []byte(next))
+}
+
+// allIfNone is pick, or every index of n when pick is empty.
+func allIfNone(pick []int, n int) []int {
+	if len(pick) > 0 {
+		return pick
+	}
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	return all
 }
 
 // restoreBase puts the base's version of path back in the worktree (removing a file the task

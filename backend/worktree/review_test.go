@@ -79,20 +79,21 @@ func TestDiscardUndoesTheTasksChangeInItsOwnCopy(t *testing.T) {
 	task := create(t, dir, "discard-1", "D", false)
 	write(t, filepath.Join(task.Path, "app.txt"), lines(40, map[int]string{2: "two", 30: "thirty"}))
 	write(t, filepath.Join(task.Path, "new.txt"), "new\n")
-	if err := DiscardFile(context.Background(), task, "app.txt", []int{0}); err != nil {
-		t.Fatal(err)
+	patch, err := DiscardFile(context.Background(), task, "app.txt", []int{0})
+	if err != nil || !strings.Contains(patch, "-line 2\n+two\n") || strings.Contains(patch, "thirty") {
+		t.Fatalf("discarding the first hunk took back %q: %v", patch, err)
 	}
 	if got := read(t, filepath.Join(task.Path, "app.txt")); got != lines(40, map[int]string{30: "thirty"}) {
 		t.Fatalf("after discarding the first hunk:\n%s", got)
 	}
-	if err := DiscardFile(context.Background(), task, "new.txt", nil); err != nil {
+	if _, err := DiscardFile(context.Background(), task, "new.txt", nil); err != nil {
 		t.Fatal(err)
 	}
 	changed, _ := task.Changed(context.Background())
 	if !reflect.DeepEqual(changed, []string{"app.txt"}) || read(t, filepath.Join(dir, "app.txt")) != lines(40, nil) {
 		t.Fatalf("changed after discarding: %v", changed)
 	}
-	if err := DiscardFile(context.Background(), task, "other.txt", nil); err == nil {
+	if _, err := DiscardFile(context.Background(), task, "other.txt", nil); err == nil {
 		t.Fatal("a file the task did not change was discarded")
 	}
 }

@@ -129,14 +129,9 @@ function TaskFileView({
         <span className="badge badge--muted">{t(`worktree.changes.action.${file.action}`)}</span>
         <StateBadge state={state} t={t} testId="task-file-state" />
         <div className="review-file__actions">
-          {hunks.length === 0 && state === 'pending' && (
-            <button type="button" className="btn btn--small" data-testid="task-file-apply" disabled={busy} onClick={() => onApply(file.path, [])}>
-              {t('worktree.changes.applyFile')}
-            </button>
-          )}
-          {hunks.length > 0 && states.includes('pending') && (
-            <button type="button" className="btn btn--small" data-testid="task-file-apply" disabled={busy} onClick={() => onApply(file.path, [])}>
-              {t('worktree.changes.applyAllHunks')}
+          {(hunks.length > 0 ? states.includes('pending') : state === 'pending') && (
+            <button type="button" className="btn btn--small" data-testid="task-file-apply" disabled={busy} onClick={() => void onApply(file.path, [])}>
+              {t(hunks.length > 0 ? 'worktree.changes.applyAllHunks' : 'worktree.changes.applyFile')}
             </button>
           )}
           {state !== 'applied' && (
