@@ -1,11 +1,16 @@
 import { startBoot } from './app/boot';
+import { parseHash } from './app/hash';
+import { firstScreenReady } from './app/views';
 import './app/theme.css';
 import './app/shell.css';
 
-// The page's first script is small: it starts the reads the first screen needs, then loads the
-// app (React and the views) as a chunk of its own, so the two overlap.
+// The page's first script is small: it starts the reads the first screen needs and the code of
+// the view it opens on, then loads the app (React and the views) as a chunk of its own, so they
+// overlap. The app is drawn once the first screen can be drawn whole (views.ts).
 const root = document.getElementById('root');
 if (root) {
   const boot = startBoot();
-  void import('./app/mount').then(({ mount }) => mount(root, boot));
+  const list = boot.sessions.get();
+  const ready = firstScreenReady(parseHash(window.location.hash), list.status === 'ready' ? list.sessions.length === 0 : undefined);
+  void Promise.all([import('./app/mount'), ready]).then(([{ mount }]) => mount(root, boot));
 }

@@ -1,29 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
+import { parseHash, routeHash, type Route } from './hash';
 
-/** Where the shell is: a session, a new task (its composer, before the session exists), the settings page, or the default. */
-export type Route = { page: 'session'; id: string } | { page: 'new' } | { page: 'settings' } | { page: 'home' };
-
-export function parseHash(hash: string): Route {
-  const path = hash.replace(/^#/, '');
-  if (path === '/settings') return { page: 'settings' };
-  if (path === '/new') return { page: 'new' };
-  const m = /^\/session\/(.+)$/.exec(path);
-  if (m?.[1]) return { page: 'session', id: decodeURIComponent(m[1]) };
-  return { page: 'home' };
-}
-
-export function routeHash(route: Route): string {
-  switch (route.page) {
-    case 'settings':
-      return '#/settings';
-    case 'new':
-      return '#/new';
-    case 'session':
-      return `#/session/${encodeURIComponent(route.id)}`;
-    default:
-      return '#/';
-  }
-}
+export { parseHash, routeHash, type Route };
 
 /** The route lives in the URL hash, so a reload comes back to the same place. */
 export function useRoute(): [Route, (next: Route, opts?: { replace?: boolean }) => void] {

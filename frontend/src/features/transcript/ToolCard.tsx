@@ -4,7 +4,7 @@ import { useT } from '../../i18n/I18nProvider';
 import { ChevronDownIcon, ChevronRightIcon, TerminalIcon } from '../../ui/icons';
 import { toolLabel } from '../composer/toolLabel';
 import { Markdown } from './Markdown';
-import { splitTitle } from './markdown';
+import { splitTitle } from './planTitle';
 import { resultText } from './message';
 import { ToolProgressBar } from './ToolProgressBar';
 import { callSummary, verdictView } from './verdict';

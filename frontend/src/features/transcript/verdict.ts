@@ -1,6 +1,6 @@
 import type { ToolItem } from '../../bridge';
 import type { TFunction } from '../../i18n/translate';
-import { splitTitle } from './markdown';
+import { splitTitle } from './planTitle';
 
 export interface VerdictView {
   tone: 'ok' | 'asked' | 'danger' | 'muted' | 'pending';

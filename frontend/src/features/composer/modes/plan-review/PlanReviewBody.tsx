@@ -1,7 +1,8 @@
 import type { PlanReviewPayload } from '../../../../bridge';
 import { fieldsOf } from '../../../../bridge/wire';
-import { Markdown } from '../../../transcript/Markdown';
-import { splitTitle } from '../../../transcript/markdown';
+import { markdownPart } from '../../../transcript/markdownPart';
+import { splitTitle } from '../../../transcript/planTitle';
+import { Part } from '../../../../ui/Part';
 import { useCaretAtEnd } from '../../../drafts/caretAtEnd';
 import { AutoGrowTextarea } from '../../AutoGrowTextarea';
 import type { ModeBodyProps } from '../../ComposerMode';
@@ -24,7 +25,9 @@ export function PlanReviewBody({ state, setState, decision, ctx, run, busy }: Mo
   return (
     <div className="decision decision--plan" data-testid="plan-review">
       <div className="plan-card" tabIndex={0} aria-label={t('composer.plan.region')}>
-        <Markdown source={plan.body} testId="plan-markdown" />
+        <Part part={markdownPart} fallback={<div className="markdown markdown--plain" data-testid="plan-markdown">{plan.body}</div>}>
+          {({ Markdown }) => <Markdown source={plan.body} testId="plan-markdown" />}
+        </Part>
       </div>
       <AutoGrowTextarea
         className="input decision__text"
