@@ -46,7 +46,6 @@ func Load() (*Bundle, error) {
 // LoadFS reads message files from fsys; tests use it with broken files.
 func LoadFS(fsys fs.FS) (*Bundle, error) {
 	b := goi18n.NewBundle(language.English)
-	b.RegisterUnmarshalFunc("json", json.Unmarshal)
 	files, err := fs.Glob(fsys, "*.json")
 	if err != nil {
 		return nil, err
@@ -57,12 +56,20 @@ func LoadFS(fsys fs.FS) (*Bundle, error) {
 		if err != nil {
 			return nil, err
 		}
+		tag, err := language.Parse(langOf(f))
+		if err != nil {
+			return nil, fmt.Errorf("locale file %s: %w", f, err)
+		}
+		// Each file is parsed once, here, and handed to go-i18n as messages: every command
+		// pays for this before it starts.
+		list := make([]*goi18n.Message, 0, len(msgs))
 		for k, m := range msgs {
 			if m.Plural {
 				out.plural[k] = true
 			}
+			list = append(list, m.goMessage(k))
 		}
-		if _, err := b.LoadMessageFileFS(fsys, f); err != nil {
+		if err := b.AddMessages(tag, list...); err != nil {
 			return nil, fmt.Errorf("locale file %s: %w", f, err)
 		}
 	}
@@ -135,30 +142,56 @@ type Message struct {
 	Plural bool // written as an object of forms
 }
 
+// goMessage is the message as go-i18n holds it, under id.
+func (m Message) goMessage(id string) *goi18n.Message {
+	f := m.Forms
+	return &goi18n.Message{ID: id, Zero: f["zero"], One: f["one"], Two: f["two"], Few: f["few"], Many: f["many"], Other: f["other"]}
+}
+
 // UnmarshalJSON reads a string, or an object of plural forms with "other" among them.
 func (m *Message) UnmarshalJSON(raw []byte) error {
-	var text string
-	if json.Unmarshal(raw, &text) == nil {
-		*m = Message{Forms: map[string]string{"other": text}}
-		return nil
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return err
 	}
-	var forms map[string]string
-	if err := json.Unmarshal(raw, &forms); err != nil {
-		return fmt.Errorf("a message is a string or an object of plural forms: %w", err)
+	msg, err := messageOf(v)
+	if err != nil {
+		return err
+	}
+	*m = msg
+	return nil
+}
+
+// messageOf reads a message as JSON decodes it into an any: a string, or an object of plural
+// forms with "other" among them.
+func messageOf(v any) (Message, error) {
+	if text, ok := v.(string); ok {
+		return Message{Forms: map[string]string{"other": text}}, nil
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return Message{}, fmt.Errorf("a message is a string or an object of plural forms, not %T", v)
+	}
+	forms := make(map[string]string, len(obj))
+	for form, t := range obj {
+		text, ok := t.(string)
+		if !ok {
+			return Message{}, fmt.Errorf("plural form %q is not a string", form)
+		}
+		forms[form] = text
 	}
 	for form, text := range forms {
 		if !slices.Contains(pluralForms, form) {
-			return fmt.Errorf("%q is no plural form (want one of %v)", form, pluralForms)
+			return Message{}, fmt.Errorf("%q is no plural form (want one of %v)", form, pluralForms)
 		}
 		if strings.TrimSpace(text) == "" {
-			return fmt.Errorf("plural form %q is empty", form)
+			return Message{}, fmt.Errorf("plural form %q is empty", form)
 		}
 	}
 	if forms["other"] == "" {
-		return fmt.Errorf("a plural message needs an \"other\" form")
+		return Message{}, fmt.Errorf("a plural message needs an \"other\" form")
 	}
-	*m = Message{Forms: forms, Plural: true}
-	return nil
+	return Message{Forms: forms, Plural: true}, nil
 }
 
 func readFile(fsys fs.FS, f string) (map[string]Message, error) {
@@ -166,9 +199,17 @@ func readFile(fsys fs.FS, f string) (map[string]Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	var msgs map[string]Message
-	if err := json.Unmarshal(raw, &msgs); err != nil {
+	var all map[string]any
+	if err := json.Unmarshal(raw, &all); err != nil {
 		return nil, fmt.Errorf("locale file %s: %w", f, err)
+	}
+	msgs := make(map[string]Message, len(all))
+	for k, v := range all {
+		m, err := messageOf(v)
+		if err != nil {
+			return nil, fmt.Errorf("locale file %s: %s: %w", f, k, err)
+		}
+		msgs[k] = m
 	}
 	return msgs, nil
 }
