@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 
 /**
  * The box that morphs in place: its height follows the content with a transition, and a new
@@ -8,6 +8,10 @@ import { useLayoutEffect, useRef, type ReactNode } from 'react';
 export function MorphBox({ modeKey, className, children }: { modeKey: string; className: string; children: ReactNode }) {
   const outer = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
+  // The first mode's content is there when the box is; only a change of mode fades in.
+  const [firstMode] = useState(modeKey);
+  const [changed, setChanged] = useState(false);
+  if (modeKey !== firstMode && !changed) setChanged(true);
 
   useLayoutEffect(() => {
     const o = outer.current;
@@ -25,7 +29,7 @@ export function MorphBox({ modeKey, className, children }: { modeKey: string; cl
   return (
     <div ref={outer} className={`morph ${className}`}>
       <div ref={inner} className="morph__inner">
-        <div key={modeKey} className="morph__content">
+        <div key={modeKey} className={changed ? 'morph__content morph__content--in' : 'morph__content'}>
           {children}
         </div>
       </div>

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useT } from '../../i18n/I18nProvider';
+import { useEntersAnimated } from '../../ui/firstScreen';
 import { LogoMark } from '../../ui/icons';
 import { useAppSettings } from '../settings/appSettingsStore';
 import { SetupPaths } from './SetupPaths';
@@ -13,6 +14,7 @@ export default function Onboarding({ onSessionReady }: { onSessionReady(sessionI
   const t = useT();
   const [{ settings }] = useAppSettings();
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const enters = useEntersAnimated();
   const show = settings !== null && !settings.providerReady;
 
   useEffect(() => {
@@ -21,7 +23,7 @@ export default function Onboarding({ onSessionReady }: { onSessionReady(sessionI
 
   if (!show) return null;
   return (
-    <div className="onboarding" data-testid="onboarding">
+    <div className={enters ? 'onboarding onboarding--enter' : 'onboarding'} data-testid="onboarding">
       <header className="onboarding__header">
         <div className="onboarding__mark">
           <LogoMark size={26} />
