@@ -10,7 +10,10 @@ import './app/shell.css';
 const root = document.getElementById('root');
 if (root) {
   const boot = startBoot();
-  const list = boot.sessions.get();
-  const ready = firstScreenReady(parseHash(window.location.hash), list.status === 'ready' ? list.sessions.length === 0 : undefined);
+  // The list comes with the page (its first reads), so it is known a few microtasks from now.
+  const ready = boot.sessions.firstLoaded().then(() => {
+    const list = boot.sessions.get();
+    return firstScreenReady(parseHash(window.location.hash), list.status === 'ready' ? list.sessions.length === 0 : undefined);
+  });
   void Promise.all([import('./app/mount'), ready]).then(([{ mount }]) => mount(root, boot));
 }

@@ -77,6 +77,8 @@ export function createSessionsStore(api: Api, storage: UnreadStorage = localUnre
   let viewing: string | null = null;
   /** Sessions deleted since the page opened, here or by another client: never looked up again. */
   const removed = new Set<string>();
+  /** The first load, once started: what the page's first script waits for to know its first screen. */
+  let firstLoad: Promise<void> | null = null;
 
   /** Every change of the list goes through here, so unread marks follow it. */
   function setSessions(f: (list: Session[]) => Session[], patch: Partial<SessionsState> = {}) {
@@ -115,6 +117,8 @@ export function createSessionsStore(api: Api, storage: UnreadStorage = localUnre
     ...store,
     load,
     loadMore,
+    /** Settles once the first load has (the list is ready or failed); at once before start. */
+    firstLoaded: (): Promise<void> => firstLoad ?? Promise.resolve(),
     /** Subscribes to broadcasts and loads the list; returns the unsubscribe. */
     start(): Unsubscribe {
       const offs = [
@@ -128,7 +132,8 @@ export function createSessionsStore(api: Api, storage: UnreadStorage = localUnre
         api.sessions.onState((e) => setSessions((prev) => applyState(prev, e))),
         api.onReconnect(() => void load()),
       ];
-      void load();
+      const loading = load();
+      firstLoad ??= loading;
       return () => offs.forEach((off) => off());
     },
     /** The session the person looks at: it is read, and stays read while they look. */
