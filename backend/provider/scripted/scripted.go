@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unicode"
@@ -155,13 +156,18 @@ func (p *Provider) played(i int) response {
 
 func play(ctx context.Context, r response, emit func(llm.Event)) (llm.Response, error) {
 	var out llm.Response
+	// The answer grows by its pieces in a builder: a string added to piece by piece copies all of
+	// it each time, and for a long answer that copying was nearly all a scripted turn's work.
+	var text strings.Builder
 	for _, piece := range words(r.Text) {
 		if err := ctx.Err(); err != nil {
+			out.Text = text.String()
 			return out, err
 		}
-		out.Text += piece
+		text.WriteString(piece)
 		emit(llm.Event{Kind: llm.EventTextDelta, Text: piece})
 	}
+	out.Text = text.String()
 	if r.Error != "" {
 		return out, llm.StreamError(Name, r.Error, "")
 	}
