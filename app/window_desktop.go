@@ -20,6 +20,8 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"agentdesk/backend/sandbox"
 )
 
 // RunWindow opens the desktop window and blocks until it closes. Domain events reach the page
@@ -31,6 +33,10 @@ func RunWindow(s *Services, assets fs.FS) error {
 	var stop func()
 	var window context.Context
 	markRun(os.Stderr)
+	// The page's first read (the settings) says whether commands are sandboxed, which only a probe
+	// tells: a helper started in its namespaces, about 10 ms. It runs beside GTK's start rather
+	// than inside the page's first request.
+	go sandbox.Status()
 	return wails.Run(&options.App{
 		Title:            "AgentDesk",
 		Width:            1200,
