@@ -10,8 +10,10 @@ import './app/shell.css';
 const root = document.getElementById('root');
 if (root) {
   const boot = startBoot();
-  // The list comes with the page (its first reads), so it is known a few microtasks from now.
-  const ready = boot.sessions.firstLoaded().then(() => {
+  // The list comes with the page (its first reads), so it is known a few microtasks from now;
+  // a backend slow to answer it is not waited for long: the app is drawn as it would be without.
+  const listKnown = Promise.race([boot.sessions.firstLoaded(), new Promise((wait) => window.setTimeout(wait, 300))]);
+  const ready = listKnown.then(() => {
     const list = boot.sessions.get();
     return firstScreenReady(parseHash(window.location.hash), list.status === 'ready' ? list.sessions.length === 0 : undefined);
   });
