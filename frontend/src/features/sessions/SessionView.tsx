@@ -9,6 +9,8 @@ import { SessionComposer } from '../composer/SessionComposer';
 import { AgentStatusLine } from '../transcript/AgentStatusLine';
 import { agentName } from '../composer/RuntimePicker';
 import { createSessionLive } from '../transcript/sessionLive';
+import { warmMarkdown } from '../transcript/markdown';
+import { markdownPart } from '../transcript/markdownPart';
 import { Transcript } from '../transcript/Transcript';
 import { fullDateTime } from './formatTime';
 import { CheckpointActionsContext, type CheckpointActions } from '../checkpoints/actions';
@@ -38,6 +40,13 @@ export function SessionView({
   onOpenSession?: (id: string) => void;
 }) {
   const { t, lang } = useI18n();
+  // The Markdown renderer is made ready when the view opens, not when its transcript first draws:
+  // a new session's transcript appears with its first answer, which would pay for it while it
+  // streams. A plan review in the composer draws its Markdown from the part, at hand once loaded.
+  useEffect(() => {
+    warmMarkdown();
+    void markdownPart.load().catch(() => undefined);
+  }, []);
   const live = useMemo(() => createSessionLive(api, session.id), [api, session.id]);
   useEffect(() => live.start(), [live]);
   const state = useStore(live);

@@ -8,8 +8,6 @@ import { preferenceLabelKey } from '../composer/selector';
 import { CompactedMarker } from './CompactedMarker';
 import { WorktreeCopiedMarker, WorktreeSetupMarker } from '../worktree/WorktreePrepMarkers';
 import { Markdown } from './Markdown';
-import { warmMarkdown } from './markdown';
-import { markdownPart } from './markdownPart';
 import { followRange } from './followRange';
 import { ToolCard } from './ToolCard';
 import { groupTranscript, type Block } from './transcriptReducer';
@@ -206,12 +204,6 @@ export function Transcript({
       resized?.disconnect();
     };
   }, [follow]);
-
-  useEffect(() => {
-    warmMarkdown();
-    // A plan review in the composer draws its Markdown from the part, at hand once this has run.
-    void markdownPart.load().catch(() => undefined);
-  }, []);
 
   const rows = virtualizer.getVirtualItems();
   return (
