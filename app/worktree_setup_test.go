@@ -3,7 +3,6 @@ package app
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,26 +10,8 @@ import (
 
 	"agentdesk/backend/bus"
 	"agentdesk/backend/sandbox"
+	"agentdesk/backend/worktree/worktreetest"
 )
-
-// gitRepo is a real repository with one commit of files.
-func gitRepo(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, body := range files {
-		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, args := range [][]string{{"init", "-q", "--initial-branch=main"}, {"add", "--all"},
-		{"-c", "user.name=P", "-c", "user.email=p@example.com", "-c", "commit.gpgSign=false", "commit", "-qm", "start"}} {
-		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
-	return dir
-}
 
 // The settings refuse what cannot be used, typed and in the person's language.
 func TestWorktreePrepSettingsRefuseBadInputTyped(t *testing.T) {
@@ -70,7 +51,7 @@ func TestANewIsolatedTaskIsSetUpInTheBackground(t *testing.T) {
 			started <- e.Data.(WorktreeSetupView)
 		}
 	})
-	repo := gitRepo(t, map[string]string{"a.go": "package a\n", ".agentdesk/worktree.json": `{"setup": "echo from the repository; exit 4"}`})
+	repo := worktreetest.Repo(t, map[string]string{"a.go": "package a\n", ".agentdesk/worktree.json": `{"setup": "echo from the repository; exit 4"}`})
 	if _, err := (&Settings{svc}).SetWorktreeSetup(ValueRequest{Value: "echo mine > mine.txt"}); err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -12,28 +11,8 @@ import (
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/sandbox"
 	"agentdesk/backend/store"
+	"agentdesk/backend/worktree/worktreetest"
 )
-
-// gitRepo makes a real repository with one commit of files.
-func gitRepo(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, body := range files {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, args := range [][]string{{"init", "-q", "--initial-branch=main"}, {"add", "--all"},
-		{"-c", "user.name=P", "-c", "user.email=p@example.com", "-c", "commit.gpgSign=false", "commit", "-qm", "start"}} {
-		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
-	return dir
-}
 
 func openStore(t *testing.T) *Service {
 	t.Helper()
@@ -67,7 +46,7 @@ func worktreeLog(t *testing.T, svc *Service, id string) (copied []eventlog.Workt
 // what was copied and what was skipped.
 func TestANewTaskWorktreeGetsTheNamedFilesAndTheLogSaysSo(t *testing.T) {
 	svc := openStore(t)
-	repo := gitRepo(t, map[string]string{"a.go": "package a\n", ".gitignore": ".env\n"})
+	repo := worktreetest.Repo(t, map[string]string{"a.go": "package a\n", ".gitignore": ".env\n"})
 	os.WriteFile(filepath.Join(repo, ".env"), []byte("TOKEN=1\n"), 0o600)
 	os.WriteFile(filepath.Join(repo, "local.yaml"), []byte("port: 1\n"), 0o644)
 	if err := svc.Store.SetWorktreeCopy([]string{".env", "*.yaml"}); err != nil {
@@ -98,7 +77,7 @@ func TestTheSetUpRunsSandboxedInTheWorktreeAndIsRecorded(t *testing.T) {
 		t.Fatal("this machine has namespaces: the set-up must be tested in its sandbox")
 	}
 	svc := openStore(t)
-	repo := gitRepo(t, map[string]string{"a.go": "package a\n"})
+	repo := worktreetest.Repo(t, map[string]string{"a.go": "package a\n"})
 	home, _ := os.UserHomeDir()
 	escape := filepath.Join(home, "agentdesk-setup-escape-"+filepath.Base(t.TempDir()))
 	t.Cleanup(func() { os.Remove(escape) })
@@ -144,7 +123,7 @@ func TestTheRepositorysSetUpRunsOnlyWhenTicked(t *testing.T) {
 		t.Fatal("this machine has namespaces: the set-up must be tested in its sandbox")
 	}
 	svc := openStore(t)
-	repo := gitRepo(t, map[string]string{"a.go": "package a\n", ".agentdesk/worktree.json": `{"setup": "touch proposed.txt"}`})
+	repo := worktreetest.Repo(t, map[string]string{"a.go": "package a\n", ".agentdesk/worktree.json": `{"setup": "touch proposed.txt"}`})
 	if got, _ := svc.SuggestIsolation(context.Background(), repo); got.RepoSetup != "touch proposed.txt" {
 		t.Fatalf("the composer is not shown the proposal: %+v", got)
 	}

@@ -12,12 +12,13 @@ import (
 	"agentdesk/backend/eventlog"
 	"agentdesk/backend/rewind"
 	"agentdesk/backend/store"
+	"agentdesk/backend/worktree/worktreetest"
 )
 
 // isolatedTask is a session in its own worktree of a repository holding files, and its record.
 func isolatedTask(t *testing.T, svc *Service, files map[string]string) (View, store.TaskWorktree) {
 	t.Helper()
-	v, err := svc.Create(CreateInput{Title: "Task", Workspace: gitRepo(t, files), Isolated: true})
+	v, err := svc.Create(CreateInput{Title: "Task", Workspace: worktreetest.Repo(t, files), Isolated: true})
 	if err != nil {
 		t.Fatal(err)
 	}

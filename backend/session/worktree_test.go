@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"agentdesk/backend/store"
+	"agentdesk/backend/worktree/worktreetest"
 )
 
 func TestIsolationIsSuggestedInARepositoryAsTheSettingSays(t *testing.T) {
 	svc := openStore(t)
 	st := svc.Store
-	repo := gitRepo(t, map[string]string{"a": "a"})
+	repo := worktreetest.Repo(t, map[string]string{"a": "a"})
 	ctx := context.Background()
 	if got, _ := svc.SuggestIsolation(ctx, t.TempDir()); got.Repository || got.Isolate {
 		t.Fatalf("outside a repository: %+v", got)

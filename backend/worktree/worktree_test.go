@@ -4,46 +4,19 @@ import (
 	"context"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"agentdesk/backend/worktree/worktreetest"
 )
 
-// repo makes a real repository with one commit of files, and returns its folder.
-func repo(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	gitIn(t, dir, "init", "--quiet", "--initial-branch=main")
-	for name, body := range files {
-		write(t, filepath.Join(dir, name), body)
-	}
-	gitIn(t, dir, "add", "--all")
-	gitIn(t, dir, "commit", "--quiet", "-m", "start")
-	return dir
-}
+func repo(t *testing.T, files map[string]string) string { return worktreetest.Repo(t, files) }
 
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "commit.gpgSign=false"}, args...)...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
+func gitIn(t *testing.T, dir string, args ...string) string { return worktreetest.Git(t, dir, args...) }
 
-func write(t *testing.T, path, body string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+func write(t *testing.T, path, body string) { worktreetest.Write(t, path, body) }
 
 func read(t *testing.T, path string) string {
 	t.Helper()
