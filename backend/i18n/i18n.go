@@ -148,20 +148,6 @@ func (m Message) goMessage(id string) *goi18n.Message {
 	return &goi18n.Message{ID: id, Zero: f["zero"], One: f["one"], Two: f["two"], Few: f["few"], Many: f["many"], Other: f["other"]}
 }
 
-// UnmarshalJSON reads a string, or an object of plural forms with "other" among them.
-func (m *Message) UnmarshalJSON(raw []byte) error {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return err
-	}
-	msg, err := messageOf(v)
-	if err != nil {
-		return err
-	}
-	*m = msg
-	return nil
-}
-
 // messageOf reads a message as JSON decodes it into an any: a string, or an object of plural
 // forms with "other" among them.
 func messageOf(v any) (Message, error) {
