@@ -362,10 +362,12 @@ func (t Task) git(ctx context.Context, env []string, args ...string) (string, er
 	return run(ctx, t.Path, env, args...)
 }
 
-// run runs git in dir with hooks and fsmonitor off, and returns its output without the final
-// newline; a failure is GitFailed with git's own message.
+// run runs git in dir with hooks, fsmonitor and automatic maintenance off, and returns its output
+// without the final newline; a failure is GitFailed with git's own message. Automatic maintenance
+// is off because git detaches it: it would outlive the call, still writing in the person's
+// repository, which their own next git command maintains anyway.
 func run(ctx context.Context, dir string, env []string, args ...string) (string, error) {
-	full := append([]string{"-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "commit.gpgSign=false"}, args...)
+	full := append([]string{"-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "commit.gpgSign=false", "-c", "gc.auto=0", "-c", "maintenance.auto=false"}, args...)
 	cmd := exec.CommandContext(ctx, "git", full...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")

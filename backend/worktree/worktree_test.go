@@ -2,6 +2,7 @@ package worktree
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -201,5 +202,26 @@ func TestNotARepositoryIsSaidSo(t *testing.T) {
 	_, err := Create(context.Background(), t.TempDir(), t.TempDir(), "x", "y", false)
 	if err == nil || !strings.Contains(err.Error(), string(NotARepository)) {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// The repository here asks git to pack after every commit, in the foreground so that a pack would
+// be seen at once: the app's own commits must leave that to the person's next git command.
+func TestTheAppsGitStartsNoMaintenance(t *testing.T) {
+	dir := repo(t, map[string]string{"a.txt": "a\n"})
+	gitIn(t, dir, "config", "gc.auto", "1")
+	gitIn(t, dir, "config", "gc.autoDetach", "false")
+	for i := 0; i < 1000; i++ { // git estimates loose objects from one of 256 folders
+		write(t, filepath.Join(dir, "b", fmt.Sprint(i)), fmt.Sprint(i))
+	}
+	ctx := context.Background()
+	for _, args := range [][]string{{"add", "b"}, {"-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "--quiet", "-m", "b"}} {
+		if _, err := run(ctx, dir, nil, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	packs, err := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.pack"))
+	if err != nil || len(packs) != 0 {
+		t.Fatalf("packs after the app's commit: %v (%v)", packs, err)
 	}
 }
