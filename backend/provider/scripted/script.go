@@ -14,7 +14,7 @@ import (
 // file is the JSON shape of a script:
 //
 //	{"responses":[{"text":"...","tool_calls":[{"name":"bash","input":{"command":"echo hi"}}],
-//	               "delay_ms":0,"error":""}, ...]}
+//	               "delay_ms":0,"bytes_per_s":0,"error":""}, ...]}
 //
 // Unknown fields are refused so a typo ("tool_call") fails loudly instead of silently dropping
 // the calls a test depends on.
@@ -33,8 +33,11 @@ type response struct {
 	Text      string     `json:"text"`
 	ToolCalls []toolCall `json:"tool_calls"`
 	DelayMS   int        `json:"delay_ms"`
-	Error     string     `json:"error"`
-	Next      []rule     `json:"next"`
+	// BytesPerS paces the text as a model streams it: no faster than this many bytes a second
+	// (0: as fast as it can be sent).
+	BytesPerS int    `json:"bytes_per_s"`
+	Error     string `json:"error"`
+	Next      []rule `json:"next"`
 
 	targets []int // Next's goto, as indexes
 }
@@ -79,6 +82,9 @@ func parse(name string, data []byte) ([]response, map[string]string, int, error)
 func check(r *response, i int, n *int) error {
 	if r.DelayMS < 0 {
 		return fmt.Errorf("responses[%d].delay_ms must not be negative", i)
+	}
+	if r.BytesPerS < 0 {
+		return fmt.Errorf("responses[%d].bytes_per_s must not be negative", i)
 	}
 	for j := range r.ToolCalls {
 		c := &r.ToolCalls[j]

@@ -78,9 +78,10 @@ func (p *Provider) Used() int {
 	return p.next
 }
 
-// Stream replays the next response: it waits delay_ms, emits the text word by word, fails if the
-// response carries an error, and otherwise emits each tool call. The request is read only where
-// the previous response branches on it (a recorder around this provider keeps it).
+// Stream replays the next response: it waits delay_ms, emits the text word by word (no faster
+// than bytes_per_s, when given), fails if the response carries an error, and otherwise emits each
+// tool call. The request is read only where the previous response branches on it (a recorder
+// around this provider keeps it).
 func (p *Provider) Stream(ctx context.Context, req llm.Request, emit func(llm.Event)) (llm.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return llm.Response{}, err
@@ -159,8 +160,9 @@ func play(ctx context.Context, r response, emit func(llm.Event)) (llm.Response, 
 	// The answer grows by its pieces in a builder: a string added to piece by piece copies all of
 	// it each time, and for a long answer that copying was nearly all a scripted turn's work.
 	var text strings.Builder
+	pace := newPacer(r.BytesPerS)
 	for _, piece := range words(r.Text) {
-		if err := ctx.Err(); err != nil {
+		if err := pace.wait(ctx, text.Len()); err != nil {
 			out.Text = text.String()
 			return out, err
 		}
@@ -219,4 +221,29 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// pacer holds a text back to a rate, as a model's stream comes: it sleeps only once the text sent
+// is a few milliseconds ahead of the rate, not for each word.
+type pacer struct {
+	perSecond int
+	start     time.Time
+}
+
+const paceSlack = 4 * time.Millisecond
+
+func newPacer(perSecond int) pacer {
+	return pacer{perSecond: perSecond, start: time.Now()}
+}
+
+// wait returns once sent bytes are due at the rate (at once with no rate), or the context ends.
+func (p pacer) wait(ctx context.Context, sent int) error {
+	if p.perSecond <= 0 {
+		return ctx.Err()
+	}
+	due := p.start.Add(time.Duration(int64(sent) * int64(time.Second) / int64(p.perSecond)))
+	if ahead := time.Until(due); ahead > paceSlack {
+		return sleep(ctx, ahead)
+	}
+	return ctx.Err()
 }

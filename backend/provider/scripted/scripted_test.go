@@ -113,6 +113,39 @@ func TestDelayThenRespond(t *testing.T) {
 	}
 }
 
+// 1,000 bytes at 10,000 bytes a second take a tenth of a second, in many deltas, not one burst
+// after a wait.
+func TestPacedTextStreamsAtItsRate(t *testing.T) {
+	p := load(t, `{"responses":[{"text":"`+strings.Repeat("word ", 200)+`","bytes_per_s":10000}]}`)
+	var got events
+	var firstAt time.Duration
+	started := time.Now()
+	resp, err := p.Stream(context.Background(), llm.Request{}, func(e llm.Event) {
+		if len(got.list) == 0 {
+			firstAt = time.Since(started)
+		}
+		got.emit(e)
+	})
+	took := time.Since(started)
+	if err != nil || len(resp.Text) != 1000 || len(got.list) != 200 {
+		t.Fatalf("resp %d bytes, %d events, err %v", len(resp.Text), len(got.list), err)
+	}
+	if took < 95*time.Millisecond || firstAt > 20*time.Millisecond {
+		t.Fatalf("took %v, first delta after %v", took, firstAt)
+	}
+}
+
+func TestCancelWhilePacedReturnsPromptly(t *testing.T) {
+	p := load(t, `{"responses":[{"text":"`+strings.Repeat("word ", 200)+`","bytes_per_s":10}]}`)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	started := time.Now()
+	resp, err := p.Stream(ctx, llm.Request{}, nil)
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(started) > time.Second || len(resp.Text) >= 1000 {
+		t.Fatalf("err %v after %v, %d bytes", err, time.Since(started), len(resp.Text))
+	}
+}
+
 func TestErrorResponseFailsAsAProviderError(t *testing.T) {
 	p := load(t, `{"responses":[{"text":"partial answer","error":"upstream overloaded"},{"text":"next"}]}`)
 	var got events
@@ -138,6 +171,7 @@ func TestMalformedScriptsNameTheFile(t *testing.T) {
 		"tool call, no name": `{"responses":[{"tool_calls":[{"input":{}}]}]}`,
 		"input not object":   `{"responses":[{"tool_calls":[{"name":"bash","input":"ls"}]}]}`,
 		"negative delay":     `{"responses":[{"text":"x","delay_ms":-1}]}`,
+		"negative pace":      `{"responses":[{"text":"x","bytes_per_s":-1}]}`,
 		"trailing data":      `{"responses":[]} {}`,
 	} {
 		_, err := FromBytes("bad.json", []byte(text))
