@@ -498,9 +498,9 @@ async function liveFigures(page) {
     if (got !== answer.length) throw new Error(`the answer was recorded with ${got} characters, not ${answer.length}`);
   });
 
-  // The same answer paced as a model streams it, if sixteen times faster than the fastest sends
-  // text today: the page's work then falls between deltas instead of beside a backend that sends
-  // 200 KB in a sixth of a second.
+  // The same answer paced as a model streams it, if one several times faster than the fastest
+  // (64 KB/s is some 16,000 tokens a second): the page's work then falls between deltas instead of
+  // beside a backend that sends 200 KB in a sixth of a second.
   const pace = 64_000;
   await liveRuns(page, `${answerBytes / 1000} KB answer at ${pace / 1000} KB/s`, `a ${answerBytes / 1000} KB answer at ${pace / 1000} KB/s`, [{ text: answer, bytes_per_s: pace }], (ex) => {
     const got = ex.events.filter((e) => e.type === 'message.assistant').reduce((n, e) => n + (e.payload.text?.length ?? 0), 0);
