@@ -160,7 +160,7 @@ func play(ctx context.Context, r response, emit func(llm.Event)) (llm.Response, 
 	// The answer grows by its pieces in a builder: a string added to piece by piece copies all of
 	// it each time, and for a long answer that copying was nearly all a scripted turn's work.
 	var text strings.Builder
-	pace := newPacer(r.BytesPerS)
+	pace := pacer{perSecond: r.BytesPerS, start: time.Now()}
 	for _, piece := range words(r.Text) {
 		if err := pace.wait(ctx, text.Len()); err != nil {
 			out.Text = text.String()
@@ -231,10 +231,6 @@ type pacer struct {
 }
 
 const paceSlack = 4 * time.Millisecond
-
-func newPacer(perSecond int) pacer {
-	return pacer{perSecond: perSecond, start: time.Now()}
-}
 
 // wait returns once sent bytes are due at the rate (at once with no rate), or the context ends.
 func (p pacer) wait(ctx context.Context, sent int) error {
